@@ -1,0 +1,90 @@
+//! `LedgerError`: the one error type of this crate. Every variant carries what an operator
+//! needs to find the bad bytes: slot, shred index, range, column, offset, cause.
+
+use std::path::PathBuf;
+
+use crate::entry::{EntryDefect, PohDefect};
+use crate::fetch::DataDefect;
+use crate::shred::ShredDefect;
+use crate::types::{ShredIndex, Slot};
+
+/// Result alias for this crate.
+pub type Result<T, E = LedgerError> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in the ledger layer.
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    /// A shred packet or stored payload failed validation. `slot` / `index` are set when the
+    /// common header could be read.
+    #[error("invalid shred (slot {}, index {}): {defect}", opt(slot), opt(index))]
+    InvalidShred {
+        slot: Option<Slot>,
+        index: Option<ShredIndex>,
+        defect: ShredDefect,
+    },
+
+    /// Bytes that should hold a bincode `Vec<Entry>` (or a transaction) do not.
+    #[error("invalid entry data at byte {offset}: {defect}")]
+    InvalidEntries { offset: usize, defect: EntryDefect },
+
+    /// PoH or tick verification failed at entry `entry` (0-based within the checked chain).
+    #[error("PoH verification failed at entry {entry}: {defect}")]
+    Poh { entry: usize, defect: PohDefect },
+
+    /// A shred inside a completed data set is not in the store.
+    #[error("slot {slot}: shred {index} is missing inside a completed data set")]
+    MissingShred { slot: Slot, index: ShredIndex },
+
+    /// The shreds of the completed range `start..end` do not deshred or decode.
+    #[error("slot {slot}, shreds {start}..{end}: invalid shred data: {cause}")]
+    InvalidShredData {
+        slot: Slot,
+        start: u32,
+        end: u32,
+        cause: DataDefect,
+    },
+
+    /// The slot is marked dead and the caller did not allow dead slots.
+    #[error("slot {slot} is dead")]
+    DeadSlot { slot: Slot },
+
+    /// The storage engine failed.
+    #[error("storage error (column {column}): {message}")]
+    Storage {
+        column: &'static str,
+        message: String,
+    },
+
+    /// A value read from a column does not decode.
+    #[error("corrupt value in column {column} at key {key}: {reason}")]
+    CorruptValue {
+        column: &'static str,
+        key: String,
+        reason: String,
+    },
+
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+
+    /// A shred stream file (SPEC 8) is malformed at `record` (0-based), byte `offset`.
+    #[error("{}: record {record} at byte {offset}: {reason}", path.display())]
+    StreamFile {
+        path: PathBuf,
+        record: u64,
+        offset: u64,
+        reason: String,
+    },
+
+    /// The shredder was asked for something it cannot produce.
+    #[error("shredder: {0}")]
+    Shredder(String),
+}
+
+fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
+    v.as_ref()
+        .map_or_else(|| "?".to_string(), ToString::to_string)
+}

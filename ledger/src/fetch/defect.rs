@@ -1,0 +1,60 @@
+//! Why a completed range of shreds did not turn into entries. Carried by
+//! `LedgerError::InvalidShredData` together with the slot and the range.
+
+use std::fmt;
+
+use crate::entry::EntryDefect;
+use crate::shred::ShredDefect;
+
+/// One reason a range of data shreds could not be deshredded or decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataDefect {
+    /// A stored shred in the range does not parse.
+    Shred { index: u32, defect: ShredDefect },
+    /// A stored shred belongs to another slot or index than its key says.
+    KeyMismatch {
+        index: u32,
+        found_slot: u64,
+        found_index: u32,
+    },
+    /// Indices in the range are not consecutive.
+    NotConsecutive { expected: u32, found: u32 },
+    /// A shred flagged data-complete is followed by another shred inside the range.
+    CompleteInsideRange { index: u32 },
+    /// The range's last shred is not flagged data-complete.
+    LastNotComplete { index: u32 },
+    /// The range holds no shreds at all.
+    Empty,
+    /// The deshredded bytes do not decode as entries.
+    Entries { offset: usize, defect: EntryDefect },
+}
+
+impl fmt::Display for DataDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Shred { index, defect } => write!(f, "shred {index}: {defect}"),
+            Self::KeyMismatch {
+                index,
+                found_slot,
+                found_index,
+            } => write!(
+                f,
+                "shred stored at index {index} has header slot {found_slot} index {found_index}"
+            ),
+            Self::NotConsecutive { expected, found } => {
+                write!(f, "expected shred {expected}, found {found}")
+            }
+            Self::CompleteInsideRange { index } => {
+                write!(
+                    f,
+                    "shred {index} is data-complete but more shreds follow it"
+                )
+            }
+            Self::LastNotComplete { index } => {
+                write!(f, "last shred {index} is not data-complete")
+            }
+            Self::Empty => write!(f, "no shreds in range"),
+            Self::Entries { offset, defect } => write!(f, "entries at byte {offset}: {defect}"),
+        }
+    }
+}

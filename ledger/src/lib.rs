@@ -1,0 +1,25 @@
+//! # bstore-ledger
+//!
+//! The ledger layer of bstore: the wire formats of shreds and entries, the Agave-compatible
+//! RocksDB blockstore, and the fetch path that turns completed shred ranges back into
+//! entries. Folders follow the data's path:
+//!
+//! - [`shred`]: the shred wire format (SPEC 3): parsing, validation, Merkle proofs,
+//!   signatures, and the leader-side shredder.
+//! - [`entry`]: `Vec<Entry>` and transactions (SPEC 5): owned decode/encode, zero-copy
+//!   views, PoH.
+//! - [`fetch`]: completed ranges and deshredding (SPEC 4).
+//! - `store` (feature `storage`): columns, keys, `SlotMeta`, insertion (SPEC 2).
+//! - [`stream`]: the length-prefixed shred stream files of SPEC 8.
+//!
+//! Start reading at [`shred::ShredRef`], then [`fetch::deshred`] and [`entry`].
+
+pub mod entry;
+pub mod error;
+pub mod fetch;
+pub mod shred;
+pub mod stream;
+pub mod types;
+
+pub use error::{LedgerError, Result};
+pub use types::{Hash, Pubkey, ShredIndex, Signature, Slot};

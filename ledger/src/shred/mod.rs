@@ -1,0 +1,5 @@
+//! The shred wire format (SPEC 3).
+
+mod defect;
+
+pub use defect::ShredDefect;
