@@ -177,3 +177,24 @@ mod tests {
         assert!(Encoder::new(0, 1).is_none());
     }
 }
+
+/// Parity shards for `data_shards` (all one length), as a leader computes its code shreds'
+/// erasure shards: `num_code` outputs of the same length. Error when the shape is empty,
+/// has more than 256 shards, or the shards differ in length.
+pub fn encode_parity(data_shards: &[&[u8]], num_code: usize) -> crate::Result<Vec<Vec<u8>>> {
+    let refuse = |reason: String| crate::LedgerError::Shredder(reason);
+    let encoder = Encoder::new(data_shards.len(), num_code).ok_or_else(|| {
+        refuse(format!(
+            "no Reed-Solomon code for {} data + {num_code} code shards",
+            data_shards.len()
+        ))
+    })?;
+    let len = data_shards.first().map_or(0, |s| s.len());
+    if data_shards.iter().any(|s| s.len() != len) {
+        return Err(refuse("erasure shards differ in length".to_string()));
+    }
+    let mut out = vec![vec![0u8; len]; num_code];
+    let mut refs: Vec<&mut [u8]> = out.iter_mut().map(Vec::as_mut_slice).collect();
+    encoder.encode(data_shards, &mut refs);
+    Ok(out)
+}

@@ -8,8 +8,8 @@ use sha2::{Digest, Sha256};
 
 use super::defect::ShredDefect;
 use super::layout::{
-    CODE_PAYLOAD_LEN, MERKLE_DATA_PAYLOAD_LEN, MerkleOffsets, SIZE_OF_MERKLE_PROOF_ENTRY,
-    SIZE_OF_MERKLE_ROOT, SIZE_OF_SIGNATURE, merkle_offsets, read_array,
+    CODE_PAYLOAD_LEN, MERKLE_DATA_PAYLOAD_LEN, MerkleOffsets, SIZE_OF_CODE_HEADERS,
+    SIZE_OF_MERKLE_PROOF_ENTRY, SIZE_OF_MERKLE_ROOT, SIZE_OF_SIGNATURE, merkle_offsets, read_array,
 };
 use super::parse::ShredRef;
 use super::variant::ShredKind;
@@ -174,6 +174,17 @@ pub fn retransmitter_signature(shred: &ShredRef<'_>) -> Option<Signature> {
         return None;
     }
     read_array::<SIZE_OF_SIGNATURE>(shred.payload(), offsets.retransmitter).map(Signature)
+}
+
+/// The shred's erasure shard: `payload[64 .. 88 + capacity]` for Merkle data,
+/// `payload[89 .. 89 + shard length]` for Merkle code; `None` for legacy shreds.
+pub fn erasure_shard<'a>(shred: &ShredRef<'a>) -> Option<&'a [u8]> {
+    let (offsets, _, _) = merkle_layout(shred).ok()?;
+    let start = match shred.kind() {
+        ShredKind::Data => SIZE_OF_SIGNATURE,
+        ShredKind::Code => SIZE_OF_CODE_HEADERS,
+    };
+    shred.payload().get(start..offsets.chained_root)
 }
 
 pub(crate) fn root_bytes(shred: &ShredRef<'_>) -> Result<[u8; 32], ShredDefect> {

@@ -18,6 +18,7 @@ mod signature;
 mod variant;
 
 pub use defect::ShredDefect;
+pub use erasure::encode_parity;
 pub use layout::{
     CODE_PAYLOAD_LEN, FLAG_DATA_COMPLETE, FLAG_LAST_IN_SLOT, LEGACY_DATA_CAPACITY,
     MAX_SHREDS_PER_SLOT, MERKLE_DATA_PAYLOAD_LEN, REFERENCE_TICK_MASK, SIZE_OF_CODE_HEADERS,
@@ -25,9 +26,10 @@ pub use layout::{
     SIZE_OF_SIGNATURE,
 };
 pub use merkle::{
-    chained_merkle_root, merkle_leaf, merkle_root, proof_size_for, retransmitter_signature,
+    chained_merkle_root, erasure_shard, merkle_leaf, merkle_root, proof_size_for,
+    retransmitter_signature,
 };
 pub use parse::{MAX_CODE_SHREDS_PER_FEC_SET, ShredRef};
-pub use shredder::{BatchOptions, LastInSlot, Resign, ShredBatch, Shredder};
+pub use shredder::{BatchOptions, LastInSlot, Resign, SHREDS_PER_FEC_SET, ShredBatch, Shredder};
 pub use signature::verify_signature;
 pub use variant::{ShredKind, ShredVariant};
