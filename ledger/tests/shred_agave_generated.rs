@@ -21,6 +21,10 @@ fn hashes(v: &Value) -> Vec<Hash> {
     }
 }
 
+/// What one FEC set's shreds showed: distinct roots, distinct chained roots, data and code
+/// shred counts.
+type SetSeen = (Vec<Hash>, Vec<Option<Hash>>, u64, u64);
+
 fn check_file(name: &str, facts: &Value) {
     let packets = common::read_records(&format!("{DIR}/{name}"));
     assert_eq!(
@@ -29,8 +33,7 @@ fn check_file(name: &str, facts: &Value) {
         "{name}"
     );
     let slot = facts["slots"][0].as_u64().expect("slot");
-    // fec_set_index -> (roots seen, chained roots seen, data count, code count)
-    let mut sets: BTreeMap<u32, (Vec<Hash>, Vec<Option<Hash>>, u64, u64)> = BTreeMap::new();
+    let mut sets: BTreeMap<u32, SetSeen> = BTreeMap::new();
     let mut variants: BTreeMap<String, u64> = BTreeMap::new();
     for packet in &packets {
         let s = ShredRef::parse(packet).unwrap_or_else(|e| panic!("{name}: {e}"));

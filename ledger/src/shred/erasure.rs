@@ -157,27 +157,6 @@ impl Encoder {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn field_inverse_and_systematic_top() {
-        for a in 1..=255u8 {
-            assert_eq!(gf_mul(a, gf_inv(a)), 1);
-        }
-        // With one data shard every parity row is the identity: parity == data.
-        let enc = Encoder::new(1, 3).expect("valid shape");
-        let data = [7u8, 0, 255];
-        let mut outs = [[0u8; 3]; 3];
-        let mut refs: Vec<&mut [u8]> = outs.iter_mut().map(|o| &mut o[..]).collect();
-        enc.encode(&[&data], &mut refs);
-        assert!(outs.iter().all(|o| *o == data));
-        assert!(Encoder::new(200, 57).is_none());
-        assert!(Encoder::new(0, 1).is_none());
-    }
-}
-
 /// Parity shards for `data_shards` (all one length), as a leader computes its code shreds'
 /// erasure shards: `num_code` outputs of the same length. Error when the shape is empty,
 /// has more than 256 shards, or the shards differ in length.
@@ -197,4 +176,25 @@ pub fn encode_parity(data_shards: &[&[u8]], num_code: usize) -> crate::Result<Ve
     let mut refs: Vec<&mut [u8]> = out.iter_mut().map(Vec::as_mut_slice).collect();
     encoder.encode(data_shards, &mut refs);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_inverse_and_systematic_top() {
+        for a in 1..=255u8 {
+            assert_eq!(gf_mul(a, gf_inv(a)), 1);
+        }
+        // With one data shard every parity row is the identity: parity == data.
+        let enc = Encoder::new(1, 3).expect("valid shape");
+        let data = [7u8, 0, 255];
+        let mut outs = [[0u8; 3]; 3];
+        let mut refs: Vec<&mut [u8]> = outs.iter_mut().map(|o| &mut o[..]).collect();
+        enc.encode(&[&data], &mut refs);
+        assert!(outs.iter().all(|o| *o == data));
+        assert!(Encoder::new(200, 57).is_none());
+        assert!(Encoder::new(0, 1).is_none());
+    }
 }

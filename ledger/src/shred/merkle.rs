@@ -42,7 +42,7 @@ pub(crate) fn root_from_proof(leaf: [u8; 32], position: usize, proof: &[u8]) -> 
     let mut node = leaf;
     let mut pos = position;
     for sibling in proof.chunks_exact(SIZE_OF_MERKLE_PROOF_ENTRY) {
-        node = if pos % 2 == 0 {
+        node = if pos.is_multiple_of(2) {
             join_nodes(&node, sibling)
         } else {
             join_nodes(sibling, &node)

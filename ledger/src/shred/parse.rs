@@ -245,13 +245,13 @@ impl<'a> ShredRef<'a> {
     }
 }
 
-fn parse_data<'a>(
-    packet: &'a [u8],
+fn parse_data(
+    packet: &[u8],
     variant: ShredVariant,
     slot: u64,
     index: u32,
     fec_set_index: u32,
-) -> Result<(&'a [u8], Body), ShredDefect> {
+) -> Result<(&[u8], Body), ShredDefect> {
     let headers = packet.get(..SIZE_OF_HEADERS).ok_or(ShredDefect::TooShort {
         len: packet.len(),
         need: SIZE_OF_HEADERS,
