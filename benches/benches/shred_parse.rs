@@ -9,8 +9,8 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use bstore_ledger::Slot;
 use bstore_ledger::Pubkey;
+use bstore_ledger::Slot;
 use bstore_ledger::shred::{
     BatchOptions, LastInSlot, Resign, ShredRef, Shredder, merkle_root, verify_signature,
 };
@@ -90,7 +90,11 @@ fn bench_shredder(c: &mut Criterion) {
         b.iter(|| {
             let mut shredder =
                 Shredder::new(Slot(100), Slot(99), 1, key.clone()).expect("shredder");
-            black_box(shredder.shred_batch(black_box(&data), opts).expect("shreds"))
+            black_box(
+                shredder
+                    .shred_batch(black_box(&data), opts)
+                    .expect("shreds"),
+            )
         })
     });
     group.finish();

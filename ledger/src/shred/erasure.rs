@@ -144,16 +144,42 @@ impl Encoder {
     /// `num_data` data shards and `num_code` outputs, all of one length (the shredder builds
     /// them so); extra or missing shards are ignored by the zips.
     pub(crate) fn encode(&self, data: &[&[u8]], out: &mut [&mut [u8]]) {
-        let rows = self.parity.chunks_exact(self.num_data);
-        for (row, dst) in rows.zip(out.iter_mut()) {
-            dst.fill(0);
-            for (&coef, src) in row.iter().zip(data) {
-                let table = &MUL[usize::from(coef)];
-                for (d, &s) in dst.iter_mut().zip(src.iter()) {
-                    *d ^= table[usize::from(s)];
+        let len = out.iter().map(|o| o.len()).min().unwrap_or(0);
+        // Column blocks keep the touched parts of all shards in L1 while every coefficient
+        // row is applied.
+        let mut start = 0;
+        while start < len {
+            let end = (start + ENCODE_BLOCK).min(len);
+            let rows = self.parity.chunks_exact(self.num_data);
+            for (row, dst) in rows.zip(out.iter_mut()) {
+                let Some(dst) = dst.get_mut(start..end) else {
+                    continue;
+                };
+                dst.fill(0);
+                for (&coef, src) in row.iter().zip(data) {
+                    if let Some(src) = src.get(start..end) {
+                        mul_add(&MUL[usize::from(coef)], src, dst);
+                    }
                 }
             }
+            start = end;
         }
+    }
+}
+
+/// Bytes of each shard processed per block of `Encoder::encode`.
+const ENCODE_BLOCK: usize = 512;
+
+/// `dst ^= c · src` with `table = MUL[c]`; eight looked-up bytes are XORed as one word.
+fn mul_add(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
+    let (d8, d_rest) = dst.as_chunks_mut::<8>();
+    let (s8, s_rest) = src.as_chunks::<8>();
+    for (d, s) in d8.iter_mut().zip(s8) {
+        let product = u64::from_ne_bytes(s.map(|b| table[usize::from(b)]));
+        *d = (u64::from_ne_bytes(*d) ^ product).to_ne_bytes();
+    }
+    for (d, &s) in d_rest.iter_mut().zip(s_rest) {
+        *d ^= table[usize::from(s)];
     }
 }
 

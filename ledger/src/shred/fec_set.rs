@@ -8,7 +8,7 @@ use super::layout::{
     CODE_PAYLOAD_LEN, MERKLE_DATA_PAYLOAD_LEN, OFFSET_FEC_SET_INDEX, OFFSET_FLAGS, OFFSET_INDEX,
     OFFSET_NUM_CODE, OFFSET_NUM_DATA, OFFSET_PARENT_OFFSET, OFFSET_POSITION, OFFSET_SIZE,
     OFFSET_SLOT, OFFSET_VARIANT, OFFSET_VERSION, SIZE_OF_CODE_HEADERS, SIZE_OF_HEADERS,
-    SIZE_OF_MERKLE_ROOT, SIZE_OF_SIGNATURE, merkle_offsets, merkle_shard_len,
+    SIZE_OF_SIGNATURE, merkle_offsets, merkle_shard_len,
 };
 use super::merkle::{MerkleTree, leaf_hash, proof_size_for};
 use super::variant::ShredVariant;
@@ -156,6 +156,5 @@ pub(crate) fn build_set(
     for (i, buf) in code.iter_mut().enumerate() {
         finish(buf, num_data + i, &code_offsets);
     }
-    debug_assert_eq!(SIZE_OF_MERKLE_ROOT, root.len());
     BuiltSet { data, code, root }
 }

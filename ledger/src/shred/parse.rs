@@ -6,8 +6,8 @@ use super::layout::{
     CODE_PAYLOAD_LEN, FLAG_DATA_COMPLETE, FLAG_LAST_IN_SLOT, MAX_SHREDS_PER_SLOT,
     MERKLE_DATA_PAYLOAD_LEN, OFFSET_FEC_SET_INDEX, OFFSET_FLAGS, OFFSET_INDEX, OFFSET_NUM_CODE,
     OFFSET_NUM_DATA, OFFSET_PARENT_OFFSET, OFFSET_POSITION, OFFSET_SIZE, OFFSET_SLOT,
-    OFFSET_VARIANT, OFFSET_VERSION, REFERENCE_TICK_MASK, SIZE_OF_CODE_HEADERS,
-    SIZE_OF_COMMON_HEADER, SIZE_OF_HEADERS, read_array, read_u16, read_u32, read_u64,
+    OFFSET_VARIANT, OFFSET_VERSION, REFERENCE_TICK_MASK, SIZE_OF_COMMON_HEADER, SIZE_OF_HEADERS,
+    read_array, read_u16, read_u32, read_u64,
 };
 use super::variant::{ShredKind, ShredVariant};
 use crate::error::LedgerError;
@@ -314,7 +314,6 @@ fn parse_code(packet: &[u8], index: u32, fec_set_index: u32) -> Result<(&[u8], B
     let num_data = read_u16(payload, OFFSET_NUM_DATA).unwrap_or_default();
     let num_code = read_u16(payload, OFFSET_NUM_CODE).unwrap_or_default();
     let position = read_u16(payload, OFFSET_POSITION).unwrap_or_default();
-    debug_assert!(SIZE_OF_CODE_HEADERS <= payload.len());
     let bad = |field, value| ShredDefect::InvalidCodeHeader { field, value };
     if num_data == 0 {
         return Err(bad("num_data", num_data));
