@@ -83,6 +83,22 @@ fn edits() -> impl Strategy<Value = Vec<(prop::sample::Index, u8)>> {
     prop::collection::vec((any::<prop::sample::Index>(), byte), 1..4)
 }
 
+/// Applies `edits` to `bytes`, then cuts them at `cut` if given.
+fn mutate(
+    mut bytes: Vec<u8>,
+    edits: &[(prop::sample::Index, u8)],
+    cut: Option<prop::sample::Index>,
+) -> Vec<u8> {
+    for (at, b) in edits {
+        let i = at.index(bytes.len());
+        bytes[i] = *b;
+    }
+    if let Some(cut) = cut {
+        bytes.truncate(cut.index(bytes.len()));
+    }
+    bytes
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -102,27 +118,11 @@ proptest! {
 
     #[test]
     fn mutated_real_batch(edits in edits(), cut in any::<prop::sample::Index>(), truncate: bool) {
-        let mut bytes = real_batch();
-        for (at, b) in edits {
-            let i = at.index(bytes.len());
-            bytes[i] = b;
-        }
-        if truncate {
-            bytes.truncate(cut.index(bytes.len()));
-        }
-        agree(&bytes)?;
+        agree(&mutate(real_batch(), &edits, truncate.then_some(cut)))?;
     }
 
     #[test]
     fn mutated_real_v0_transaction(edits in edits(), cut in any::<prop::sample::Index>(), truncate: bool) {
-        let mut bytes = real_tx();
-        for (at, b) in edits {
-            let i = at.index(bytes.len());
-            bytes[i] = b;
-        }
-        if truncate {
-            bytes.truncate(cut.index(bytes.len()));
-        }
-        tx_agree(&bytes)?;
+        tx_agree(&mutate(real_tx(), &edits, truncate.then_some(cut)))?;
     }
 }

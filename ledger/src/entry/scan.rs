@@ -49,6 +49,11 @@ fn skip_body(r: &mut Reader<'_>) -> Step<()> {
     r.skip(n * KEY_BYTES, "account keys")?;
     r.skip(32, "recent blockhash")?;
     let n = r.short_count("instruction count", MIN_INSTRUCTION_BYTES)?;
+    skip_instructions(r, n)
+}
+
+#[inline]
+fn skip_instructions(r: &mut Reader<'_>, n: usize) -> Step<()> {
     for _ in 0..n {
         r.skip(1, "program id index")?;
         skip_bytes(r, "instruction account count", "instruction accounts")?;
@@ -116,11 +121,7 @@ pub(crate) fn message_layout(msg: &[u8]) -> Step<MessageLayout> {
     r.skip(32, "recent blockhash")?;
     let num_instructions = r.short_count("instruction count", MIN_INSTRUCTION_BYTES)?;
     let instructions_start = r.pos();
-    for _ in 0..num_instructions {
-        r.skip(1, "program id index")?;
-        skip_bytes(&mut r, "instruction account count", "instruction accounts")?;
-        skip_bytes(&mut r, "instruction data length", "instruction data")?;
-    }
+    skip_instructions(&mut r, num_instructions)?;
     let (num_lookups, lookups_start) = if version == TxVersion::V0 {
         let n = r.short_count("address table lookup count", MIN_LOOKUP_BYTES)?;
         (n, r.pos())
