@@ -11,6 +11,7 @@
 //! - [`fetch`]: completed ranges and deshredding (SPEC 4).
 //! - `store` (feature `storage`): columns, keys, `SlotMeta`, insertion (SPEC 2).
 //! - [`stream`]: the length-prefixed shred stream files of SPEC 8.
+//! - [`synth`]: deterministic mainnet-like slots for tests, benchmarks and the demo.
 //!
 //! Start reading at [`shred::ShredRef`], then [`fetch::deshred`] and [`entry`].
 
@@ -19,6 +20,7 @@ pub mod error;
 pub mod fetch;
 pub mod shred;
 pub mod stream;
+pub mod synth;
 pub mod types;
 
 pub use error::{LedgerError, Result};
