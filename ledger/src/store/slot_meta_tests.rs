@@ -99,7 +99,7 @@ fn rejects_corrupt_bytes() {
     // A next_slots length larger than the bytes left.
     let mut b = head();
     b[48..56].copy_from_slice(&u64::MAX.to_le_bytes());
-    assert!(SlotMeta::decode(&b).unwrap_err().contains("next_slots"));
+    assert!(SlotMeta::decode(&b).is_err_and(|e| e.contains("next_slots")));
     // V1 values out of order or out of range. (The count is 4097 so that the last resort,
     // V2 with trailing bytes, cannot claim the bytes: a short malformed V1 list does decode
     // as V2 + trailing, which is the order SPEC 2.1 prescribes.)
