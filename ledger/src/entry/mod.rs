@@ -1,5 +1,46 @@
 //! Entries and transactions (SPEC 5).
+//!
+//! A deshredded data set is a bincode `Vec<Entry>`. Two ways in:
+//! - [`EntriesView::parse`]: validate once, then borrow entries, transactions and signatures
+//!   straight from the buffer (no allocation per transaction). What replay and the
+//!   completed-data-sets service use.
+//! - [`decode_entries`]: owned [`Entry`] values (RPC, tests); [`encode_entries`] is its
+//!   inverse.
+//!
+//! Both accept exactly the same inputs (Agave's bincode + `short_vec` rules, SPEC 5.1–5.3),
+//! never panic, and never allocate more than the input bytes can justify. PoH checks are in
+//! [`verify_poh`] and [`verify_slot_ticks`].
+//!
+//! Files: `short_vec` (compact-u16), `reader` (bounded cursor), `layout` (wire sizes, caps),
+//! `model` (owned types), `decode` / `encode`, `scan` (allocation-free validation walk),
+//! `view` / `tx_view` (borrowed views), `poh`, `tick`.
 
+mod decode;
 mod defect;
+mod encode;
+mod layout;
+mod model;
+mod poh;
+mod reader;
+mod scan;
+mod short_vec;
+mod tick;
+mod tx_view;
+mod view;
 
+pub use decode::{decode_entries, decode_transaction};
 pub use defect::{EntryDefect, PohDefect};
+pub use encode::{
+    encode_entries, encode_entries_into, encode_transaction_into, encoded_entries_len,
+    encoded_transaction_len,
+};
+pub use layout::{ENTRY_HEADER_BYTES, MAX_DATA_SET_BYTES, MIN_TRANSACTION_BYTES};
+pub use model::{
+    AddressTableLookup, CompiledInstruction, Entry, LegacyMessage, MessageHeader, TxVersion,
+    V0Message, VersionedMessage, VersionedTransaction,
+};
+pub use poh::{PohEntry, next_hash, signatures_mixin, verify_poh};
+pub use short_vec::MAX_COMPACT_U16_LEN;
+pub use tick::{TickRules, verify_slot_ticks};
+pub use tx_view::{InstructionView, LookupView, MessageView, TransactionView};
+pub use view::{EntriesView, EntryView, TransactionIter};

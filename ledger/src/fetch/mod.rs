@@ -1,5 +1,12 @@
-//! Completed ranges and deshredding (SPEC 4).
+//! The fetch path (SPEC 4): completed ranges, deshredding, and (with the `storage` feature)
+//! the one-multi-get fetch of a slot's completed data sets from the blockstore.
 
+mod assembly;
 mod defect;
+mod deshred;
+mod ranges;
 
+pub use assembly::{SlotShreds, group_by_slot};
 pub use defect::DataDefect;
+pub use deshred::{check_range_into, deshred, deshred_into};
+pub use ranges::completed_ranges;

@@ -11,7 +11,11 @@ pub fn testdata() -> PathBuf {
         return PathBuf::from(dir);
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata");
-    assert!(dir.is_dir(), "test data not found at {} (set BSTORE_TESTDATA)", dir.display());
+    assert!(
+        dir.is_dir(),
+        "test data not found at {} (set BSTORE_TESTDATA)",
+        dir.display()
+    );
     dir
 }
 
@@ -28,7 +32,10 @@ pub fn read_records(rel: &str) -> Vec<Vec<u8>> {
 /// Reads the members of a Unix `ar` archive (one shred per member), in archive order.
 pub fn read_ar(rel: &str) -> Vec<Vec<u8>> {
     let bytes = std::fs::read(path(rel)).expect("readable ar file");
-    assert!(bytes.starts_with(b"!<arch>\n"), "{rel} is not an ar archive");
+    assert!(
+        bytes.starts_with(b"!<arch>\n"),
+        "{rel} is not an ar archive"
+    );
     let mut out = Vec::new();
     let mut pos = 8;
     while pos + 60 <= bytes.len() {

@@ -1,0 +1,183 @@
+//! `bstore shreds inspect|deshred FILE...`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use bstore_ledger::fetch::group_by_slot;
+use bstore_ledger::shred::ShredRef;
+use bstore_ledger::stream::StreamReader;
+use bstore_ledger::{Hash, LedgerError};
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use crate::summary::{SlotFacts, SummaryOptions, summarize};
+
+/// Arguments of `bstore shreds`.
+#[derive(Debug, Args)]
+pub struct ShredsArgs {
+    #[command(subcommand)]
+    command: ShredsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum ShredsCommand {
+    /// Print one JSON line per shred record: header fields, or an error and the record number.
+    Inspect {
+        /// Shred stream files (u64 LE length + packet bytes, repeated).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Group the data shreds by slot, deshred the complete data sets and print one JSON line
+    /// per slot.
+    Deshred {
+        /// Shred stream files (u64 LE length + packet bytes, repeated).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Verify the PoH chain of each slot from this start hash (the parent's blockhash,
+        /// base58); adds "poh": "ok" or the first failing entry.
+        #[arg(long, value_name = "START_HASH")]
+        verify_poh: Option<Hash>,
+        /// Add "first_signatures": the first signature of every transaction, in order.
+        #[arg(long)]
+        signatures: bool,
+    },
+}
+
+/// Runs `bstore shreds`.
+pub fn run(args: ShredsArgs) -> Result<(), Box<dyn std::error::Error>> {
+    match args.command {
+        ShredsCommand::Inspect { files } => inspect(&files),
+        ShredsCommand::Deshred {
+            files,
+            verify_poh,
+            signatures,
+        } => {
+            let opts = SummaryOptions {
+                verify_poh,
+                signatures,
+            };
+            deshred(&files, &opts)
+        }
+    }
+}
+
+fn print_line(out: &mut impl Write, value: &Value) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")
+}
+
+fn inspect(files: &[PathBuf]) -> Result<(), Box<dyn std::error::Error>> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for file in files {
+        let mut record = 0u64;
+        for packet in StreamReader::open(file)? {
+            let line = match packet {
+                // A framing error ends the file: the record boundaries are lost.
+                Err(e) => json!({ "file": file, "record": record, "error": e.to_string() }),
+                Ok(packet) => match ShredRef::parse(&packet) {
+                    Ok(shred) => shred_json(file, record, &shred, packet.len()),
+                    Err(e) => json!({ "file": file, "record": record, "error": e.to_string() }),
+                },
+            };
+            print_line(&mut out, &line)?;
+            record += 1;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn shred_json(file: &std::path::Path, record: u64, s: &ShredRef<'_>, packet_len: usize) -> Value {
+    let variant = s.variant();
+    json!({
+        "file": file,
+        "record": record,
+        "slot": s.slot().0,
+        "index": s.index().0,
+        "variant": variant.name(),
+        "variant_byte": format!("{:#04x}", variant.to_byte()),
+        "kind": if s.is_data() { "data" } else { "code" },
+        "fec_set_index": s.fec_set_index(),
+        "version": s.version(),
+        "parent_slot": s.parent_slot().map(|p| p.0),
+        "flags": s.flags(),
+        "data_complete": s.data_complete(),
+        "last_in_slot": s.last_in_slot(),
+        "reference_tick": s.reference_tick(),
+        "size": s.size(),
+        "data_len": s.data().len(),
+        "payload_len": s.payload().len(),
+        "packet_len": packet_len,
+        "proof_size": s.proof_size(),
+        "num_data": s.num_data(),
+        "num_code": s.num_code(),
+        "position": s.position(),
+    })
+}
+
+fn deshred(files: &[PathBuf], opts: &SummaryOptions) -> Result<(), Box<dyn std::error::Error>> {
+    let mut packets = Vec::new();
+    let mut invalid = 0u64;
+    for file in files {
+        for packet in StreamReader::open(file)? {
+            packets.push(packet?);
+        }
+    }
+    let parsed: Vec<ShredRef<'_>> = packets
+        .iter()
+        .filter_map(|p| match ShredRef::parse(p) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                invalid += 1;
+                eprintln!("bstore: skipping shred: {e}");
+                None
+            }
+        })
+        .collect();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (slot, shreds) in group_by_slot(parsed) {
+        let sets = shreds.data_sets();
+        let mut buffers = Vec::with_capacity(sets.len());
+        let mut error: Option<LedgerError> = None;
+        for range in &sets {
+            match shreds.deshred(range) {
+                Ok(bytes) => buffers.push((range.clone(), bytes)),
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        let facts = SlotFacts {
+            slot,
+            parent_slot: shreds.parent_slot(),
+            data_shreds: shreds.len() as u64,
+            last_index: shreds.last_index().map(u64::from),
+            full: shreds.is_full(),
+        };
+        let line = match error {
+            Some(e) => summary_error(&facts, &sets, &e),
+            None => {
+                let sets: Vec<_> = buffers
+                    .iter()
+                    .map(|(r, b)| (r.clone(), b.as_slice()))
+                    .collect();
+                summarize(&facts, &sets, opts)
+            }
+        };
+        print_line(&mut out, &line)?;
+    }
+    if invalid > 0 {
+        eprintln!("bstore: {invalid} invalid shred record(s) skipped");
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn summary_error(facts: &SlotFacts, sets: &[std::ops::Range<u32>], e: &LedgerError) -> Value {
+    let mut v = facts.to_json(sets);
+    v["error"] = json!(e.to_string());
+    v
+}

@@ -1,0 +1,237 @@
+//! Borrowed views of one serialized transaction (SPEC 5.2, 5.5): signatures and message as
+//! slices of the original bytes, nothing copied or allocated.
+//!
+//! A `TransactionView` only exists over bytes that passed the full validation walk (through
+//! `TransactionView::parse` or `EntriesView::parse`), so its accessors are infallible; they
+//! are still written with checked access and fall back to "empty" instead of panicking.
+
+use super::decode::decode_transaction;
+use super::layout::SIGNATURE_BYTES;
+use super::model::{MessageHeader, TxVersion, VersionedTransaction};
+use super::reader::Reader;
+use super::scan::{MessageLayout, message_layout, read_instruction, read_lookup, skip_transaction};
+use super::short_vec;
+
+/// One serialized transaction inside a larger buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransactionView<'a> {
+    bytes: &'a [u8],
+    num_signatures: usize,
+    /// Offset of the first signature (the size of the compact-u16 count before it).
+    sigs_start: usize,
+}
+
+impl<'a> TransactionView<'a> {
+    /// Validates the transaction at the start of `bytes` (same strictness as
+    /// `decode_transaction`); returns the view and the bytes it spans.
+    pub fn parse(bytes: &'a [u8]) -> crate::Result<(Self, usize)> {
+        let mut r = Reader::new(bytes);
+        skip_transaction(&mut r)?;
+        let used = r.pos();
+        Ok((Self::from_validated(bytes.get(..used).unwrap_or(&[])), used))
+    }
+
+    /// `bytes` must be exactly one validated transaction.
+    #[inline]
+    pub(crate) fn from_validated(bytes: &'a [u8]) -> Self {
+        let (n, sigs_start) = short_vec::decode(bytes).unwrap_or((0, 0));
+        Self {
+            bytes,
+            num_signatures: usize::from(n),
+            sigs_start,
+        }
+    }
+
+    /// The whole serialized transaction.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    pub fn num_signatures(&self) -> usize {
+        self.num_signatures
+    }
+
+    /// All signatures, in order.
+    pub fn signatures(&self) -> impl ExactSizeIterator<Item = &'a [u8; 64]> + use<'a> {
+        self.signature_region()
+            .as_chunks::<SIGNATURE_BYTES>()
+            .0
+            .iter()
+    }
+
+    pub fn signature(&self, i: usize) -> Option<&'a [u8; 64]> {
+        self.signature_region()
+            .as_chunks::<SIGNATURE_BYTES>()
+            .0
+            .get(i)
+    }
+
+    /// The first signature, which identifies the transaction.
+    pub fn first_signature(&self) -> Option<&'a [u8; 64]> {
+        self.signature(0)
+    }
+
+    /// The serialized message (what the signatures sign).
+    pub fn message_bytes(&self) -> &'a [u8] {
+        self.bytes.get(self.message_start()..).unwrap_or(&[])
+    }
+
+    pub fn version(&self) -> TxVersion {
+        match self.message_bytes().first() {
+            Some(&b) if b & 0x80 != 0 => TxVersion::V0,
+            _ => TxVersion::Legacy,
+        }
+    }
+
+    /// Walks the message once to find its parts; keep the result when reading several.
+    pub fn message(&self) -> MessageView<'a> {
+        MessageView::new(self.message_bytes())
+    }
+
+    /// Number of static account keys.
+    pub fn num_account_keys(&self) -> usize {
+        self.message().num_account_keys()
+    }
+
+    pub fn account_key(&self, i: usize) -> Option<&'a [u8; 32]> {
+        self.message().account_key(i)
+    }
+
+    /// Number of address table lookups (0 for legacy).
+    pub fn num_lookups(&self) -> usize {
+        self.message().num_lookups()
+    }
+
+    /// An owned copy.
+    pub fn to_owned_transaction(&self) -> crate::Result<VersionedTransaction> {
+        decode_transaction(self.bytes).map(|(tx, _)| tx)
+    }
+
+    fn message_start(&self) -> usize {
+        self.sigs_start + self.num_signatures * SIGNATURE_BYTES
+    }
+
+    fn signature_region(&self) -> &'a [u8] {
+        self.bytes
+            .get(self.sigs_start..self.message_start())
+            .unwrap_or(&[])
+    }
+}
+
+/// The parts of a validated message, located by one walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessageView<'a> {
+    bytes: &'a [u8],
+    layout: MessageLayout,
+}
+
+impl<'a> MessageView<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Self {
+            bytes,
+            layout: message_layout(bytes).unwrap_or(MessageLayout::EMPTY),
+        }
+    }
+
+    pub fn version(&self) -> TxVersion {
+        self.layout.version
+    }
+
+    pub fn header(&self) -> MessageHeader {
+        let [a, b, c] = self.layout.header;
+        MessageHeader {
+            num_required_signatures: a,
+            num_readonly_signed_accounts: b,
+            num_readonly_unsigned_accounts: c,
+        }
+    }
+
+    pub fn num_account_keys(&self) -> usize {
+        self.layout.num_keys
+    }
+
+    /// The static account keys, in order.
+    pub fn account_keys(&self) -> impl ExactSizeIterator<Item = &'a [u8; 32]> + use<'a> {
+        self.keys().iter()
+    }
+
+    pub fn account_key(&self, i: usize) -> Option<&'a [u8; 32]> {
+        self.keys().get(i)
+    }
+
+    pub fn recent_blockhash(&self) -> &'a [u8; 32] {
+        const ZERO: [u8; 32] = [0; 32];
+        self.bytes
+            .get(self.layout.blockhash_start..)
+            .and_then(|b| b.first_chunk::<32>())
+            .unwrap_or(&ZERO)
+    }
+
+    pub fn num_instructions(&self) -> usize {
+        self.layout.num_instructions
+    }
+
+    pub fn instructions(&self) -> impl Iterator<Item = InstructionView<'a>> + use<'a> {
+        let rest = self
+            .bytes
+            .get(self.layout.instructions_start..)
+            .unwrap_or(&[]);
+        let mut r = Reader::new(rest);
+        (0..self.layout.num_instructions).map_while(move |_| {
+            let (program_id_index, accounts, data) = read_instruction(&mut r).ok()?;
+            Some(InstructionView {
+                program_id_index,
+                accounts,
+                data,
+            })
+        })
+    }
+
+    /// The program id of each instruction, when it names a static key.
+    pub fn program_ids(&self) -> impl Iterator<Item = Option<&'a [u8; 32]>> + use<'a> {
+        let keys = self.keys();
+        self.instructions()
+            .map(move |ix| keys.get(usize::from(ix.program_id_index)))
+    }
+
+    pub fn num_lookups(&self) -> usize {
+        self.layout.num_lookups
+    }
+
+    pub fn address_table_lookups(&self) -> impl Iterator<Item = LookupView<'a>> + use<'a> {
+        let rest = self.bytes.get(self.layout.lookups_start..).unwrap_or(&[]);
+        let mut r = Reader::new(rest);
+        (0..self.layout.num_lookups).map_while(move |_| {
+            let (account_key, writable_indexes, readonly_indexes) = read_lookup(&mut r).ok()?;
+            Some(LookupView {
+                account_key,
+                writable_indexes,
+                readonly_indexes,
+            })
+        })
+    }
+
+    fn keys(&self) -> &'a [[u8; 32]] {
+        let start = self.layout.keys_start;
+        let end = start + self.layout.num_keys * 32;
+        self.bytes
+            .get(start..end)
+            .map_or(&[], |k| k.as_chunks::<32>().0)
+    }
+}
+
+/// One instruction, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstructionView<'a> {
+    pub program_id_index: u8,
+    pub accounts: &'a [u8],
+    pub data: &'a [u8],
+}
+
+/// One address table lookup, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LookupView<'a> {
+    pub account_key: &'a [u8; 32],
+    pub writable_indexes: &'a [u8],
+    pub readonly_indexes: &'a [u8],
+}

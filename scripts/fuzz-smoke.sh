@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing, briefly: each target runs FUZZ_SECONDS (default 30) seconds with
+# libFuzzer (cargo fuzz, no sanitizer, so it runs on the stable toolchain), seeded from the
+# real shreds and data sets in ../shared/testdata. Any crash fails the script.
+set -euo pipefail
+source "$(dirname "$0")/lib/setup.sh"
+cd "$REPO/fuzz"
+
+SECONDS_EACH="${FUZZ_SECONDS:-30}"
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked cargo-fuzz
+require_testdata
+
+seed() {  # seed TARGET: write every record of the shred files / every batch as corpus files
+    local dir="corpus/$1"
+    mkdir -p "$dir"
+    python3 - "$1" "$dir" "$BSTORE_TESTDATA" <<'PY'
+import glob, hashlib, os, struct, sys
+target, out, data = sys.argv[1:]
+def write(b):
+    open(os.path.join(out, hashlib.sha1(b).hexdigest()), "wb").write(b)
+if target == "shred_parse":
+    for f in glob.glob(data + "/**/*shreds*.bin", recursive=True):
+        raw = open(f, "rb").read(); pos = 0
+        while pos + 8 <= len(raw):
+            n = struct.unpack_from("<Q", raw, pos)[0]; pos += 8
+            if n > 65536 or pos + n > len(raw): break
+            write(raw[pos:pos + n]); pos += n
+else:
+    for f in glob.glob(data + "/**/batch*.bin", recursive=True) + glob.glob(data + "/**/demo-shreds.bin", recursive=True):
+        write(open(f, "rb").read())
+PY
+}
+
+for target in shred_parse entries_decode; do
+    seed "$target"
+    log "fuzz $target for ${SECONDS_EACH}s"
+    cargo fuzz run --sanitizer none --release "$target" "corpus/$target" -- \
+        -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -print_final_stats=1 2>&1 | tail -n 15
+done

@@ -1,0 +1,39 @@
+# Sourced by the scripts: installs what a fresh machine lacks, and sets the build up.
+# Every build uses the release profile (RocksDB's C++ build costs ~13 minutes per profile).
+# A CARGO_TARGET_DIR set by the caller is honoured, so reruns are incremental.
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+export BSTORE_TESTDATA="${BSTORE_TESTDATA:-$REPO/../shared/testdata}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+log() { printf '\n== %s\n' "$*" >&2; }
+
+# ensure_apt PKG... : installs the Debian packages that are missing.
+ensure_apt() {
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+        log "installing ${missing[*]}"
+        local sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+
+# ensure_rust_tools: rustfmt, clippy and nextest must be present (the machine's one toolchain).
+ensure_rust_tools() {
+    command -v cargo >/dev/null || { echo "cargo not found: install Rust 1.95" >&2; exit 1; }
+    cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+    cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+    cargo nextest --version >/dev/null 2>&1 || cargo install --locked cargo-nextest
+}
+
+require_testdata() {
+    if [ ! -d "$BSTORE_TESTDATA" ]; then
+        echo "test data not found at $BSTORE_TESTDATA (expected ../shared/testdata beside the repo)" >&2
+        exit 1
+    fi
+}

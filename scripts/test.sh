@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs everything CI runs: formatting, clippy with -D warnings, and the whole test suite with
+# default features and with all optional features. Installs what a fresh machine lacks.
+set -euo pipefail
+source "$(dirname "$0")/lib/setup.sh"
+cd "$REPO"
+
+ensure_apt libclang-dev influxdb
+ensure_rust_tools
+require_testdata
+
+log "cargo fmt --check"
+cargo fmt --all --check
+
+log "cargo clippy (all targets, all features, -D warnings)"
+cargo clippy --release --workspace --all-targets --all-features -- -D warnings
+
+log "tests: default features"
+cargo nextest run --release --workspace --no-fail-fast
+
+log "tests: all features (fetch-pool)"
+cargo nextest run --release --workspace --all-features --no-fail-fast
+
+log "tests: ledger formats without the storage feature"
+cargo nextest run --release -p bstore-ledger --no-default-features --lib --no-fail-fast
+
+if [ -x scripts/fuzz-smoke.sh ]; then
+    log "fuzz smoke"
+    scripts/fuzz-smoke.sh
+fi
