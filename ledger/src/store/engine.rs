@@ -203,6 +203,7 @@ impl Engine {
 
     /// One batched multi-get. `keys` must be sorted ascending (RocksDB is told so and skips
     /// sorting); values come back pinned, in key order.
+    #[allow(dead_code)] // see `Blockstore::multi_get_data_shreds`
     pub(crate) fn multi_get_pinned<C: Column>(
         &self,
         keys: &[C::KeyBytes],
@@ -214,7 +215,10 @@ impl Engine {
         self.db
             .batched_multi_get_cf(cf, keys.iter().map(AsRef::as_ref), true)
             .into_iter()
-            .map(|r| r.map(|v| v.map(PinnedBytes)).map_err(|e| storage(C::NAME, e)))
+            .map(|r| {
+                r.map(|v| v.map(PinnedBytes))
+                    .map_err(|e| storage(C::NAME, e))
+            })
             .collect()
     }
 
@@ -282,18 +286,20 @@ impl Batch<'_> {
     /// Puts raw value bytes (a shred payload) without an intermediate copy; RocksDB copies
     /// them into the batch.
     pub(crate) fn put_bytes<C: Column>(&mut self, key: C::Key, value: &[u8]) -> Result<()> {
-        let cf = self.engine.cf::<C>().ok_or_else(|| {
-            storage(C::NAME, "column family is not open (read-only instance)")
-        })?;
+        let cf = self
+            .engine
+            .cf::<C>()
+            .ok_or_else(|| storage(C::NAME, "column family is not open (read-only instance)"))?;
         self.inner.put_cf(cf, C::encode_key(key), value);
         Ok(())
     }
 
     /// Deletes the value at `key`.
     pub(crate) fn delete<C: Column>(&mut self, key: C::Key) -> Result<()> {
-        let cf = self.engine.cf::<C>().ok_or_else(|| {
-            storage(C::NAME, "column family is not open (read-only instance)")
-        })?;
+        let cf = self
+            .engine
+            .cf::<C>()
+            .ok_or_else(|| storage(C::NAME, "column family is not open (read-only instance)"))?;
         self.inner.delete_cf(cf, C::encode_key(key));
         Ok(())
     }

@@ -22,6 +22,10 @@ mod slot_meta;
 #[cfg(feature = "storage")]
 mod blockstore;
 #[cfg(feature = "storage")]
+mod chain;
+#[cfg(feature = "storage")]
+mod data_sets;
+#[cfg(feature = "storage")]
 mod engine;
 #[cfg(feature = "storage")]
 mod insert;

@@ -115,7 +115,10 @@ fn scan<C: Column<Key = (Slot, ShredIndex), KeyBytes = [u8; 16]>>(
     set: &mut ShredIndexSet,
 ) -> Result<()> {
     let lower = shred_key(slot, ShredIndex(from));
-    let upper = slot.0.checked_add(1).map(|s| shred_key(Slot(s), ShredIndex(0)));
+    let upper = slot
+        .0
+        .checked_add(1)
+        .map(|s| shred_key(Slot(s), ShredIndex(0)));
     for index in engine.range::<C, u32>(lower, upper, Direction::Forward, decode_index::<C>) {
         set.insert(index?);
     }
