@@ -50,12 +50,12 @@ fn rejects_and_duplicates_are_counted_and_the_rest_is_stored() {
         .find(|p| index_of(p) == 101)
         .expect("shred 101");
     let mut call: Vec<Vec<u8>> = vec![
-        some[..50].to_vec(),                        // truncated header
-        with(some, 64, &[0x20]),                    // invalid variant
-        with(some, 73, &40_000u32.to_le_bytes()),   // index past 32,768
+        some[..80].to_vec(),     // truncated in the header, after slot and index
+        with(some, 64, &[0x20]), // invalid variant
+        with(some, 73, &40_000u32.to_le_bytes()), // index past 32,768
         with(some, 73, &(last + 11).to_le_bytes()), // past last_index
-        with(s100, 85, &[0xC0]),                    // a second last-in-slot
-        with(s101, 83, &2u16.to_le_bytes()),        // another parent
+        with(s100, 85, &[0xC0]), // a second last-in-slot
+        with(s101, 83, &2u16.to_le_bytes()), // another parent
         packets
             .iter()
             .find(|p| index_of(p) == 5)
@@ -82,7 +82,10 @@ fn rejects_and_duplicates_are_counted_and_the_rest_is_stored() {
             ..
         }
     ));
-    assert_eq!(r[0].slot, Some(want.slot));
+    assert_eq!(
+        (r[0].slot, r[0].index),
+        (Some(want.slot), Some(ShredIndex(0)))
+    );
     assert!(matches!(
         r[1].error,
         LedgerError::InvalidShred {
