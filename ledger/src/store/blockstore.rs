@@ -132,14 +132,14 @@ impl Blockstore {
 
     /// Marks the slot dead (replay failed on it).
     pub fn set_dead_slot(&self, slot: Slot) -> Result<()> {
-        let mut batch = self.engine.batch();
+        let mut batch = self.engine.batch()?;
         batch.put::<DeadSlots>(slot, &true)?;
         self.engine.write(batch)
     }
 
     /// Clears the slot's dead mark.
     pub fn remove_dead_slot(&self, slot: Slot) -> Result<()> {
-        let mut batch = self.engine.batch();
+        let mut batch = self.engine.batch()?;
         batch.delete::<DeadSlots>(slot)?;
         self.engine.write(batch)
     }
@@ -151,7 +151,7 @@ impl Blockstore {
 
     /// Marks the slots rooted, in one atomic write.
     pub fn set_roots(&self, slots: impl IntoIterator<Item = Slot>) -> Result<()> {
-        let mut batch = self.engine.batch();
+        let mut batch = self.engine.batch()?;
         for slot in slots {
             batch.put::<Root>(slot, &true)?;
         }
@@ -165,7 +165,7 @@ impl Blockstore {
 
     /// Records the slot's block time (Unix seconds).
     pub fn set_block_time(&self, slot: Slot, unix_seconds: i64) -> Result<()> {
-        let mut batch = self.engine.batch();
+        let mut batch = self.engine.batch()?;
         batch.put::<BlockTime>(slot, &unix_seconds)?;
         self.engine.write(batch)
     }
@@ -177,7 +177,7 @@ impl Blockstore {
 
     /// Records the slot's block height.
     pub fn set_block_height(&self, slot: Slot, height: u64) -> Result<()> {
-        let mut batch = self.engine.batch();
+        let mut batch = self.engine.batch()?;
         batch.put::<BlockHeight>(slot, &height)?;
         self.engine.write(batch)
     }

@@ -161,7 +161,7 @@ impl Engine {
     }
 
     /// Errors unless the instance may write.
-    pub(crate) fn ensure_writable(&self) -> Result<()> {
+    fn ensure_writable(&self) -> Result<()> {
         match self.mode {
             AccessMode::ReadWrite => Ok(()),
             _ => Err(LedgerError::NotWritable {
@@ -254,19 +254,19 @@ impl Engine {
         }
     }
 
-    /// A write batch for this database.
-    pub(crate) fn batch(&self) -> Batch<'_> {
-        Batch {
+    /// A write batch for this database; `NotWritable` unless opened read-write.
+    pub(crate) fn batch(&self) -> Result<Batch<'_>> {
+        self.ensure_writable()?;
+        Ok(Batch {
             engine: self,
             inner: WriteBatch::default(),
-        }
+        })
     }
 
     /// Applies `batch` atomically. Written to the WAL without fsync: a killed process
     /// loses nothing that returned; a power loss may lose the latest batches (never part of
     /// one).
     pub(crate) fn write(&self, batch: Batch<'_>) -> Result<()> {
-        self.ensure_writable()?;
         self.db.write(batch.inner).map_err(|e| storage(DB_WIDE, e))
     }
 }

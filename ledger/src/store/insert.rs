@@ -119,12 +119,12 @@ impl Blockstore {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
-        self.engine.ensure_writable()?;
+        let batch = self.engine.batch()?;
         let mut cache = self.lock_writer();
         let mut work = Work {
             engine: &self.engine,
             cache: &cache,
-            batch: self.engine.batch(),
+            batch,
             slots: BTreeMap::new(),
             now_ms: now_ms(),
         };
@@ -227,9 +227,7 @@ impl Work<'_> {
         if w.data.is_none() {
             w.data = Some(cache.load(engine, slot, ShredColumn::Data, w.meta.as_ref())?);
         }
-        let Some(present) = w.data.as_mut() else {
-            return Ok(Verdict::Duplicate); // unreachable: loaded just above
-        };
+        let present = w.data.get_or_insert_with(ShredIndexSet::new);
         if present.contains(index) {
             return Ok(Verdict::Duplicate);
         }
@@ -273,9 +271,7 @@ impl Work<'_> {
         if w.code.is_none() {
             w.code = Some(cache.load(engine, slot, ShredColumn::Code, None)?);
         }
-        let Some(present) = w.code.as_mut() else {
-            return Ok(Verdict::Duplicate); // unreachable: loaded just above
-        };
+        let present = w.code.get_or_insert_with(ShredIndexSet::new);
         if present.contains(index) {
             return Ok(Verdict::Duplicate);
         }
