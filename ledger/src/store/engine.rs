@@ -342,3 +342,39 @@ impl<C: Column, T> Iterator for RangeIter<'_, C, T> {
         Some(item)
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Creates `<ledger>/rocksdb` holding only the default column family and `extra` (as
+    /// Agave's columns this crate does not know would be), with one value in `extra`.
+    pub(crate) fn create_db_with_extra_cf(ledger: &Path, extra: &str) {
+        let mut opts = Options::default();
+        opts.create_if_missing(true);
+        opts.create_missing_column_families(true);
+        let db = DB::open_cf(&opts, ledger.join(ROCKSDB_DIR), [extra]).expect("create");
+        let cf = db.cf_handle(extra).expect("extra column");
+        db.put_cf(cf, b"k", b"v").expect("put");
+    }
+
+    #[test]
+    fn read_write_open_keeps_unknown_columns_and_adds_known_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        create_db_with_extra_cf(dir.path(), "index");
+        drop(Engine::open(dir.path(), AccessMode::ReadWrite).expect("open"));
+        let mut names =
+            DB::list_cf(&Options::default(), dir.path().join(ROCKSDB_DIR)).expect("list");
+        names.sort();
+        let mut want: Vec<String> = columns::ALL.iter().map(|(n, _)| n.to_string()).collect();
+        want.extend(["default".to_string(), "index".to_string()]);
+        want.sort();
+        assert_eq!(names, want);
+        let engine = Engine::open(dir.path(), AccessMode::ReadOnly).expect("read-only");
+        let cf = engine.db.cf_handle("index").expect("unknown column opened");
+        assert_eq!(
+            engine.db.get_cf(cf, b"k").expect("get").as_deref(),
+            Some(&b"v"[..])
+        );
+    }
+}
