@@ -12,6 +12,7 @@
 //! - [`store`]: columns, keys, `SlotMeta` (always built: pure codecs) and, with feature
 //!   `storage`, the RocksDB `Blockstore` and shred insertion (SPEC 2).
 //! - [`stream`]: the length-prefixed shred stream files of SPEC 8.
+//! - [`synth`]: deterministic mainnet-like slots for tests, benchmarks and the demo.
 //!
 //! Start reading at [`shred::ShredRef`], then [`fetch::deshred`] and [`entry`].
 
@@ -21,6 +22,7 @@ pub mod fetch;
 pub mod shred;
 pub mod store;
 pub mod stream;
+pub mod synth;
 pub mod types;
 
 pub use error::{LedgerError, Result};

@@ -79,13 +79,13 @@ impl<R: Read> StreamReader<R> {
         if len > MAX_RECORD_LEN {
             return Err(self.fail(format!("record length {len} exceeds {MAX_RECORD_LEN}")));
         }
-        if let Some(rem) = self.remaining {
-            if len > rem.saturating_sub(8) {
-                return Err(self.fail(format!(
-                    "record length {len} exceeds the {} bytes left in the file",
-                    rem.saturating_sub(8)
-                )));
-            }
+        if let Some(rem) = self.remaining
+            && len > rem.saturating_sub(8)
+        {
+            return Err(self.fail(format!(
+                "record length {len} exceeds the {} bytes left in the file",
+                rem.saturating_sub(8)
+            )));
         }
         // Bounded by MAX_RECORD_LEN above, so this allocation cannot be a length bomb.
         let mut buf = vec![0u8; len as usize];

@@ -90,10 +90,10 @@ impl<'a> SlotShreds<'a> {
             } else if !contiguous {
                 start = None;
             }
-            if shred.data_complete() {
-                if let Some(s) = start {
-                    out.push(s..index + 1);
-                }
+            if shred.data_complete()
+                && let Some(s) = start
+            {
+                out.push(s..index + 1);
             }
             prev = Some((index, shred.data_complete()));
         }
