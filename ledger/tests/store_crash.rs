@@ -55,7 +55,7 @@ fn writer_killed_mid_ingest_loses_no_returned_call() {
         .args([TEST_NAME, "--exact", "--nocapture", "--test-threads=1"])
         .env(WRITER_ENV, dir.path())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::inherit())
         .spawn()
         .expect("spawn writer");
     let stdout = child.stdout.take().expect("piped stdout");
