@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::entry::{EntryDefect, PohDefect};
 use crate::fetch::DataDefect;
 use crate::shred::ShredDefect;
+use crate::store::InsertDefect;
 use crate::types::{ShredIndex, Slot};
 
 /// Result alias for this crate.
@@ -62,6 +63,28 @@ pub enum LedgerError {
         key: String,
         reason: String,
     },
+
+    /// A key read from a column does not decode (wrong length, index out of range).
+    #[error("corrupt key in column {column}: {key}: {reason}")]
+    CorruptKey {
+        column: &'static str,
+        /// The raw key bytes in hex.
+        key: String,
+        reason: String,
+    },
+
+    /// A well-formed shred that contradicts what the store already holds for its slot
+    /// (SPEC 2.2); it was not stored.
+    #[error("slot {slot}, shred {index} rejected: {defect}")]
+    ShredRejected {
+        slot: Slot,
+        index: ShredIndex,
+        defect: InsertDefect,
+    },
+
+    /// A write was attempted on a blockstore opened read-only or as a secondary.
+    #[error("blockstore is open {mode}: writes are not allowed")]
+    NotWritable { mode: &'static str },
 
     /// A file could not be read or written.
     #[error("{}: {source}", path.display())]

@@ -9,7 +9,8 @@
 //! - [`entry`]: `Vec<Entry>` and transactions (SPEC 5): owned decode/encode, zero-copy
 //!   views, PoH.
 //! - [`fetch`]: completed ranges and deshredding (SPEC 4).
-//! - `store` (feature `storage`): columns, keys, `SlotMeta`, insertion (SPEC 2).
+//! - [`store`]: columns, keys, `SlotMeta` (always built: pure codecs) and, with feature
+//!   `storage`, the RocksDB `Blockstore` and shred insertion (SPEC 2).
 //! - [`stream`]: the length-prefixed shred stream files of SPEC 8.
 //! - [`synth`]: deterministic mainnet-like slots for tests, benchmarks and the demo.
 //!
@@ -19,6 +20,7 @@ pub mod entry;
 pub mod error;
 pub mod fetch;
 pub mod shred;
+pub mod store;
 pub mod stream;
 pub mod synth;
 pub mod types;

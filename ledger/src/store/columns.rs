@@ -1,0 +1,312 @@
+//! Every column family of the blockstore, declared once with its byte layout (SPEC 2).
+//!
+//! Names, keys and values are Agave's, so either program can open a ledger the other wrote.
+//! Keys: integers big-endian. Values: bincode 1.x fixint, integers little-endian.
+//!
+//! Agave's `index` column (which data / code indices of a slot are present) is not
+//! maintained: the store derives presence from the `data_shred` / `code_shred` keys
+//! themselves (a key scan per slot, cached by the writer). Agave reading a ledger written by
+//! bstore finds no `index` row and starts from an empty index for that slot, so it treats
+//! the stored shreds as absent: it would store a re-received copy again (same key, so
+//! harmless), and would neither report data sets completed by shreds stored before nor
+//! recover erasure sets from stored coding shreds. Agave-written `index` rows are kept
+//! untouched (the column family is opened like any unknown one).
+
+use super::column::{Column, Compression, corrupt_key, corrupt_value};
+use super::slot_meta::SlotMeta;
+use crate::error::Result;
+use crate::types::{ShredIndex, Slot};
+
+/// Every column family this module declares, with its compression.
+#[cfg(feature = "storage")]
+pub(crate) const ALL: [(&str, Compression); 7] = [
+    (Meta::NAME, Meta::COMPRESSION),
+    (DataShred::NAME, DataShred::COMPRESSION),
+    (CodeShred::NAME, CodeShred::COMPRESSION),
+    (DeadSlots::NAME, DeadSlots::COMPRESSION),
+    (Root::NAME, Root::COMPRESSION),
+    (BlockTime::NAME, BlockTime::COMPRESSION),
+    (BlockHeight::NAME, BlockHeight::COMPRESSION),
+];
+
+/// Encodes a slot key: u64 big-endian.
+pub fn slot_key(slot: Slot) -> [u8; 8] {
+    slot.0.to_be_bytes()
+}
+
+/// Encodes a shred key: slot u64 big-endian ‖ index as u64 big-endian.
+pub fn shred_key(slot: Slot, index: ShredIndex) -> [u8; 16] {
+    let mut key = [0u8; 16];
+    let (s, i) = key.split_at_mut(8);
+    s.copy_from_slice(&slot.0.to_be_bytes());
+    i.copy_from_slice(&u64::from(index.0).to_be_bytes());
+    key
+}
+
+fn decode_slot_key<C: Column>(bytes: &[u8]) -> Result<Slot> {
+    let arr: [u8; 8] = bytes
+        .try_into()
+        .map_err(|_| corrupt_key::<C>(bytes, format!("{} bytes, expected 8", bytes.len())))?;
+    Ok(Slot(u64::from_be_bytes(arr)))
+}
+
+fn decode_shred_key<C: Column>(bytes: &[u8]) -> Result<(Slot, ShredIndex)> {
+    let arr: [u8; 16] = bytes
+        .try_into()
+        .map_err(|_| corrupt_key::<C>(bytes, format!("{} bytes, expected 16", bytes.len())))?;
+    let (s, i) = arr.split_at(8);
+    let slot = u64::from_be_bytes(s.try_into().unwrap_or_default());
+    let index = u64::from_be_bytes(i.try_into().unwrap_or_default());
+    let index = u32::try_from(index)
+        .map_err(|_| corrupt_key::<C>(bytes, format!("shred index {index} exceeds u32")))?;
+    Ok((Slot(slot), ShredIndex(index)))
+}
+
+fn decode_bool<C: Column>(key: C::Key, bytes: &[u8]) -> Result<bool> {
+    match bytes {
+        [0] => Ok(false),
+        [1] => Ok(true),
+        _ => Err(corrupt_value::<C>(
+            key,
+            format!("expected one bool byte, got {bytes:02x?}"),
+        )),
+    }
+}
+
+fn decode_u64_le<C: Column>(key: C::Key, bytes: &[u8]) -> Result<u64> {
+    let arr: [u8; 8] = bytes
+        .try_into()
+        .map_err(|_| corrupt_value::<C>(key, format!("{} bytes, expected 8", bytes.len())))?;
+    Ok(u64::from_le_bytes(arr))
+}
+
+macro_rules! slot_keyed {
+    () => {
+        type Key = Slot;
+        type KeyBytes = [u8; 8];
+        fn encode_key(key: Slot) -> [u8; 8] {
+            slot_key(key)
+        }
+        fn decode_key(bytes: &[u8]) -> Result<Slot> {
+            decode_slot_key::<Self>(bytes)
+        }
+    };
+}
+
+macro_rules! shred_keyed {
+    () => {
+        type Key = (Slot, ShredIndex);
+        type KeyBytes = [u8; 16];
+        type Value = Vec<u8>;
+        fn encode_key((slot, index): (Slot, ShredIndex)) -> [u8; 16] {
+            shred_key(slot, index)
+        }
+        fn decode_key(bytes: &[u8]) -> Result<(Slot, ShredIndex)> {
+            decode_shred_key::<Self>(bytes)
+        }
+        fn encode_value(value: &Vec<u8>) -> Vec<u8> {
+            value.clone()
+        }
+        fn decode_value(_key: Self::Key, bytes: &[u8]) -> Result<Vec<u8>> {
+            Ok(bytes.to_vec())
+        }
+    };
+}
+
+/// `meta`: slot u64 BE (8) → [`SlotMeta`] (SPEC 2.1; V1 or V2 completed indexes read, V2
+/// written). The decoded `slot` field must equal the key.
+#[derive(Debug, Clone, Copy)]
+pub struct Meta;
+
+impl Column for Meta {
+    const NAME: &'static str = "meta";
+    const COMPRESSION: Compression = Compression::Default;
+    type Value = SlotMeta;
+    slot_keyed!();
+    fn encode_value(value: &SlotMeta) -> Vec<u8> {
+        value.encode()
+    }
+    fn decode_value(key: Slot, bytes: &[u8]) -> Result<SlotMeta> {
+        let meta = SlotMeta::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))?;
+        if meta.slot != key {
+            return Err(corrupt_value::<Self>(
+                key,
+                format!("holds slot {}", meta.slot),
+            ));
+        }
+        Ok(meta)
+    }
+}
+
+/// `data_shred`: slot u64 BE ‖ index u64 BE (16) → the stored data shred payload (SPEC 3.6:
+/// Merkle 1203 bytes, legacy trimmed to `size`). Not compressed.
+#[derive(Debug, Clone, Copy)]
+pub struct DataShred;
+
+impl Column for DataShred {
+    const NAME: &'static str = "data_shred";
+    const COMPRESSION: Compression = Compression::None;
+    shred_keyed!();
+}
+
+/// `code_shred`: slot u64 BE ‖ index u64 BE (16) → the full coding shred payload (1228
+/// bytes). Not compressed.
+#[derive(Debug, Clone, Copy)]
+pub struct CodeShred;
+
+impl Column for CodeShred {
+    const NAME: &'static str = "code_shred";
+    const COMPRESSION: Compression = Compression::None;
+    shred_keyed!();
+}
+
+/// `dead_slots`: slot u64 BE (8) → bool, one byte (0 or 1).
+#[derive(Debug, Clone, Copy)]
+pub struct DeadSlots;
+
+impl Column for DeadSlots {
+    const NAME: &'static str = "dead_slots";
+    const COMPRESSION: Compression = Compression::Default;
+    type Value = bool;
+    slot_keyed!();
+    fn encode_value(value: &bool) -> Vec<u8> {
+        vec![u8::from(*value)]
+    }
+    fn decode_value(key: Slot, bytes: &[u8]) -> Result<bool> {
+        decode_bool::<Self>(key, bytes)
+    }
+}
+
+/// `root`: slot u64 BE (8) → bool, one byte (0 or 1).
+#[derive(Debug, Clone, Copy)]
+pub struct Root;
+
+impl Column for Root {
+    const NAME: &'static str = "root";
+    const COMPRESSION: Compression = Compression::Default;
+    type Value = bool;
+    slot_keyed!();
+    fn encode_value(value: &bool) -> Vec<u8> {
+        vec![u8::from(*value)]
+    }
+    fn decode_value(key: Slot, bytes: &[u8]) -> Result<bool> {
+        decode_bool::<Self>(key, bytes)
+    }
+}
+
+/// `blocktime`: slot u64 BE (8) → i64 LE (8), Unix seconds.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockTime;
+
+impl Column for BlockTime {
+    const NAME: &'static str = "blocktime";
+    const COMPRESSION: Compression = Compression::Default;
+    type Value = i64;
+    slot_keyed!();
+    fn encode_value(value: &i64) -> Vec<u8> {
+        value.to_le_bytes().to_vec()
+    }
+    fn decode_value(key: Slot, bytes: &[u8]) -> Result<i64> {
+        decode_u64_le::<Self>(key, bytes).map(|v| i64::from_le_bytes(v.to_le_bytes()))
+    }
+}
+
+/// `block_height`: slot u64 BE (8) → u64 LE (8).
+#[derive(Debug, Clone, Copy)]
+pub struct BlockHeight;
+
+impl Column for BlockHeight {
+    const NAME: &'static str = "block_height";
+    const COMPRESSION: Compression = Compression::Default;
+    type Value = u64;
+    slot_keyed!();
+    fn encode_value(value: &u64) -> Vec<u8> {
+        value.to_le_bytes().to_vec()
+    }
+    fn decode_value(key: Slot, bytes: &[u8]) -> Result<u64> {
+        decode_u64_le::<Self>(key, bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::error::LedgerError;
+
+    #[test]
+    fn key_bytes_are_big_endian() {
+        assert_eq!(slot_key(Slot(0x0102)), [0, 0, 0, 0, 0, 0, 1, 2]);
+        assert_eq!(
+            shred_key(Slot(1), ShredIndex(0x0203)),
+            [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 3]
+        );
+    }
+
+    #[test]
+    fn corrupt_keys_and_values_are_errors() {
+        assert!(matches!(
+            DataShred::decode_key(&[0; 15]),
+            Err(LedgerError::CorruptKey {
+                column: "data_shred",
+                ..
+            })
+        ));
+        let mut key = [0u8; 16];
+        key[11] = 1; // index 2^32
+        assert!(matches!(
+            CodeShred::decode_key(&key),
+            Err(LedgerError::CorruptKey {
+                column: "code_shred",
+                ..
+            })
+        ));
+        assert!(matches!(
+            Root::decode_value(Slot(3), &[2]),
+            Err(LedgerError::CorruptValue { column: "root", .. })
+        ));
+        assert!(matches!(
+            BlockTime::decode_value(Slot(3), &[0; 7]),
+            Err(LedgerError::CorruptValue {
+                column: "blocktime",
+                ..
+            })
+        ));
+        let meta = SlotMeta::new(Slot(4), Some(Slot(3))).encode();
+        assert!(matches!(
+            Meta::decode_value(Slot(5), &meta),
+            Err(LedgerError::CorruptValue { column: "meta", .. })
+        ));
+        assert_eq!(
+            Meta::decode_value(Slot(4), &meta).ok().map(|m| m.slot),
+            Some(Slot(4))
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn slot_key_order_is_numeric_order(a in any::<u64>(), b in any::<u64>()) {
+            prop_assert_eq!(slot_key(Slot(a)).cmp(&slot_key(Slot(b))), a.cmp(&b));
+            prop_assert_eq!(Meta::decode_key(&slot_key(Slot(a))).ok(), Some(Slot(a)));
+        }
+
+        #[test]
+        fn shred_key_order_is_numeric_order(
+            a in (any::<u64>(), any::<u32>()),
+            b in (any::<u64>(), any::<u32>()),
+        ) {
+            let ka = shred_key(Slot(a.0), ShredIndex(a.1));
+            let kb = shred_key(Slot(b.0), ShredIndex(b.1));
+            prop_assert_eq!(ka.cmp(&kb), a.cmp(&b));
+            prop_assert_eq!(DataShred::decode_key(&ka).ok(), Some((Slot(a.0), ShredIndex(a.1))));
+        }
+
+        #[test]
+        fn values_round_trip(t in any::<i64>(), h in any::<u64>(), d in any::<bool>()) {
+            prop_assert_eq!(BlockTime::decode_value(Slot(1), &BlockTime::encode_value(&t)).ok(), Some(t));
+            prop_assert_eq!(BlockHeight::decode_value(Slot(1), &BlockHeight::encode_value(&h)).ok(), Some(h));
+            prop_assert_eq!(DeadSlots::decode_value(Slot(1), &DeadSlots::encode_value(&d)).ok(), Some(d));
+        }
+    }
+}

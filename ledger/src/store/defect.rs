@@ -1,0 +1,44 @@
+//! Why the store refused a shred that parsed fine. Carried by `LedgerError::ShredRejected`,
+//! which adds the slot and the index.
+
+use std::fmt;
+
+use crate::types::Slot;
+
+/// A shred that contradicts the slot's `SlotMeta` (SPEC 2.2). Agave treats most of these as
+/// evidence of a duplicate (equivocating) leader; either way the shred is not stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InsertDefect {
+    /// The index is past the slot's known last index.
+    PastLastIndex { last_index: u64 },
+    /// A last-in-slot shred at an index other than the slot's known last index.
+    SecondLastInSlot { last_index: u64 },
+    /// A last-in-slot shred below an index already received (`received` = highest + 1).
+    LastInSlotBelowReceived { received: u64 },
+    /// The shred's parent (`slot − parent_offset`) differs from the parent in the slot's meta.
+    ParentMismatch { expected: Slot, found: Slot },
+}
+
+impl fmt::Display for InsertDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::PastLastIndex { last_index } => {
+                write!(f, "index is past the slot's last index {last_index}")
+            }
+            Self::SecondLastInSlot { last_index } => {
+                write!(
+                    f,
+                    "second last-in-slot shred; the slot's last index is {last_index}"
+                )
+            }
+            Self::LastInSlotBelowReceived { received } => write!(
+                f,
+                "last-in-slot shred below shreds already received (received {received})"
+            ),
+            Self::ParentMismatch { expected, found } => write!(
+                f,
+                "parent slot {found} differs from the slot's parent {expected}"
+            ),
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! `Blockstore::insert_shreds` (SPEC 2.2): validate, store, and update each slot's meta,
+//! all in one atomic RocksDB write batch per call.
+//!
+//! Writers: calls are serialised by the blockstore's writer mutex (a second inserting thread
+//! waits); readers never wait. The presence cache (see `presence.rs`) is updated only after
+//! the batch committed.
+
+use std::collections::BTreeMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::blockstore::Blockstore;
+use super::chain;
+use super::columns::{CodeShred, DataShred, Meta};
+use super::data_sets::newly_completed;
+use super::defect::InsertDefect;
+use super::engine::{Batch, Engine};
+use super::index_set::ShredIndexSet;
+use super::presence::{PresenceCache, ShredColumn};
+use super::slot_meta::SlotMeta;
+use crate::error::{LedgerError, Result};
+use crate::shred::{ShredDefect, ShredRef};
+use crate::types::{ShredIndex, Slot};
+
+/// What one `insert_shreds` call did.
+#[derive(Debug, Default)]
+pub struct InsertOutcome {
+    /// Shreds newly stored (data and coding).
+    pub inserted: usize,
+    /// Shreds already stored (same kind, slot and index); ignored, the first write wins.
+    pub duplicates: usize,
+    /// Shreds not stored, in input order, with why.
+    pub rejected: Vec<RejectedShred>,
+    /// Data sets this call completed, by slot then start.
+    pub completed_data_sets: Vec<CompletedDataSet>,
+    /// Slots this call made full, ascending.
+    pub slots_full: Vec<Slot>,
+}
+
+/// A shred that was not stored.
+#[derive(Debug)]
+pub struct RejectedShred {
+    /// Set when the header was readable that far.
+    pub slot: Option<Slot>,
+    pub index: Option<ShredIndex>,
+    /// `InvalidShred` (bad bytes) or `ShredRejected` (contradicts the slot's meta).
+    pub error: LedgerError,
+}
+
+/// A data set that became complete: shreds `start..end` of `slot` (end exclusive; `end - 1`
+/// is flagged data-complete).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CompletedDataSet {
+    pub slot: Slot,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// One slot's state during a call.
+#[derive(Debug)]
+pub(super) struct SlotWork {
+    /// The meta as it will be written; `None` while the slot has none.
+    pub(super) meta: Option<SlotMeta>,
+    /// The stored meta was full before this call.
+    was_full: bool,
+    /// `meta` must be written.
+    pub(super) dirty: bool,
+    /// The parent was set by this call: link the slot into its parent's `next_slots`.
+    pub(super) new_parent: bool,
+    data: Option<ShredIndexSet>,
+    code: Option<ShredIndexSet>,
+    new_data: Vec<u32>,
+}
+
+impl SlotWork {
+    /// Loads the slot's stored meta.
+    pub(super) fn load(engine: &Engine, slot: Slot) -> Result<Self> {
+        let meta = engine.get::<Meta>(slot)?;
+        Ok(Self {
+            was_full: meta.as_ref().is_some_and(SlotMeta::is_full),
+            meta,
+            dirty: false,
+            new_parent: false,
+            data: None,
+            code: None,
+            new_data: Vec::new(),
+        })
+    }
+}
+
+enum Verdict {
+    Inserted,
+    Duplicate,
+    Rejected(LedgerError),
+}
+
+struct Work<'a> {
+    engine: &'a Engine,
+    cache: &'a PresenceCache,
+    batch: Batch<'a>,
+    slots: BTreeMap<Slot, SlotWork>,
+    now_ms: u64,
+}
+
+impl Blockstore {
+    /// Stores shred packets (received packets with trailing bytes, or stored payloads).
+    ///
+    /// Each packet is parsed with `ShredRef::parse`; data shreds go to `data_shred` and
+    /// update their slot's meta (received, consumed, last index, parent, completed indexes,
+    /// connected flags, and the parent's `next_slots`, creating a placeholder parent meta);
+    /// coding shreds go to `code_shred`. A shred already stored is a duplicate (first write
+    /// wins). Malformed shreds, and shreds that contradict the slot's meta
+    /// ([`InsertDefect`]), are rejected and reported; the rest of the call still goes in.
+    /// Everything the call stores is one atomic write.
+    ///
+    /// `Err` only for storage failures, corrupt stored metas, or a store not opened
+    /// read-write; nothing of the call is written then.
+    pub fn insert_shreds<I>(&self, packets: I) -> Result<InsertOutcome>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        let batch = self.engine.batch()?;
+        let mut cache = self.lock_writer();
+        let mut work = Work {
+            engine: &self.engine,
+            cache: &cache,
+            batch,
+            slots: BTreeMap::new(),
+            now_ms: now_ms(),
+        };
+        let mut outcome = InsertOutcome::default();
+        for packet in packets {
+            // Each packet is fully handled (its payload copied into the batch) before the
+            // next one: the iterator may own and drop the bytes.
+            let verdict = match ShredRef::parse(packet.as_ref()) {
+                Ok(shred) if shred.is_data() => work.add_data(&shred)?,
+                Ok(shred) => work.add_code(&shred)?,
+                Err(error) => Verdict::Rejected(error),
+            };
+            match verdict {
+                Verdict::Inserted => outcome.inserted += 1,
+                Verdict::Duplicate => outcome.duplicates += 1,
+                Verdict::Rejected(error) => outcome.rejected.push(rejected(error)),
+            }
+        }
+        work.finish(&mut outcome)?;
+        let Work { batch, slots, .. } = work;
+        self.engine.write(batch)?;
+        for (slot, w) in slots {
+            if let Some(set) = w.data {
+                cache.store(slot, ShredColumn::Data, set);
+            }
+            if let Some(set) = w.code {
+                cache.store(slot, ShredColumn::Code, set);
+            }
+        }
+        Ok(outcome)
+    }
+}
+
+fn rejected(error: LedgerError) -> RejectedShred {
+    let (slot, index) = match &error {
+        LedgerError::InvalidShred { slot, index, .. } => (*slot, *index),
+        LedgerError::ShredRejected { slot, index, .. } => (Some(*slot), Some(*index)),
+        _ => (None, None),
+    };
+    RejectedShred { slot, index, error }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+fn reject(slot: Slot, index: u32, defect: InsertDefect) -> Verdict {
+    Verdict::Rejected(LedgerError::ShredRejected {
+        slot,
+        index: ShredIndex(index),
+        defect,
+    })
+}
+
+/// The SPEC 2.2 checks of a new data shred against the slot's meta.
+fn check_data(
+    meta: &SlotMeta,
+    index: u32,
+    last_in_slot: bool,
+    parent: Slot,
+) -> Option<InsertDefect> {
+    let index = u64::from(index);
+    if let Some(last_index) = meta.last_index {
+        if index > last_index {
+            return Some(InsertDefect::PastLastIndex { last_index });
+        }
+        if last_in_slot && index != last_index {
+            return Some(InsertDefect::SecondLastInSlot { last_index });
+        }
+    }
+    if last_in_slot && meta.received > index + 1 {
+        return Some(InsertDefect::LastInSlotBelowReceived {
+            received: meta.received,
+        });
+    }
+    match meta.parent_slot {
+        Some(expected) if expected != parent => Some(InsertDefect::ParentMismatch {
+            expected,
+            found: parent,
+        }),
+        _ => None,
+    }
+}
+
+impl Work<'_> {
+    fn add_data(&mut self, shred: &ShredRef<'_>) -> Result<Verdict> {
+        let (slot, index) = (shred.slot(), shred.index().0);
+        let Some(parent) = shred.parent_slot() else {
+            // `parse` guarantees a data shred's parent; kept as an error, not a panic.
+            return Ok(Verdict::Rejected(LedgerError::InvalidShred {
+                slot: Some(slot),
+                index: Some(shred.index()),
+                defect: ShredDefect::WrongKind { expected: "data" },
+            }));
+        };
+        let (engine, cache, now_ms) = (self.engine, self.cache, self.now_ms);
+        let w = chain::slot_work(&mut self.slots, engine, slot)?;
+        if w.data.is_none() {
+            w.data = Some(cache.load(engine, slot, ShredColumn::Data, w.meta.as_ref())?);
+        }
+        let present = w.data.get_or_insert_with(ShredIndexSet::new);
+        if present.contains(index) {
+            return Ok(Verdict::Duplicate);
+        }
+        if index >= ShredIndexSet::CAPACITY {
+            return Ok(Verdict::Rejected(LedgerError::InvalidShred {
+                slot: Some(slot),
+                index: Some(shred.index()),
+                defect: ShredDefect::IndexTooLarge(index),
+            }));
+        }
+        let meta = w.meta.get_or_insert_with(|| SlotMeta::new(slot, None));
+        if let Some(defect) = check_data(meta, index, shred.last_in_slot(), parent) {
+            return Ok(reject(slot, index, defect));
+        }
+        self.batch
+            .put_bytes::<DataShred>((slot, shred.index()), shred.payload())?;
+        present.insert(index);
+        w.new_data.push(index);
+        w.dirty = true;
+        if meta.parent_slot.is_none() {
+            meta.parent_slot = Some(parent);
+            w.new_parent = parent != slot;
+        }
+        if meta.first_shred_timestamp == 0 {
+            meta.first_shred_timestamp = now_ms;
+        }
+        meta.received = meta.received.max(u64::from(index) + 1);
+        if shred.last_in_slot() {
+            meta.last_index = Some(u64::from(index));
+        }
+        if shred.data_complete() {
+            meta.completed_data_indexes.insert(index);
+        }
+        Ok(Verdict::Inserted)
+    }
+
+    fn add_code(&mut self, shred: &ShredRef<'_>) -> Result<Verdict> {
+        let (slot, index) = (shred.slot(), shred.index().0);
+        let (engine, cache) = (self.engine, self.cache);
+        let w = chain::slot_work(&mut self.slots, engine, slot)?;
+        if w.code.is_none() {
+            w.code = Some(cache.load(engine, slot, ShredColumn::Code, None)?);
+        }
+        let present = w.code.get_or_insert_with(ShredIndexSet::new);
+        if present.contains(index) {
+            return Ok(Verdict::Duplicate);
+        }
+        if index >= ShredIndexSet::CAPACITY {
+            return Ok(Verdict::Rejected(LedgerError::InvalidShred {
+                slot: Some(slot),
+                index: Some(shred.index()),
+                defect: ShredDefect::IndexTooLarge(index),
+            }));
+        }
+        self.batch
+            .put_bytes::<CodeShred>((slot, shred.index()), shred.payload())?;
+        present.insert(index);
+        Ok(Verdict::Inserted)
+    }
+
+    /// Advances `consumed`, finds completed data sets and full slots, chains parents and
+    /// connected flags, and puts every changed meta into the batch.
+    fn finish(&mut self, outcome: &mut InsertOutcome) -> Result<()> {
+        for (&slot, w) in &mut self.slots {
+            let (Some(meta), Some(present)) = (w.meta.as_mut(), w.data.as_ref()) else {
+                continue;
+            };
+            if w.new_data.is_empty() {
+                continue;
+            }
+            let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
+            meta.consumed = u64::from(present.first_absent_from(consumed)).max(meta.consumed);
+            for (start, end) in newly_completed(present, &meta.completed_data_indexes, &w.new_data)
+            {
+                outcome
+                    .completed_data_sets
+                    .push(CompletedDataSet { slot, start, end });
+            }
+            if !w.was_full && meta.is_full() {
+                outcome.slots_full.push(slot);
+            }
+        }
+        chain::link_parents(&mut self.slots, self.engine)?;
+        chain::propagate_connected(&mut self.slots, self.engine)?;
+        for (&slot, w) in &self.slots {
+            if let (true, Some(meta)) = (w.dirty, w.meta.as_ref()) {
+                self.batch.put::<Meta>(slot, meta)?;
+            }
+        }
+        Ok(())
+    }
+}
