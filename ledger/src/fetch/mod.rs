@@ -5,8 +5,12 @@ mod assembly;
 mod defect;
 mod deshred;
 mod ranges;
+#[cfg(feature = "storage")]
+mod store_fetch;
 
 pub use assembly::{SlotShreds, group_by_slot};
 pub use defect::DataDefect;
 pub use deshred::{check_range_into, deshred, deshred_into};
 pub use ranges::completed_ranges;
+#[cfg(feature = "storage")]
+pub use store_fetch::{AllowDead, DataSetView, FetchBuffer, SlotViews};
