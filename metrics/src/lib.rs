@@ -20,8 +20,8 @@ mod host;
 pub mod line_protocol;
 pub mod macros;
 pub mod parse;
-// pub mod plot;
-// pub mod query;
+pub mod plot;
+pub mod query;
 pub mod writer;
 
 pub use agent::{AgentOptions, AgentStats, HostId, MetricsAgent};

@@ -2,7 +2,7 @@
 //! line-protocol lines per write.
 
 mod file;
-mod http;
+pub(crate) mod http;
 mod log;
 mod memory;
 
