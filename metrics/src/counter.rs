@@ -82,7 +82,7 @@ impl Counter {
     pub fn record(&self, events: u64) -> Option<CounterPoint> {
         let total = self.counts.fetch_add(events, Ordering::Relaxed) + events;
         let times = self.times.fetch_add(1, Ordering::Relaxed) + 1;
-        if times % self.log_rate == 0 && log::log_enabled!(log::Level::Info) {
+        if times.is_multiple_of(self.log_rate) && log::log_enabled!(log::Level::Info) {
             log::info!(
                 "COUNTER:{{\"name\": \"{}\", \"counts\": {total}, \"times\": {times}}}",
                 self.name

@@ -153,10 +153,10 @@ impl MetricsAgent {
 impl Drop for MetricsAgent {
     fn drop(&mut self) {
         let _ = self.sender.send(Command::Shutdown);
-        if let Some(thread) = self.thread.take() {
-            if thread.join().is_err() {
-                log::error!("metrics agent thread panicked");
-            }
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            log::error!("metrics agent thread panicked");
         }
     }
 }
