@@ -2,13 +2,14 @@
 //!
 //! Escaping (SPEC §7, which Agave does not do): measurement names escape `,` and space; tag
 //! keys, tag values and field keys escape `,`, `=` and space; string field values escape `"`
-//! and `\`. Two cases the protocol cannot express are made safe rather than exact, so one bad
-//! string never corrupts the line (and with it the whole HTTP batch):
-//! - a `\` that ends a name or stands before `\` or an escaped character is doubled. InfluxDB
-//!   2 and [`crate::parse`] read that back exactly; InfluxDB 1.x keeps both backslashes.
-//! - CR and LF end a line and have no escape in names, tags and keys; they become a space.
+//! and `\`. A backslash in a name is literal, as InfluxDB reads it (`a\b` stays `a\b`, and
+//! `a\,` is written `a\\,`). Cases the protocol cannot express are made safe rather than
+//! exact, so one odd string never corrupts the line (InfluxDB would reject the whole batch):
+//! - a name ending in `\` would escape the separator after it (InfluxDB checks only the
+//!   preceding byte); an escaped space is added after it, so it reads back as `\ `.
+//! - CR and LF end a line and have no escape in names; they become an escaped space.
 //! - a measurement starting with `#` would make the line a comment; it is written `\#`
-//!   (InfluxDB 1.x keeps the backslash).
+//!   (InfluxDB keeps the backslash; [`crate::parse`] reads `#`).
 //!
 //! Lines that InfluxDB would reject are not produced: empty tag values and tags or fields
 //! with an empty key are left out, non-finite floats are left out, and a point with an
@@ -40,29 +41,19 @@ impl NameKind {
 /// Appends `name` escaped for `kind`.
 pub fn escape_name(out: &mut String, name: &str, kind: NameKind) {
     let mut chars = name.chars().peekable();
-    // A line starting with `#` is a comment, so a measurement's leading `#` is written `\#`.
-    let mut leading_hash = kind == NameKind::Measurement;
+    let mut first = true;
     while let Some(c) = chars.next() {
         match c {
-            '#' if leading_hash => out.push_str("\\#"),
-            '\\' => {
-                out.push('\\');
-                // Doubled when the reader would otherwise take it as an escape of what follows.
-                if chars
-                    .peek()
-                    .is_none_or(|&n| n == '\\' || kind.escapes(n) || (leading_hash && n == '#'))
-                {
-                    out.push('\\');
-                }
-            }
+            '#' if first && kind == NameKind::Measurement => out.push_str("\\#"),
             '\n' | '\r' => out.push_str("\\ "),
             c if kind.escapes(c) => {
                 out.push('\\');
                 out.push(c);
             }
+            '\\' if chars.peek().is_none() => out.push_str("\\\\ "),
             c => out.push(c),
         }
-        leading_hash = false;
+        first = false;
     }
 }
 
@@ -225,7 +216,7 @@ mod tests {
     }
 
     #[test]
-    fn golden_backslash_in_names_doubled_only_where_ambiguous() {
+    fn golden_backslash_in_names_is_literal_except_at_the_end() {
         let mut p = point("m\\");
         p.add_tag("t", "a\\b")
             .add_tag("u", "a\\,")
@@ -233,7 +224,7 @@ mod tests {
         p.add_field_i64("k\\", 1);
         assert_eq!(
             line(&p, None),
-            "m\\\\,t=a\\b,u=a\\\\\\,,w=\\\\\\x k\\\\=1i 1700000000123456789\n"
+            "m\\\\ ,t=a\\b,u=a\\\\,,w=\\\\x k\\\\ =1i 1700000000123456789\n"
         );
     }
 
@@ -242,9 +233,6 @@ mod tests {
         let mut p = point("#m#");
         p.add_field_i64("#", 1);
         assert_eq!(line(&p, None), "\\#m# #=1i 1700000000123456789\n");
-        let mut q = point("\\#m");
-        q.add_field_i64("v", 1);
-        assert_eq!(line(&q, None), "\\\\#m v=1i 1700000000123456789\n");
     }
 
     #[test]

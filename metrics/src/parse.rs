@@ -1,6 +1,7 @@
 //! A line-protocol reader: the inverse of [`crate::line_protocol`], used to plot from a
-//! file and by tests. Escapes are read as InfluxDB 2 reads them (`\\` is one backslash), so
-//! everything our writer produces reads back exactly.
+//! file and by tests. Escapes are read as InfluxDB reads them: in names only `\,`, `\=` and
+//! `\ ` (and a measurement's leading `\#`) are escapes, any other backslash is literal. What
+//! our writer produces reads back exactly except where the writer documents a loss.
 //!
 //! Empty lines and `#` comments are skipped; other whitespace is never skipped (a name may
 //! start with a tab). A line without a timestamp gets 0.
@@ -66,7 +67,7 @@ impl Reader<'_> {
     /// Reads an escaped name up to (not including) one of `stops`.
     fn name(&mut self, kind: NameKind, stops: &[char]) -> String {
         let mut out = String::new();
-        let mut leading_hash = kind == NameKind::Measurement;
+        let mut first = true;
         while let Some(&c) = self.chars.peek() {
             if stops.contains(&c) || c == '\n' {
                 break;
@@ -74,7 +75,10 @@ impl Reader<'_> {
             self.chars.next();
             if c == '\\' {
                 match self.chars.peek() {
-                    Some(&n) if n == '\\' || kind.escapes(n) || (leading_hash && n == '#') => {
+                    Some(&n)
+                        if kind.escapes(n)
+                            || (first && kind == NameKind::Measurement && n == '#') =>
+                    {
                         out.push(n);
                         self.chars.next();
                     }
@@ -83,7 +87,7 @@ impl Reader<'_> {
             } else {
                 out.push(c);
             }
-            leading_hash = false;
+            first = false;
         }
         out
     }
@@ -274,6 +278,13 @@ mod tests {
             let mut text = String::new();
             prop_assert!(write_line(&mut text, &p, None));
             let back = parse_lines(&text).map_err(|e| TestCaseError::fail(format!("{e}: {text:?}")))?;
+            // The writer's documented losses: a trailing backslash gains a space, and a
+            // measurement's leading `\#` reads as `#`.
+            let lossy = |n: &str| if n.ends_with('\\') { format!("{n} ") } else { n.to_string() };
+            let name = lossy(&p.name);
+            p.name = name.strip_prefix("\\#").map_or(name.clone(), |rest| format!("#{rest}")).into();
+            for (k, v) in &mut p.tags { *k = lossy(k).into(); *v = lossy(v); }
+            for (k, _) in &mut p.fields { *k = lossy(k).into(); }
             prop_assert_eq!(back, vec![p]);
         }
     }
