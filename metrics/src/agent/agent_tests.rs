@@ -144,3 +144,26 @@ fn throughput_counts_only_writer_keeps_no_lines() {
     agent.flush().expect("flush");
     assert_eq!((w.line_count(), w.text().len()), (2, 0));
 }
+
+#[test]
+fn flush_drains_a_backlog_larger_than_one_write() {
+    let w = Arc::new(MemoryWriter::default());
+    let mut opts = options(Duration::from_secs(10));
+    opts.max_points_per_sec = 10; // 10 s × 10/s = 100 lines per write
+    let agent = MetricsAgent::new(Arc::clone(&w), opts).expect("start");
+    w.set_behaviour(crate::writer::Behaviour::Unreachable);
+    for round in 0..5 {
+        for i in 0..50 {
+            agent.submit(point(round * 50 + i), Level::Info);
+        }
+        assert!(agent.flush().is_err());
+    }
+    w.set_behaviour(crate::writer::Behaviour::Accept);
+    agent.flush().expect("up");
+    assert_eq!(count_named(&w, "p"), 250);
+    assert!(
+        w.writes() >= 5 + 3,
+        "250 points and 5 metrics points need 3 batches of 99"
+    );
+    assert_eq!(agent.stats().lines_buffered, 0);
+}

@@ -1,13 +1,14 @@
 //! What the agent thread holds between writes, and how one write is assembled and accounted
 //! for. No threads or clocks here, so every rule is unit-tested directly.
 //!
-//! Each write sends at most `limit` lines: fresh points first (the live view operators
-//! watch), then counters, then backlog lines from failed writes, oldest first, and last a
-//! `metrics` point about the agent itself. Over the limit, counters are dropped before
-//! points, and points of a less severe `log::Level` before more severe ones; backlog lines
-//! that do not fit stay in the backlog. Everything is bounded: fresh
-//! points and counter buckets by the limit, the backlog by bytes, evicting oldest first.
-//! Every dropped line is counted and reported as `points_lost`.
+//! Each write sends at most `limit` lines (the caller derives it from the rate limit and the
+//! time since the last write): fresh points first (the live view operators watch), then
+//! counters, then backlog lines from failed writes, oldest first, and last a `metrics` point
+//! about the agent itself. Over the limit, counters are dropped before points, and points
+//! of a less severe `log::Level` before more severe ones; backlog lines that do not fit stay
+//! in the backlog. Everything is bounded: fresh points and counter buckets by `hold`, the
+//! backlog by bytes, evicting oldest first. Every dropped line is counted and reported as
+//! `points_lost`.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -27,8 +28,8 @@ pub const SELF_MEASUREMENT: &str = "metrics";
 
 #[derive(Debug)]
 pub(crate) struct Collector {
-    /// Lines per write, including the `metrics` point (at least 2).
-    limit: usize,
+    /// Most fresh points (and, separately, counter buckets) held between writes.
+    hold: usize,
     max_backlog_bytes: usize,
     /// Fresh points by level, most severe first (`Level::Error as usize - 1` is 0).
     points: [Vec<DataPoint>; 5],
@@ -46,9 +47,9 @@ pub(crate) struct Collector {
 }
 
 impl Collector {
-    pub(crate) fn new(limit: usize, max_backlog_bytes: usize, stats: Arc<Stats>) -> Self {
+    pub(crate) fn new(hold: usize, max_backlog_bytes: usize, stats: Arc<Stats>) -> Self {
         Self {
-            limit: limit.max(2),
+            hold: hold.max(1),
             max_backlog_bytes,
             points: Default::default(),
             points_len: 0,
@@ -66,16 +67,12 @@ impl Collector {
         self.stats.lost.fetch_add(n as u64, Ordering::Relaxed);
     }
 
-    fn budget(&self) -> usize {
-        self.limit - 1
-    }
-
     /// Holds a point for the next write. When the write is already full, the point displaces
     /// a held point of a less severe level (the newest of the least severe), or is lost.
     pub(crate) fn add_point(&mut self, point: DataPoint, level: Level) {
         self.collected += 1;
         let index = level_index(level);
-        if self.points_len >= self.budget() {
+        if self.points_len >= self.hold {
             let victim = self
                 .points
                 .iter_mut()
@@ -102,7 +99,7 @@ impl Collector {
 
     pub(crate) fn add_counter(&mut self, point: CounterPoint) {
         self.collected += 1;
-        let full = self.counters.len() >= self.budget();
+        let full = self.counters.len() >= self.hold;
         match self.counters.entry((point.name, point.bucket)) {
             std::collections::hash_map::Entry::Occupied(mut e) => {
                 let sum = e.get().count.saturating_add(point.count);
@@ -115,6 +112,11 @@ impl Collector {
         }
     }
 
+    /// True while lines from failed writes wait for a retry.
+    pub(crate) fn has_backlog(&self) -> bool {
+        !self.backlog.is_empty()
+    }
+
     pub(crate) fn is_idle(&self) -> bool {
         self.points_len == 0
             && self.counters.is_empty()
@@ -122,28 +124,37 @@ impl Collector {
             && self.lost == 0
     }
 
-    /// Assembles one batch, writes it and accounts for the outcome.
+    /// Assembles one batch of at most `limit` lines (the `metrics` point included), writes
+    /// it and accounts for the outcome.
     pub(crate) fn write(
         &mut self,
         writer: &dyn MetricsWriter,
         host_id: &str,
         secs_since_last_write: u64,
+        limit: usize,
     ) -> Result<(), MetricsError> {
         let channel_drops = self.stats.channel_drops.swap(0, Ordering::Relaxed);
         self.lose(usize::try_from(channel_drops).unwrap_or(usize::MAX));
         if self.is_idle() && self.collected == 0 {
             return Ok(());
         }
-        let budget = self.budget();
+        let budget = limit.max(2) - 1;
         let mut batch = Batch {
             host_id,
             body: String::new(),
             starts: Vec::new(),
         };
+        // Most severe level first, so what does not fit is the least severe.
+        let mut over = 0;
         for p in self.points.iter_mut().flat_map(|held| held.drain(..)) {
-            batch.push(&p);
+            if batch.starts.len() < budget {
+                batch.push(&p);
+            } else {
+                over += 1;
+            }
         }
         self.points_len = 0;
+        self.lose(over);
         let mut counters: Vec<CounterPoint> = self.counters.drain().map(|(_, c)| c).collect();
         counters.sort_unstable_by_key(|c| (c.timestamp_ns, c.name));
         let counter_room = budget.saturating_sub(batch.starts.len());
@@ -151,7 +162,9 @@ impl Collector {
         for c in counters.iter().take(counter_room) {
             batch.push(&c.to_datapoint());
         }
-        let backlog_room = budget.saturating_sub(batch.starts.len());
+        // Lines before this index are new; from it to the metrics point, retried backlog.
+        let new_lines = batch.starts.len();
+        let backlog_room = budget.saturating_sub(new_lines);
         for line in self.backlog.drain(..backlog_room.min(self.backlog.len())) {
             self.backlog_bytes -= line.len();
             batch.starts.push(batch.body.len());
@@ -180,12 +193,23 @@ impl Collector {
             }
             Err(e) if e.is_retryable() => {
                 self.stats.failed_writes.fetch_add(1, Ordering::Relaxed);
-                // Back to the front, in order: these are now the oldest lines held.
-                for (i, &start) in starts.iter().enumerate().rev() {
+                // Keep the backlog oldest first, so eviction drops the oldest: retried lines
+                // go back to the front, new lines and the metrics point to the back.
+                let line = |i: usize| {
+                    let start = starts.get(i).copied().unwrap_or(body.len());
                     let end = starts.get(i + 1).copied().unwrap_or(body.len());
-                    let line = body.get(start..end).unwrap_or_default().to_string();
-                    self.backlog_bytes += line.len();
-                    self.backlog.push_front(line);
+                    body.get(start..end).unwrap_or_default().to_string()
+                };
+                let retried = new_lines..lines.saturating_sub(1);
+                for i in retried.rev() {
+                    let l = line(i);
+                    self.backlog_bytes += l.len();
+                    self.backlog.push_front(l);
+                }
+                for i in (0..new_lines).chain([lines.saturating_sub(1)]) {
+                    let l = line(i);
+                    self.backlog_bytes += l.len();
+                    self.backlog.push_back(l);
                 }
                 self.evict_over_bound();
             }

@@ -40,13 +40,36 @@ fn values(points: &[DataPoint]) -> Vec<i64> {
         .collect()
 }
 
-fn setup(limit: usize, backlog_bytes: usize) -> (Collector, MemoryWriter, Arc<Stats>) {
+/// A collector holding `limit - 1` points between writes of `limit` lines, as an agent
+/// whose writes come on time does.
+fn setup(limit: usize, backlog_bytes: usize) -> (Tested, MemoryWriter, Arc<Stats>) {
     let stats = Arc::new(Stats::default());
-    (
-        Collector::new(limit, backlog_bytes, Arc::clone(&stats)),
-        MemoryWriter::default(),
-        stats,
-    )
+    let c = Collector::new(limit - 1, backlog_bytes, Arc::clone(&stats));
+    (Tested { c, limit }, MemoryWriter::default(), stats)
+}
+
+struct Tested {
+    c: Collector,
+    limit: usize,
+}
+
+impl Tested {
+    fn write(&mut self, w: &MemoryWriter, host: &str, secs: u64) -> Result<(), MetricsError> {
+        self.c.write(w, host, secs, self.limit)
+    }
+}
+
+impl std::ops::Deref for Tested {
+    type Target = Collector;
+    fn deref(&self) -> &Collector {
+        &self.c
+    }
+}
+
+impl std::ops::DerefMut for Tested {
+    fn deref_mut(&mut self) -> &mut Collector {
+        &mut self.c
+    }
 }
 
 #[test]
@@ -230,4 +253,37 @@ fn over_the_limit_less_severe_points_go_first() {
         "by severity"
     );
     assert_eq!(stats.snapshot().points_lost, 3);
+}
+
+#[test]
+fn a_late_write_may_carry_more_than_the_nominal_limit() {
+    let stats = Arc::new(Stats::default());
+    let mut c = Collector::new(100, 1 << 20, Arc::clone(&stats));
+    let w = MemoryWriter::default();
+    for i in 0..50 {
+        c.add_point(point("p", i), Level::Info);
+    }
+    c.write(&w, "h", 1, 21).expect("ok");
+    assert_eq!(
+        values(&w.points().expect("parse")).len(),
+        20,
+        "limit 21 = 20 points + metrics"
+    );
+    assert_eq!(stats.snapshot().points_lost, 30);
+}
+
+#[test]
+fn a_failed_batch_keeps_the_backlog_oldest_first() {
+    let (mut c, w, _) = setup(4, 1 << 20);
+    w.set_behaviour(Behaviour::Unreachable);
+    for round in 0..3 {
+        for i in 0..3 {
+            c.add_point(point("p", round * 10 + i), Level::Info);
+        }
+        let _ = c.write(&w, "h", 1);
+    }
+    w.set_behaviour(Behaviour::Accept);
+    c.write(&w, "h", 1).expect("up");
+    // The first write after the outage retries the oldest three lines.
+    assert_eq!(values(&w.points().expect("parse")), [0, 1, 2]);
 }

@@ -41,7 +41,10 @@ pub enum HostId {
 pub struct AgentOptions {
     /// Time between writes (default 10 s).
     pub write_frequency: Duration,
-    /// Rate limit: a write carries at most this × `write_frequency` lines (default 4000/s).
+    /// Rate limit: a write carries at most this × the time since the previous write (at
+    /// least `write_frequency`) lines (default 4000/s). Between writes the agent holds at
+    /// most twice the nominal batch (`lines_per_write`) of fresh points, and as many
+    /// counter buckets.
     pub max_points_per_sec: usize,
     /// Capacity of the producer channel; points beyond it are counted lost (default 32768).
     pub channel_capacity: usize,
@@ -64,11 +67,16 @@ impl Default for AgentOptions {
 }
 
 impl AgentOptions {
-    /// Lines per write, the agent's own `metrics` point included (at least 2).
+    /// Lines per on-time write, the agent's own `metrics` point included (at least 2).
     pub fn lines_per_write(&self) -> usize {
-        let lines = self.max_points_per_sec as f64 * self.write_frequency.as_secs_f64();
+        self.lines_for(self.write_frequency)
+    }
+
+    /// Lines a write may carry `elapsed` after the previous one (never less than on time).
+    pub fn lines_for(&self, elapsed: Duration) -> usize {
+        let secs = elapsed.max(self.write_frequency).as_secs_f64();
         // Saturating float-to-int cast: huge settings mean "no practical limit".
-        (lines.ceil() as usize).max(2)
+        ((self.max_points_per_sec as f64 * secs).ceil() as usize).max(2)
     }
 }
 
@@ -129,8 +137,9 @@ impl MetricsAgent {
         }
     }
 
-    /// Writes everything queued before this call and waits for the write. Returns the
-    /// write's error, if any (retryable failures leave the lines in the backlog). Called on
+    /// Writes everything queued before this call, and the backlog of earlier failed writes,
+    /// in batches of at most the per-write limit, and waits for the writes. Returns the first
+    /// write error, if any (retryable failures leave the lines in the backlog). Called on
     /// the agent's own thread (e.g. from a panic hook there), it returns at once.
     pub fn flush(&self) -> Result<(), MetricsError> {
         if std::thread::current().id() == self.thread_id {
@@ -167,30 +176,49 @@ fn run(
     options: &AgentOptions,
     stats: Arc<Stats>,
 ) {
-    let mut collector = Collector::new(options.lines_per_write(), options.max_backlog_bytes, stats);
-    let mut last_write = Instant::now();
-    let write = |collector: &mut Collector, last_write: &mut Instant| {
+    let hold = options.lines_per_write().saturating_mul(2);
+    let mut collector = Collector::new(hold, options.max_backlog_bytes, stats);
+    let mut clock = Clock {
+        batch_taken: Instant::now(),
+        next_write: Instant::now() + options.write_frequency,
+    };
+    let write = |collector: &mut Collector, clock: &mut Clock| {
         let host_id = match &options.host_id {
             HostId::Global => crate::host::host_id(),
             HostId::Fixed(id) => id.clone(),
         };
-        let result = collector.write(writer, &host_id, last_write.elapsed().as_secs());
-        *last_write = Instant::now();
+        let elapsed = clock.batch_taken.elapsed();
+        clock.batch_taken = Instant::now();
+        let result = collector.write(
+            writer,
+            &host_id,
+            elapsed.as_secs(),
+            options.lines_for(elapsed),
+        );
+        clock.next_write = Instant::now() + options.write_frequency;
         if let Err(e) = &result {
             log::warn!("metrics write failed: {e}");
         }
         result
     };
+    // Flush and shutdown send everything held, in limit-sized batches back to back, until
+    // nothing is left or a write fails. Each successful batch shrinks the backlog and adds
+    // nothing to it, so this ends.
+    let drain = |collector: &mut Collector, clock: &mut Clock| loop {
+        let result = write(collector, clock);
+        if result.is_err() || !collector.has_backlog() {
+            return result;
+        }
+    };
     loop {
-        let deadline = last_write + options.write_frequency;
-        match receiver.recv_deadline(deadline) {
+        match receiver.recv_deadline(clock.next_write) {
             Ok(Command::Point(point, level)) => collector.add_point(point, level),
             Ok(Command::Counter(point)) => collector.add_counter(point),
             Ok(Command::Flush(reply)) => {
-                let _ = reply.send(write(&mut collector, &mut last_write));
+                let _ = reply.send(drain(&mut collector, &mut clock));
             }
             Ok(Command::Shutdown) | Err(RecvTimeoutError::Disconnected) => {
-                // Points queued behind the shutdown still count: take them, then write once.
+                // Points queued behind the shutdown still count: take them, then write.
                 for command in receiver.try_iter() {
                     match command {
                         Command::Point(point, level) => collector.add_point(point, level),
@@ -199,7 +227,7 @@ fn run(
                         Command::Shutdown => {}
                     }
                 }
-                if write(&mut collector, &mut last_write).is_err() {
+                if drain(&mut collector, &mut clock).is_err() {
                     let lost = collector.abandon();
                     log::warn!("metrics agent shut down with {lost} unsent lines");
                 }
@@ -208,10 +236,19 @@ fn run(
             Err(RecvTimeoutError::Timeout) => {}
         }
         // Checked after every message so a steady stream cannot postpone writes.
-        if last_write.elapsed() >= options.write_frequency {
-            let _ = write(&mut collector, &mut last_write);
+        if Instant::now() >= clock.next_write {
+            let _ = write(&mut collector, &mut clock);
         }
     }
+}
+
+/// The agent's two times: when the last batch was taken (the rate limit counts from there,
+/// so time spent in a slow write raises the next batch's limit) and when the next periodic
+/// write is due (`write_frequency` after the last write ended, so a slow server is not sent
+/// a write per message).
+struct Clock {
+    batch_taken: Instant,
+    next_write: Instant,
 }
 
 #[cfg(test)]
