@@ -22,13 +22,13 @@ pub const REPLAY_SLOT_STATS: &str = "replay-slot-stats";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ValueExpr {
     /// A field's value.
-    Field(&'static str),
+    Field(String),
     /// `numerator / denominator` (slots where the denominator is 0 are skipped).
     Ratio {
         /// Field divided.
-        numerator: &'static str,
+        numerator: String,
         /// Field dividing.
-        denominator: &'static str,
+        denominator: String,
     },
 }
 
@@ -36,68 +36,80 @@ pub enum ValueExpr {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChartSpec {
     /// File name without `.svg`.
-    pub file_stem: &'static str,
+    pub file_stem: String,
     /// Chart title.
-    pub title: &'static str,
+    pub title: String,
     /// Y-axis label (the unit).
-    pub y_label: &'static str,
+    pub y_label: String,
     /// What is plotted.
     pub value: ValueExpr,
 }
 
+impl ChartSpec {
+    /// A chart of one field, named after it.
+    pub fn field(name: &str) -> Self {
+        Self {
+            file_stem: name.to_string(),
+            title: name.to_string(),
+            y_label: name.to_string(),
+            value: ValueExpr::Field(name.to_string()),
+        }
+    }
+}
+
 /// The per-slot replay fetch charts (same panels as the Grafana dashboard).
 pub fn replay_charts() -> Vec<ChartSpec> {
-    use ValueExpr::{Field, Ratio};
-    let chart = |file_stem, title, y_label, value| ChartSpec {
-        file_stem,
-        title,
-        y_label,
+    let chart = |file_stem: &str, title: &str, y_label: &str, value| ChartSpec {
+        file_stem: file_stem.into(),
+        title: title.into(),
+        y_label: y_label.into(),
         value,
     };
+    let field = |name: &str| ValueExpr::Field(name.into());
     vec![
         chart(
             "fetch_entries_time",
             "Fetch entries time per slot",
             "µs",
-            Field("fetch_entries_time"),
+            field("fetch_entries_time"),
         ),
         chart(
             "fetch_entries_fail_time",
             "Failed fetch time per slot",
             "µs",
-            Field("fetch_entries_fail_time"),
+            field("fetch_entries_fail_time"),
         ),
         chart(
             "num_execute_batches",
             "Execute batches per slot",
             "batches",
-            Field("num_execute_batches"),
+            field("num_execute_batches"),
         ),
         chart(
             "confirmation_time_us",
             "Confirmation time per slot",
             "µs",
-            Field("confirmation_time_us"),
+            field("confirmation_time_us"),
         ),
         chart(
             "replay_total_elapsed",
             "Replay total elapsed per slot",
             "µs",
-            Field("replay_total_elapsed"),
+            field("replay_total_elapsed"),
         ),
         chart(
             "total_shreds",
             "Shreds per slot",
             "shreds",
-            Field("total_shreds"),
+            field("total_shreds"),
         ),
         chart(
             "fetch_time_per_shred",
             "Fetch time per shred",
             "µs / shred",
-            Ratio {
-                numerator: "fetch_entries_time",
-                denominator: "total_shreds",
+            ValueExpr::Ratio {
+                numerator: "fetch_entries_time".into(),
+                denominator: "total_shreds".into(),
             },
         ),
     ]
@@ -169,7 +181,7 @@ pub fn render_per_slot_svg(
     }
     Ok(svg::render(
         &format!("{} ({measurement})", chart.title),
-        chart.y_label,
+        &chart.y_label,
         &lines,
     ))
 }
@@ -252,8 +264,8 @@ mod tests {
             stats("b", 11, 10, 1),
         ];
         let ratio = ValueExpr::Ratio {
-            numerator: "fetch_entries_time",
-            denominator: "total_shreds",
+            numerator: "fetch_entries_time".into(),
+            denominator: "total_shreds".into(),
         };
         let lines = per_slot_lines(&points, REPLAY_SLOT_STATS, &ratio);
         assert_eq!(
@@ -283,7 +295,7 @@ mod tests {
         let lines = per_slot_lines(
             &[p, other],
             REPLAY_SLOT_STATS,
-            &ValueExpr::Field("total_shreds"),
+            &ValueExpr::Field("total_shreds".into()),
         );
         assert_eq!(
             lines,
