@@ -146,6 +146,18 @@ pub fn render(title: &str, y_label: &str, lines: &[Line]) -> String {
                 );
             }
         }
+    }
+    // Legend box, so the legend stays readable over the lines under it.
+    let _ = writeln!(
+        svg,
+        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"260\" height=\"{:.1}\" fill=\"white\" \
+         fill-opacity=\"0.85\" stroke=\"#ccc\"/>",
+        LEFT + 4.0,
+        TOP + 2.0,
+        16.0 * lines.len() as f64 + 6.0
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let colour = COLOURS.get(i % COLOURS.len()).copied().unwrap_or("#000");
         let ly = TOP + 14.0 + 16.0 * i as f64;
         let _ = writeln!(
             svg,
