@@ -40,6 +40,12 @@ impl NameKind {
 
 /// Appends `name` escaped for `kind`.
 pub fn escape_name(out: &mut String, name: &str, kind: NameKind) {
+    // Fast path: most names are plain identifiers and are copied in one go.
+    let special = |b: u8| matches!(b, b',' | b' ' | b'=' | b'\\' | b'\n' | b'\r');
+    if !name.bytes().any(special) && !name.starts_with('#') {
+        out.push_str(name);
+        return;
+    }
     let mut chars = name.chars().peekable();
     let mut first = true;
     while let Some(c) = chars.next() {
@@ -70,15 +76,40 @@ pub fn escape_string_field(out: &mut String, value: &str) {
     out.push('"');
 }
 
+/// Appends the decimal digits of `v` (what `write!("{v}")` gives, without the formatter).
+fn push_int(out: &mut String, v: i64) {
+    // u64::MAX has 20 digits, so `at` never goes below 0 before `n` reaches 0.
+    let mut digits = [0u8; 20];
+    let mut n = v.unsigned_abs();
+    let mut at = digits.len();
+    while let Some(slot) = at.checked_sub(1).and_then(|i| digits.get_mut(i)) {
+        // `n % 10 < 10`, so the cast cannot truncate.
+        *slot = b'0' + (n % 10) as u8;
+        at -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push('-');
+    }
+    for &d in digits.get(at..).unwrap_or_default() {
+        out.push(char::from(d));
+    }
+}
+
 /// Appends a field value; returns false (appending nothing) for a value InfluxDB rejects.
 fn write_value(out: &mut String, value: &FieldValue) -> bool {
     // `write!` into a String cannot fail; the results are ignored for that reason.
     match value {
         FieldValue::I64(v) => {
-            let _ = write!(out, "{v}i");
+            push_int(out, *v);
+            out.push('i');
         }
         FieldValue::U64(v) => {
-            let _ = write!(out, "{}i", i64::try_from(*v).unwrap_or(i64::MAX));
+            push_int(out, i64::try_from(*v).unwrap_or(i64::MAX));
+            out.push('i');
         }
         FieldValue::F64(v) if v.is_finite() => {
             let _ = write!(out, "{v}");
@@ -132,7 +163,9 @@ pub fn write_line(out: &mut String, point: &DataPoint, host_id: Option<&str>) ->
         out.truncate(start);
         return false;
     }
-    let _ = writeln!(out, " {}", point.timestamp_ns);
+    out.push(' ');
+    push_int(out, point.timestamp_ns);
+    out.push('\n');
     true
 }
 
@@ -243,6 +276,15 @@ mod tests {
             line(&p, None),
             "m\\ ,t=a\\ \\ b s=\"line\nbreak\" 1700000000123456789\n"
         );
+    }
+
+    #[test]
+    fn integers_format_like_display() {
+        for v in [0, 1, -1, 9, 10, -10, 1234567890, i64::MIN, i64::MAX] {
+            let mut out = String::new();
+            push_int(&mut out, v);
+            assert_eq!(out, v.to_string());
+        }
     }
 
     #[test]
