@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use bstore_metrics::writer::{HttpOptions, HttpWriter};
-use bstore_metrics::{AgentOptions, DataPoint, HostId, MetricsAgent};
+use bstore_metrics::{DataPoint, MetricsAgent};
 use serde_json::{Value, json};
 
 const METRICS: [&str; 6] = [
@@ -96,11 +96,7 @@ fn every_dashboard_query_runs_on_influxdb() {
         return;
     };
     for (host, scale) in [("validator-a", 1), ("validator-b", 2)] {
-        let options = AgentOptions {
-            write_frequency: Duration::from_secs(3600),
-            host_id: HostId::Fixed(host.into()),
-            ..AgentOptions::default()
-        };
+        let options = common::options(host, Duration::from_secs(3600));
         let agent = MetricsAgent::new(
             HttpWriter::new(influx.config("dash"), HttpOptions::default()),
             options,

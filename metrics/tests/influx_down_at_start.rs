@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bstore_metrics::writer::{HttpOptions, HttpWriter};
-use bstore_metrics::{AgentOptions, DataPoint, HostId, MetricsAgent};
+use bstore_metrics::{DataPoint, MetricsAgent};
 
 #[test]
 fn points_buffered_while_down_arrive_after_start() {
@@ -18,11 +18,7 @@ fn points_buffered_while_down_arrive_after_start() {
         connect_timeout: Duration::from_millis(500),
         request_timeout: Duration::from_secs(2),
     };
-    let options = AgentOptions {
-        write_frequency: Duration::from_secs(3600),
-        host_id: HostId::Fixed("down-test".into()),
-        ..AgentOptions::default()
-    };
+    let options = common::options("down-test", Duration::from_secs(3600));
     let agent =
         MetricsAgent::new(HttpWriter::new(influx.config("down"), http), options).expect("agent");
 

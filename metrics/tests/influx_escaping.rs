@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use bstore_metrics::writer::{HttpOptions, HttpWriter};
-use bstore_metrics::{AgentOptions, DataPoint, HostId, MetricsAgent};
+use bstore_metrics::{DataPoint, MetricsAgent};
 use serde_json::{Value, json};
 
 const TS: i64 = 1_700_000_000_000_000_000;
@@ -21,11 +21,7 @@ fn escaped_names_tags_and_strings_read_back_exactly() {
     let Some(influx) = common::Influx::start("esc") else {
         return;
     };
-    let options = AgentOptions {
-        write_frequency: Duration::from_secs(3600),
-        host_id: HostId::Fixed("host, with=odd chars".into()),
-        ..AgentOptions::default()
-    };
+    let options = common::options("host, with=odd chars", Duration::from_secs(3600));
     let agent = MetricsAgent::new(
         HttpWriter::new(influx.config("esc"), HttpOptions::default()),
         options,

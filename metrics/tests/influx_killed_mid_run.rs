@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bstore_metrics::writer::{HttpOptions, HttpWriter};
-use bstore_metrics::{AgentOptions, DataPoint, HostId, MetricsAgent};
+use bstore_metrics::{DataPoint, MetricsAgent};
 
 const POINTS: i64 = 2000;
 
@@ -20,11 +20,7 @@ fn every_point_arrives_after_a_crash_and_restart() {
         connect_timeout: Duration::from_millis(300),
         request_timeout: Duration::from_secs(1),
     };
-    let options = AgentOptions {
-        write_frequency: Duration::from_millis(100),
-        host_id: HostId::Fixed("crash-test".into()),
-        ..AgentOptions::default()
-    };
+    let options = common::options("crash-test", Duration::from_millis(100));
     let agent = Arc::new(
         MetricsAgent::new(HttpWriter::new(influx.config("crash"), http), options).expect("agent"),
     );

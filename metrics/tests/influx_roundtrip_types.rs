@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use bstore_metrics::writer::{HttpOptions, HttpWriter};
-use bstore_metrics::{AgentOptions, CounterPoint, DataPoint, HostId, MetricsAgent};
+use bstore_metrics::{CounterPoint, DataPoint, MetricsAgent};
 use serde_json::{Value, json};
 
 #[test]
@@ -14,11 +14,7 @@ fn types_tags_values_and_counters_round_trip() {
     let Some(influx) = common::Influx::start("rt") else {
         return;
     };
-    let options = AgentOptions {
-        write_frequency: Duration::from_secs(3600),
-        host_id: HostId::Fixed("node-7".into()),
-        ..AgentOptions::default()
-    };
+    let options = common::options("node-7", Duration::from_secs(3600));
     let agent = MetricsAgent::new(
         HttpWriter::new(influx.config("rt"), HttpOptions::default()),
         options,

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bstore_metrics::writer::{HttpOptions, HttpWriter};
-use bstore_metrics::{AgentOptions, DataPoint, HostId, InfluxConfig, MetricsAgent};
+use bstore_metrics::{DataPoint, InfluxConfig, MetricsAgent};
 
 /// A TCP proxy to `upstream` on 127.0.0.1 that holds every response chunk for `delay` while
 /// `slow` is set.
@@ -58,11 +58,7 @@ fn slow_answers_time_out_without_blocking_producers() {
         connect_timeout: Duration::from_millis(300),
         request_timeout: Duration::from_millis(300),
     };
-    let options = AgentOptions {
-        write_frequency: Duration::from_millis(100),
-        host_id: HostId::Fixed("slow-test".into()),
-        ..AgentOptions::default()
-    };
+    let options = common::options("slow-test", Duration::from_millis(100));
     let config = InfluxConfig::new(format!("http://127.0.0.1:{proxy}"), "slow");
     let agent = MetricsAgent::new(HttpWriter::new(config, http), options).expect("agent");
 

@@ -7,14 +7,10 @@ use std::time::Duration;
 
 use bstore_metrics::plot::{self, REPLAY_SLOT_STATS, ValueExpr};
 use bstore_metrics::writer::{FileWriter, HttpOptions, HttpWriter, MetricsWriter};
-use bstore_metrics::{AgentOptions, DataPoint, HostId, MetricsAgent};
+use bstore_metrics::{DataPoint, MetricsAgent};
 
 fn send(writer: impl MetricsWriter + 'static, host: &str) {
-    let options = AgentOptions {
-        write_frequency: Duration::from_secs(3600),
-        host_id: HostId::Fixed(host.into()),
-        ..AgentOptions::default()
-    };
+    let options = common::options(host, Duration::from_secs(3600));
     let agent = MetricsAgent::new(writer, options).expect("agent");
     for slot in 0..40i64 {
         let mut p =

@@ -170,17 +170,22 @@ fn failed_batches_are_retried_after_fresh_points() {
     );
 }
 
-#[test]
-fn backlog_drains_within_the_limit() {
-    let (mut c, w, _) = setup(4, 1 << 20);
+/// Points 0-2, 10-12 and 20-22, each three written while the writer is down; then it is up.
+fn three_failed_writes_of_three_points(c: &mut Tested, w: &MemoryWriter) {
     w.set_behaviour(Behaviour::Unreachable);
     for round in 0..3 {
         for i in 0..3 {
             c.add_point(point("p", round * 10 + i), Level::Info);
         }
-        let _ = c.write(&w, "h", 1);
+        let _ = c.write(w, "h", 1);
     }
     w.set_behaviour(Behaviour::Accept);
+}
+
+#[test]
+fn backlog_drains_within_the_limit() {
+    let (mut c, w, _) = setup(4, 1 << 20);
+    three_failed_writes_of_three_points(&mut c, &w);
     // 12 lines held; each write carries at most 3 of them plus its metrics point.
     for _ in 0..4 {
         c.write(&w, "h", 1).expect("up");
@@ -275,14 +280,7 @@ fn a_late_write_may_carry_more_than_the_nominal_limit() {
 #[test]
 fn a_failed_batch_keeps_the_backlog_oldest_first() {
     let (mut c, w, _) = setup(4, 1 << 20);
-    w.set_behaviour(Behaviour::Unreachable);
-    for round in 0..3 {
-        for i in 0..3 {
-            c.add_point(point("p", round * 10 + i), Level::Info);
-        }
-        let _ = c.write(&w, "h", 1);
-    }
-    w.set_behaviour(Behaviour::Accept);
+    three_failed_writes_of_three_points(&mut c, &w);
     c.write(&w, "h", 1).expect("up");
     // The first write after the outage retries the oldest three lines.
     assert_eq!(values(&w.points().expect("parse")), [0, 1, 2]);

@@ -12,11 +12,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bstore_metrics::InfluxConfig;
 use bstore_metrics::query::InfluxClient;
 use bstore_metrics::writer::HttpOptions;
+use bstore_metrics::{AgentOptions, HostId, InfluxConfig};
 
 pub const SKIP_ENV: &str = "BSTORE_SKIP_INFLUXDB";
+
+/// Agent options for a test: a fixed host id and the given write frequency.
+pub fn options(host: &str, write_frequency: Duration) -> AgentOptions {
+    AgentOptions {
+        write_frequency,
+        host_id: HostId::Fixed(host.into()),
+        ..AgentOptions::default()
+    }
+}
 
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
