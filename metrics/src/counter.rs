@@ -79,11 +79,13 @@ impl Counter {
 
     /// Counts `events` and returns the point to submit, unless a racing thread already
     /// claimed these events in its point (every event is submitted exactly once).
-    pub fn record(&self, events: u64) -> Option<CounterPoint> {
+    /// Every `log_rate` calls the running total is logged at `level`.
+    pub fn record(&self, events: u64, level: log::Level) -> Option<CounterPoint> {
         let total = self.counts.fetch_add(events, Ordering::Relaxed) + events;
         let times = self.times.fetch_add(1, Ordering::Relaxed) + 1;
-        if times.is_multiple_of(self.log_rate) && log::log_enabled!(log::Level::Info) {
-            log::info!(
+        if times.is_multiple_of(self.log_rate) && log::log_enabled!(level) {
+            log::log!(
+                level,
                 "COUNTER:{{\"name\": \"{}\", \"counts\": {total}, \"times\": {times}}}",
                 self.name
             );
@@ -104,10 +106,11 @@ impl Counter {
         })
     }
 
-    /// Counts `events` and submits them to the global agent at `level`.
+    /// Counts `events` and submits them to the global agent (logging the total at `level`
+    /// every `log_rate` calls).
     pub fn inc(&self, level: log::Level, events: u64) {
-        if let Some(point) = self.record(events) {
-            crate::global::submit_counter(point, level);
+        if let Some(point) = self.record(events, level) {
+            crate::global::submit_counter(point);
         }
     }
 }
@@ -124,7 +127,7 @@ mod tests {
                 .map(|_| {
                     s.spawn(|| {
                         (0..1000)
-                            .filter_map(|_| C.record(3))
+                            .filter_map(|_| C.record(3, log::Level::Info))
                             .map(|p| p.count)
                             .sum::<u64>()
                     })
@@ -134,13 +137,15 @@ mod tests {
         });
         assert_eq!(C.count(), 12_000);
         assert_eq!(claimed, 12_000);
-        assert_eq!(C.record(0), None, "nothing left to claim");
+        assert_eq!(C.record(0, log::Level::Info), None, "nothing left to claim");
     }
 
     #[test]
     fn point_is_named_count_at_first_timestamp() {
         let c = Counter::with_rates("events", 1, 1000);
-        let p = c.record(5).expect("first increment is claimed");
+        let p = c
+            .record(5, log::Level::Info)
+            .expect("first increment is claimed");
         assert_eq!(p.count, 5);
         assert_eq!(
             p.bucket,

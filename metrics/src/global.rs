@@ -77,8 +77,8 @@ pub fn submit(point: DataPoint, level: Level) {
     }
 }
 
-/// Queues counter increments on the global agent.
-pub fn submit_counter(point: CounterPoint, _level: Level) {
+/// Queues counter increments on the global agent (the caller has checked the level).
+pub fn submit_counter(point: CounterPoint) {
     if let Some(agent) = agent() {
         agent.submit_counter(point);
     }
