@@ -2,7 +2,7 @@
 //! per-slot full fetch time of each path against the floor (the same multi-get plus one
 //! copy of the data bytes, with no deshred rules or decoding).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use bstore_ledger::fetch::{AllowDead, FetchBuffer};
@@ -23,6 +23,18 @@ pub struct BenchArgs {
 enum BenchCommand {
     /// Per-slot full fetch time: serial owned, views, pool (feature fetch-pool), floor.
     Fetch(FetchArgs),
+    /// (Used by `bench fetch`.) Opens LEDGER read-only in this fresh process and prints the
+    /// resident memory one full-slot view fetch of SLOT adds, as JSON.
+    #[command(hide = true)]
+    FetchPeak {
+        #[arg(long)]
+        ledger: PathBuf,
+        #[arg(long)]
+        slot: u64,
+        /// Warm the block cache with a multi-get of the slot before the baseline.
+        #[arg(long)]
+        warm: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,6 +66,7 @@ struct FetchArgs {
 pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         BenchCommand::Fetch(a) => fetch(&a),
+        BenchCommand::FetchPeak { ledger, slot, warm } => fetch_peak(&ledger, Slot(slot), warm),
     }
 }
 
@@ -174,35 +187,68 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
             })?);
         }
     }
-    let view_peak = view_fetch_peak(&store, slots[slots.len() / 2].0)?;
-    report(args, &samples, slot_bytes, view_peak)
+    let probe = slots[slots.len() / 2].0;
+    drop(store);
+    let peaks = [
+        peak_in_child(dir.path(), probe, false)?,
+        peak_in_child(dir.path(), probe, true)?,
+    ];
+    report(args, &samples, slot_bytes, peaks)
 }
 
-/// Extra resident bytes of one full-slot view fetch into a fresh buffer, in steady state
-/// (block cache warm), measured by resetting the peak RSS mark (`/proc/self/clear_refs`).
-fn view_fetch_peak(
-    store: &Blockstore,
-    slot: Slot,
-) -> Result<Option<u64>, Box<dyn std::error::Error>> {
-    let mut warm = Vec::new();
-    store.copy_slot_data_unchecked(slot, 0, &mut warm)?;
-    drop(warm);
-    if std::fs::write("/proc/self/clear_refs", "5").is_err() {
-        return Ok(None);
+/// Runs `bench fetch-peak` in a fresh process (so freed heap pages of this one do not hide
+/// the allocation) and returns the extra resident bytes it measured.
+fn peak_in_child(ledger: &Path, slot: Slot, warm: bool) -> Result<u64, Box<dyn std::error::Error>> {
+    let exe = std::env::current_exe()?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["bench", "fetch-peak", "--ledger"])
+        .arg(ledger)
+        .args(["--slot", &slot.0.to_string()]);
+    if warm {
+        cmd.arg("--warm");
     }
+    let out = cmd.output()?;
+    if !out.status.success() {
+        return Err(format!(
+            "fetch-peak failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let v: Value = serde_json::from_slice(&out.stdout)?;
+    v["extra_bytes"]
+        .as_u64()
+        .ok_or_else(|| "fetch-peak printed no extra_bytes".into())
+}
+
+/// Resident bytes one full-slot view fetch adds above this process's baseline (VmHWM after
+/// the fetch minus VmRSS before it).
+fn fetch_peak(ledger: &Path, slot: Slot, warm: bool) -> Result<(), Box<dyn std::error::Error>> {
+    let store = Blockstore::open(ledger, AccessMode::ReadOnly)?;
+    if warm {
+        // A multi-get of the slot's shreds, pinned and dropped: fills the block cache without
+        // leaving a Rust allocation behind.
+        std::hint::black_box(store.data_shred_count(slot)?);
+    }
+    // Make the peak mark start from here (Linux: "5" resets VmHWM to the current RSS).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
     let (base, _) = rss();
     let mut buf = FetchBuffer::new();
     let v = store.fetch_slot_views(slot, 0, AllowDead::No, &mut buf)?;
     std::hint::black_box(v.num_entries());
     let (_, peak) = rss();
-    Ok(Some(peak.saturating_sub(base)))
+    let extra = peak.saturating_sub(base);
+    let line = json!({ "baseline_bytes": base, "peak_bytes": peak, "extra_bytes": extra });
+    println!("{line}");
+    Ok(())
 }
 
+/// `peaks`: extra resident bytes of one view fetch in a fresh process, [cold, warm cache].
 fn report(
     args: &FetchArgs,
     samples: &[Sample],
     slot_bytes: f64,
-    view_peak: Option<u64>,
+    peaks: [u64; 2],
 ) -> Result<(), Box<dyn std::error::Error>> {
     let floor = samples[0].quantile(0.5);
     let (_, peak_rss) = rss();
@@ -212,7 +258,8 @@ fn report(
         "rounds": args.rounds,
         "slot_data_bytes": slot_bytes.round(),
         "peak_rss_bytes": peak_rss,
-        "view_fetch_extra_rss_bytes": view_peak,
+        "view_fetch_extra_rss_cold_bytes": peaks[0],
+        "view_fetch_extra_rss_warm_bytes": peaks[1],
         "pool_threads": if cfg!(feature = "fetch-pool") { Some(args.pool_threads) } else { None },
         "pool_us": Value::Null,
     });
@@ -232,7 +279,7 @@ fn report(
             );
             println!(
                 "{:<8} {:>12} {:>12} {:>10} {:>9}",
-                "path", "median µs", "p99 µs", "MB/s", "× floor"
+                "path", "median µs", "p99 µs", "MB/s", "x floor"
             );
             for s in samples {
                 let p50 = s.quantile(0.5);
@@ -246,13 +293,15 @@ fn report(
                 );
             }
             println!("peak RSS: {:.1} MiB", peak_rss as f64 / (1 << 20) as f64);
-            match view_peak {
-                Some(b) => println!(
-                    "one full-slot view fetch: +{:.1} KiB resident ({:.2}× the slot's data bytes)",
-                    b as f64 / 1024.0,
-                    b as f64 / slot_bytes
-                ),
-                None => println!("one full-slot view fetch: peak not measurable here"),
+            for (label, bytes) in [
+                ("cold block cache", peaks[0]),
+                ("warm block cache", peaks[1]),
+            ] {
+                println!(
+                    "one full-slot view fetch, {label}: +{:.1} KiB resident ({:.2}x the slot's data bytes)",
+                    bytes as f64 / 1024.0,
+                    bytes as f64 / slot_bytes
+                );
             }
         }
     }
