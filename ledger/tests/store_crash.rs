@@ -4,6 +4,7 @@
 //!
 //! The test re-executes its own binary as the writer (env `BSTORE_CRASH_WRITER` = ledger
 //! directory); the writer prints `CALL-DONE <n>` after insert call `n` returned.
+#![cfg(feature = "storage")]
 
 mod common;
 mod store_support;
