@@ -35,5 +35,6 @@ for target in shred_parse entries_decode; do
     seed "$target"
     log "fuzz $target for ${SECONDS_EACH}s"
     cargo fuzz run --sanitizer none --release "$target" "corpus/$target" -- \
-        -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -print_final_stats=1 2>&1 | tail -n 15
+        -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
+        grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))|ERROR|panicked|SUMMARY|Failing input'
 done

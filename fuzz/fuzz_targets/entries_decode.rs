@@ -12,11 +12,18 @@ fuzz_target!(|data: &[u8]| {
     match (owned, view) {
         (Ok(entries), Ok(view)) => {
             assert_eq!(view.len(), entries.len());
-            assert_eq!(view.to_owned_entries().expect("a parsed view converts"), entries);
+            assert_eq!(
+                view.to_owned_entries().expect("a parsed view converts"),
+                entries
+            );
             let encoded = encode_entries(&entries);
             assert_eq!(&data[..view.encoded_len()], &encoded[..]);
         }
         (Err(_), Err(_)) => {}
-        (a, b) => panic!("owned and view disagree: {:?} vs {:?}", a.is_ok(), b.is_ok()),
+        (a, b) => panic!(
+            "owned and view disagree: {:?} vs {:?}",
+            a.is_ok(),
+            b.is_ok()
+        ),
     }
 });

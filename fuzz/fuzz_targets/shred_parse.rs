@@ -9,8 +9,21 @@ fuzz_target!(|data: &[u8]| {
     let Ok(s) = ShredRef::parse(data) else { return };
     let payload = s.payload();
     assert!(payload.len() <= data.len());
-    let _ = (s.slot(), s.index(), s.version(), s.fec_set_index(), s.variant(), s.proof_size());
-    let _ = (s.parent_slot(), s.flags(), s.data_complete(), s.last_in_slot(), s.size());
+    let _ = (
+        s.slot(),
+        s.index(),
+        s.version(),
+        s.fec_set_index(),
+        s.variant(),
+        s.proof_size(),
+    );
+    let _ = (
+        s.parent_slot(),
+        s.flags(),
+        s.data_complete(),
+        s.last_in_slot(),
+        s.size(),
+    );
     let _ = (s.reference_tick(), s.num_data(), s.num_code(), s.position());
     assert!(s.data().len() <= payload.len());
     let _ = shred::merkle_root(&s);

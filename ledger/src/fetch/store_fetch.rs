@@ -1,0 +1,327 @@
+//! The store-backed fetch (SPEC 4): read the slot's `SlotMeta`, derive the completed ranges,
+//! fetch every shred of every range with ONE RocksDB multi-get (sorted keys, pinned values),
+//! deshred all ranges into one buffer sized up front, and decode serially on the caller's
+//! thread. The first error fails the whole call: never partial entries.
+
+use std::ops::Range;
+
+use crate::entry::{EntriesView, Entry, decode_entries};
+use crate::error::{LedgerError, Result};
+use crate::fetch::{DataDefect, check_range_into, completed_ranges};
+use crate::shred::ShredRef;
+use crate::store::{Blockstore, PinnedBytes};
+use crate::types::{ShredIndex, Slot};
+
+/// Whether a fetch may read a slot marked dead (RPC and replay refuse; tools may not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllowDead {
+    /// Read dead slots too.
+    Yes,
+    /// A dead slot is `LedgerError::DeadSlot`.
+    No,
+}
+
+/// A reusable buffer for view fetches: callers that fetch repeatedly (replay) keep one and
+/// reach a steady state with no allocation per call.
+#[derive(Debug, Default)]
+pub struct FetchBuffer {
+    data: Vec<u8>,
+    /// Byte span of each data set inside `data`, parallel to the fetched ranges.
+    spans: Vec<Range<usize>>,
+}
+
+impl FetchBuffer {
+    /// An empty buffer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bytes currently reserved (for memory accounting).
+    pub fn capacity(&self) -> usize {
+        self.data.capacity()
+    }
+}
+
+/// One completed data set of a view fetch.
+#[derive(Debug)]
+pub struct DataSetView<'b> {
+    /// Its shred range, `start..end` (end exclusive).
+    pub range: Range<u32>,
+    /// Its entries, borrowed from the caller's [`FetchBuffer`].
+    pub entries: EntriesView<'b>,
+}
+
+/// The result of a view fetch.
+#[derive(Debug)]
+pub struct SlotViews<'b> {
+    /// Every data set that completed since `start`, in order.
+    pub sets: Vec<DataSetView<'b>>,
+    /// `last.end - start`: how far the caller's running shred count advances.
+    pub num_shreds: u64,
+    /// The slot is full (every shred up to the last-in-slot one is present).
+    pub is_full: bool,
+}
+
+impl SlotViews<'_> {
+    /// Number of entries over all sets.
+    pub fn num_entries(&self) -> usize {
+        self.sets.iter().map(|s| s.entries.len()).sum()
+    }
+}
+
+/// What the meta says a fetch from `start` should read.
+pub(super) struct Plan {
+    pub(super) ranges: Vec<Range<u32>>,
+    pub(super) is_full: bool,
+}
+
+impl Blockstore {
+    /// The completed ranges of `slot` from `start` (SPEC 4); empty when the slot has no meta.
+    pub fn completed_ranges(&self, slot: Slot, start: u32) -> Result<Vec<Range<u32>>> {
+        Ok(self
+            .plan(slot, start, AllowDead::Yes)?
+            .map(|p| p.ranges)
+            .unwrap_or_default())
+    }
+
+    /// Reads the meta, derives the ranges, then checks dead (in that order, as Agave does).
+    pub(super) fn plan(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+    ) -> Result<Option<Plan>> {
+        let Some(meta) = self.meta(slot)? else {
+            return Ok(None);
+        };
+        let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
+        let ranges = completed_ranges(
+            meta.completed_data_indexes.range(start, consumed),
+            start,
+            consumed,
+        );
+        if allow_dead == AllowDead::No && self.is_dead(slot)? {
+            return Err(LedgerError::DeadSlot { slot });
+        }
+        Ok(Some(Plan {
+            ranges,
+            is_full: meta.is_full(),
+        }))
+    }
+
+    /// One multi-get over `first.start..last.end`, every range checked and deshredded into
+    /// `buf` (one reservation for all ranges). Fills `buf.spans` parallel to `ranges`.
+    fn deshred_ranges(
+        &self,
+        slot: Slot,
+        ranges: &[Range<u32>],
+        buf: &mut FetchBuffer,
+    ) -> Result<()> {
+        buf.data.clear();
+        buf.spans.clear();
+        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+            return Ok(());
+        };
+        let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
+        let mut shreds: Vec<ShredRef<'_>> = Vec::with_capacity(pinned.len());
+        let mut totals = Vec::with_capacity(ranges.len());
+        for range in ranges {
+            let payloads = range_payloads(slot, first.start, range, &pinned)?;
+            totals.push(check_range_into(slot, range, payloads, &mut shreds)?);
+        }
+        buf.data.reserve(totals.iter().sum());
+        let mut shreds = shreds.iter();
+        for (range, total) in ranges.iter().zip(&totals) {
+            let begin = buf.data.len();
+            for shred in shreds.by_ref().take(range.len()) {
+                // The one copy of the fetch path: pinned shred data into the set buffer.
+                buf.data.extend_from_slice(shred.data());
+            }
+            debug_assert_eq!(buf.data.len() - begin, *total);
+            buf.spans.push(begin..buf.data.len());
+        }
+        Ok(())
+    }
+
+    /// Fetches the data sets completed since `start` as zero-copy views over `buf`.
+    pub fn fetch_slot_views<'b>(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<SlotViews<'b>> {
+        let Some(plan) = self.plan(slot, start, allow_dead)? else {
+            return Ok(SlotViews {
+                sets: Vec::new(),
+                num_shreds: 0,
+                is_full: false,
+            });
+        };
+        self.views_of(slot, start, plan.ranges, plan.is_full, buf)
+    }
+
+    /// Fetches one data set, `range` (as the completed-data-sets service does), as views.
+    pub fn fetch_data_block_views<'b>(
+        &self,
+        slot: Slot,
+        range: Range<u32>,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<SlotViews<'b>> {
+        let is_full = self.meta(slot)?.is_some_and(|m| m.is_full());
+        let start = range.start;
+        self.views_of(slot, start, vec![range], is_full, buf)
+    }
+
+    fn views_of<'b>(
+        &self,
+        slot: Slot,
+        start: u32,
+        ranges: Vec<Range<u32>>,
+        is_full: bool,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<SlotViews<'b>> {
+        if ranges.is_empty() {
+            return Ok(SlotViews {
+                sets: Vec::new(),
+                num_shreds: 0,
+                is_full: false,
+            });
+        }
+        self.deshred_ranges(slot, &ranges, buf)?;
+        let num_shreds = ranges.last().map_or(0, |r| u64::from(r.end - start));
+        let buf: &'b FetchBuffer = buf;
+        let mut sets = Vec::with_capacity(ranges.len());
+        for (range, span) in ranges.into_iter().zip(&buf.spans) {
+            let bytes = &buf.data[span.clone()];
+            let entries = EntriesView::parse(bytes).map_err(|e| entries_error(slot, &range, e))?;
+            sets.push(DataSetView { range, entries });
+        }
+        Ok(SlotViews {
+            sets,
+            num_shreds,
+            is_full,
+        })
+    }
+
+    /// Agave's fetch: entries completed since `start`, the shred count, and whether the slot
+    /// is full. Owned entries, decoded serially on the caller's thread.
+    pub fn get_slot_entries_with_shred_info(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+    ) -> Result<(Vec<Entry>, u64, bool)> {
+        let Some(plan) = self.plan(slot, start, allow_dead)? else {
+            return Ok((Vec::new(), 0, false));
+        };
+        if plan.ranges.is_empty() {
+            return Ok((Vec::new(), 0, false));
+        }
+        let mut buf = FetchBuffer::new();
+        self.deshred_ranges(slot, &plan.ranges, &mut buf)?;
+        let mut entries = Vec::new();
+        for (range, span) in plan.ranges.iter().zip(&buf.spans) {
+            let set = decode_entries(&buf.data[span.clone()])
+                .map_err(|e| entries_error(slot, range, e))?;
+            if entries.is_empty() {
+                entries = set;
+            } else {
+                entries.extend(set);
+            }
+        }
+        let num_shreds = plan.ranges.last().map_or(0, |r| u64::from(r.end - start));
+        Ok((entries, num_shreds, plan.is_full))
+    }
+
+    /// Entries completed since `start`; dead slots are an error.
+    pub fn get_slot_entries(&self, slot: Slot, start: u32) -> Result<Vec<Entry>> {
+        Ok(self
+            .get_slot_entries_with_shred_info(slot, start, AllowDead::No)?
+            .0)
+    }
+
+    /// The entries of one data set `range` (end exclusive), fetched with one multi-get.
+    pub fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>> {
+        let mut buf = FetchBuffer::new();
+        self.deshred_ranges(slot, std::slice::from_ref(&range), &mut buf)?;
+        let span = buf.spans.first().cloned().unwrap_or_default();
+        decode_entries(&buf.data[span]).map_err(|e| entries_error(slot, &range, e))
+    }
+
+    /// The benchmark floor: the same multi-get as a full fetch from `start`, plus one copy
+    /// of every shred's data bytes into `out`, with no checks, deshred rules or decoding.
+    /// Returns the number of shreds read.
+    pub fn copy_slot_data_unchecked(
+        &self,
+        slot: Slot,
+        start: u32,
+        out: &mut Vec<u8>,
+    ) -> Result<u64> {
+        out.clear();
+        let Some(plan) = self.plan(slot, start, AllowDead::Yes)? else {
+            return Ok(0);
+        };
+        let (Some(first), Some(last)) = (plan.ranges.first(), plan.ranges.last()) else {
+            return Ok(0);
+        };
+        let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
+        for bytes in pinned.iter().flatten() {
+            let data_end = bytes
+                .get(86..88)
+                .map_or(0, |s| u16::from_le_bytes([s[0], s[1]]) as usize);
+            if let Some(data) = bytes.get(crate::shred::SIZE_OF_HEADERS..data_end) {
+                out.extend_from_slice(data);
+            }
+        }
+        Ok(pinned.len() as u64)
+    }
+}
+
+/// The pinned payloads of `range` out of a multi-get that started at `first`; a hole is
+/// `MissingShred` (Agave panics there).
+pub(super) fn range_payloads<'p>(
+    slot: Slot,
+    first: u32,
+    range: &Range<u32>,
+    pinned: &'p [Option<PinnedBytes<'_>>],
+) -> Result<Vec<&'p [u8]>> {
+    let lo = (range.start - first) as usize;
+    let hi = (range.end - first) as usize;
+    let values = pinned.get(lo..hi).unwrap_or_default();
+    let mut payloads = Vec::with_capacity(values.len());
+    for (i, value) in values.iter().enumerate() {
+        match value {
+            Some(bytes) => payloads.push(&bytes[..]),
+            None => {
+                let index = ShredIndex(range.start + i as u32);
+                return Err(LedgerError::MissingShred { slot, index });
+            }
+        }
+    }
+    Ok(payloads)
+}
+
+pub(super) fn entries_error(slot: Slot, range: &Range<u32>, e: LedgerError) -> LedgerError {
+    match e {
+        LedgerError::InvalidEntries { offset, defect } => LedgerError::InvalidShredData {
+            slot,
+            start: range.start,
+            end: range.end,
+            cause: DataDefect::Entries { offset, defect },
+        },
+        other => other,
+    }
+}
+
+impl Blockstore {
+    /// Number of data shreds of `slot` held in the store (one multi-get over `0..received`).
+    pub fn data_shred_count(&self, slot: Slot) -> Result<u64> {
+        let Some(meta) = self.meta(slot)? else {
+            return Ok(0);
+        };
+        let received = u32::try_from(meta.received).unwrap_or(u32::MAX);
+        let held = self.multi_get_data_shreds(slot, 0, received)?;
+        Ok(held.iter().filter(|v| v.is_some()).count() as u64)
+    }
+}
