@@ -1,5 +1,6 @@
 //! Readers on several threads while one writer inserts: every reader always sees a
 //! consistent store (each shred below `consumed` is stored, `consumed` never goes back).
+#![cfg(feature = "storage")]
 
 mod common;
 mod store_support;

@@ -1,5 +1,6 @@
 //! A read-only instance and a secondary instance see what a live read-write instance wrote;
 //! the secondary follows new writes after `catch_up`. Neither may write.
+#![cfg(feature = "storage")]
 
 mod common;
 mod store_support;

@@ -1,5 +1,6 @@
 //! Invalid shreds in a call are rejected with typed errors and counted, duplicates are
 //! counted, and the rest of the call is still stored.
+#![cfg(feature = "storage")]
 
 mod common;
 mod store_support;

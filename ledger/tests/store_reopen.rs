@@ -1,5 +1,6 @@
 //! Closing and reopening a store keeps everything: shreds byte for byte, metas, roots, dead
 //! slots, block times and heights; re-inserting the same shreds is all duplicates.
+#![cfg(feature = "storage")]
 
 mod common;
 mod store_support;

@@ -1,6 +1,7 @@
 //! Every data-shred file of the test data, inserted in a seeded random order in random-size
 //! calls, gives the slot metas the files' expected.json describes, and the data sets the
 //! calls report, unioned, are exactly the complete data sets of the file.
+#![cfg(feature = "storage")]
 
 mod common;
 mod store_support;

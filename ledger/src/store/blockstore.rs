@@ -209,8 +209,6 @@ impl Blockstore {
     /// The data shreds `start..end` of `slot` with ONE batched multi-get over sorted keys,
     /// pinned (no copy); element `i` is index `start + i`, `None` when not stored. Storage
     /// errors name the `data_shred` column. An empty range gives an empty vector.
-    // Until the fetch module calls it, only the tests do.
-    #[allow(dead_code)]
     pub(crate) fn multi_get_data_shreds(
         &self,
         slot: Slot,

@@ -3,7 +3,9 @@
 //!
 //! A slot is *connected* when it is full and its parent is connected; slot 0 starts
 //! parent-connected. When a slot becomes connected, each child becomes parent-connected,
-//! and connected too if it is already full, and so on down.
+//! and connected too if it is already full, and so on down. Roots (`set_roots`) do not set
+//! connected flags: a ledger that starts at a snapshot slot other than 0 has no connected
+//! slots unless its first slot's meta is marked by other means.
 
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, VecDeque};

@@ -203,7 +203,6 @@ impl Engine {
 
     /// One batched multi-get. `keys` must be sorted ascending (RocksDB is told so and skips
     /// sorting); values come back pinned, in key order.
-    #[allow(dead_code)] // see `Blockstore::multi_get_data_shreds`
     pub(crate) fn multi_get_pinned<C: Column>(
         &self,
         keys: &[C::KeyBytes],
