@@ -71,7 +71,8 @@ pub(super) fn run(ctx: &ReaderContext<'_>) -> ReaderReport {
     let started = Instant::now();
     while !ctx.stop.load(Ordering::Relaxed) {
         let highest = ctx.highest_full.load(Ordering::Relaxed);
-        if highest <= ROOT.0 {
+        // Nothing full yet: the stream starts at the child of ROOT.
+        if highest < ROOT.0 + 1 {
             std::thread::sleep(Duration::from_millis(5));
             continue;
         }
