@@ -28,7 +28,8 @@ pub struct FollowSummary {
 
 /// Replays the slots named on `updates` until the channel closes (after a last pass over
 /// everything pending) or `exit` is set. `on_final` gets each slot's final status once.
-/// `Err` only when the store fails.
+/// Each slot is reported once: later updates naming it are ignored. `Err` only when the
+/// store fails.
 pub fn follow<E: Executor>(
     driver: &mut ReplayDriver<E>,
     updates: &Receiver<Slot>,
@@ -36,6 +37,8 @@ pub fn follow<E: Executor>(
     mut on_final: impl FnMut(Slot, SlotStatus),
 ) -> Result<FollowSummary, ReplayError> {
     let mut pending = BTreeSet::new();
+    // Slots already reported: updates still queued for them are ignored.
+    let mut done = BTreeSet::new();
     let mut summary = FollowSummary::default();
     let mut closed = false;
     while !exit.load(Ordering::Relaxed) {
@@ -47,6 +50,7 @@ pub fn follow<E: Executor>(
             Err(RecvTimeoutError::Disconnected) => closed = true,
         }
         pending.extend(updates.try_iter());
+        pending.retain(|slot| !done.contains(slot));
         // A finished slot may release children waiting for it: pass again until none does.
         loop {
             let mut finished = Vec::new();
@@ -67,6 +71,7 @@ pub fn follow<E: Executor>(
             }
             for slot in finished {
                 pending.remove(&slot);
+                done.insert(slot);
             }
         }
         if closed {
