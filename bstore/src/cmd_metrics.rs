@@ -71,7 +71,10 @@ fn run_plot(args: PlotArgs) -> Result<(), Box<dyn std::error::Error>> {
                 .clone()
                 .or_else(|| std::env::var("INFLUX_PASSWORD").ok())
                 .unwrap_or_default();
-            plot::load_influx(&InfluxClient::new(config, HttpOptions::default()), &args.measurement)?
+            plot::load_influx(
+                &InfluxClient::new(config, HttpOptions::default()),
+                &args.measurement,
+            )?
         }
         (None, None) => return Err("give --input FILE.lp or --influx-url URL --db NAME".into()),
     };

@@ -70,8 +70,7 @@ fn inspect(files: &[PathBuf]) -> Result<(), Box<dyn std::error::Error>> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for file in files {
-        let mut record = 0u64;
-        for packet in StreamReader::open(file)? {
+        for (record, packet) in StreamReader::open(file)?.enumerate() {
             let line = match packet {
                 // A framing error ends the file: the record boundaries are lost.
                 Err(e) => json!({ "file": file, "record": record, "error": e.to_string() }),
@@ -81,14 +80,13 @@ fn inspect(files: &[PathBuf]) -> Result<(), Box<dyn std::error::Error>> {
                 },
             };
             print_line(&mut out, &line)?;
-            record += 1;
         }
     }
     out.flush()?;
     Ok(())
 }
 
-fn shred_json(file: &std::path::Path, record: u64, s: &ShredRef<'_>, packet_len: usize) -> Value {
+fn shred_json(file: &std::path::Path, record: usize, s: &ShredRef<'_>, packet_len: usize) -> Value {
     let variant = s.variant();
     json!({
         "file": file,

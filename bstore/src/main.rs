@@ -1,6 +1,8 @@
 //! `bstore`: the command line over the bstore crates. Each subcommand lives in its own
 //! module and only parses arguments, calls the library, and prints JSON or tables.
 
+mod cmd_bench;
+mod cmd_ledger;
 mod cmd_metrics;
 mod cmd_shreds;
 mod summary;
@@ -21,6 +23,10 @@ struct Cli {
 enum Command {
     /// Work on shred stream files (SPEC 8): inspect headers, deshred into entries.
     Shreds(cmd_shreds::ShredsArgs),
+    /// A RocksDB ledger: ingest shred files, summarize a slot, generate a synthetic ledger.
+    Ledger(cmd_ledger::LedgerArgs),
+    /// Measurements that need a ledger: `bench fetch`.
+    Bench(cmd_bench::BenchArgs),
     /// Metrics tools: render per-slot charts from a line-protocol file or InfluxDB.
     Metrics(cmd_metrics::MetricsArgs),
 }
@@ -30,6 +36,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Shreds(args) => cmd_shreds::run(args),
         Command::Metrics(args) => cmd_metrics::run(args),
+        Command::Ledger(args) => cmd_ledger::run(args),
+        Command::Bench(args) => cmd_bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -68,10 +68,10 @@ pub fn summarize(facts: &SlotFacts, sets: &[(Range<u32>, &[u8])], opts: &Summary
             for tx in entry.transactions() {
                 txs += 1;
                 sigs += tx.num_signatures() as u64;
-                if opts.signatures {
-                    if let Some(sig) = tx.first_signature() {
-                        first_signatures.push(bs58::encode(sig).into_string());
-                    }
+                if opts.signatures
+                    && let Some(sig) = tx.first_signature()
+                {
+                    first_signatures.push(bs58::encode(sig).into_string());
                 }
             }
             blockhash = Some(entry.hash());

@@ -4,6 +4,8 @@
 mod assembly;
 mod defect;
 mod deshred;
+#[cfg(feature = "fetch-pool")]
+mod pool;
 mod ranges;
 #[cfg(feature = "storage")]
 mod store_fetch;
@@ -11,6 +13,8 @@ mod store_fetch;
 pub use assembly::{SlotShreds, group_by_slot};
 pub use defect::DataDefect;
 pub use deshred::{check_range_into, deshred, deshred_into};
+#[cfg(feature = "fetch-pool")]
+pub use pool::FetchPool;
 pub use ranges::completed_ranges;
 #[cfg(feature = "storage")]
 pub use store_fetch::{AllowDead, DataSetView, FetchBuffer, SlotViews};

@@ -9,7 +9,7 @@ use crate::entry::{EntriesView, Entry, decode_entries};
 use crate::error::{LedgerError, Result};
 use crate::fetch::{DataDefect, check_range_into, completed_ranges};
 use crate::shred::ShredRef;
-use crate::store::Blockstore;
+use crate::store::{Blockstore, PinnedBytes};
 use crate::types::{ShredIndex, Slot};
 
 /// Whether a fetch may read a slot marked dead (RPC and replay refuse; tools may not).
@@ -70,9 +70,9 @@ impl SlotViews<'_> {
 }
 
 /// What the meta says a fetch from `start` should read.
-struct Plan {
-    ranges: Vec<Range<u32>>,
-    is_full: bool,
+pub(super) struct Plan {
+    pub(super) ranges: Vec<Range<u32>>,
+    pub(super) is_full: bool,
 }
 
 impl Blockstore {
@@ -85,7 +85,12 @@ impl Blockstore {
     }
 
     /// Reads the meta, derives the ranges, then checks dead (in that order, as Agave does).
-    fn plan(&self, slot: Slot, start: u32, allow_dead: AllowDead) -> Result<Option<Plan>> {
+    pub(super) fn plan(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+    ) -> Result<Option<Plan>> {
         let Some(meta) = self.meta(slot)? else {
             return Ok(None);
         };
@@ -121,18 +126,7 @@ impl Blockstore {
         let mut shreds: Vec<ShredRef<'_>> = Vec::with_capacity(pinned.len());
         let mut totals = Vec::with_capacity(ranges.len());
         for range in ranges {
-            let lo = (range.start - first.start) as usize;
-            let hi = (range.end - first.start) as usize;
-            let mut payloads = Vec::with_capacity(hi - lo);
-            for (i, value) in pinned.get(lo..hi).unwrap_or_default().iter().enumerate() {
-                match value {
-                    Some(bytes) => payloads.push(&bytes[..]),
-                    None => {
-                        let index = ShredIndex(range.start + i as u32);
-                        return Err(LedgerError::MissingShred { slot, index });
-                    }
-                }
-            }
+            let payloads = range_payloads(slot, first.start, range, &pinned)?;
             totals.push(check_range_into(slot, range, payloads, &mut shreds)?);
         }
         buf.data.reserve(totals.iter().sum());
@@ -284,7 +278,31 @@ impl Blockstore {
     }
 }
 
-fn entries_error(slot: Slot, range: &Range<u32>, e: LedgerError) -> LedgerError {
+/// The pinned payloads of `range` out of a multi-get that started at `first`; a hole is
+/// `MissingShred` (Agave panics there).
+pub(super) fn range_payloads<'p>(
+    slot: Slot,
+    first: u32,
+    range: &Range<u32>,
+    pinned: &'p [Option<PinnedBytes<'_>>],
+) -> Result<Vec<&'p [u8]>> {
+    let lo = (range.start - first) as usize;
+    let hi = (range.end - first) as usize;
+    let values = pinned.get(lo..hi).unwrap_or_default();
+    let mut payloads = Vec::with_capacity(values.len());
+    for (i, value) in values.iter().enumerate() {
+        match value {
+            Some(bytes) => payloads.push(&bytes[..]),
+            None => {
+                let index = ShredIndex(range.start + i as u32);
+                return Err(LedgerError::MissingShred { slot, index });
+            }
+        }
+    }
+    Ok(payloads)
+}
+
+pub(super) fn entries_error(slot: Slot, range: &Range<u32>, e: LedgerError) -> LedgerError {
     match e {
         LedgerError::InvalidEntries { offset, defect } => LedgerError::InvalidShredData {
             slot,
@@ -293,5 +311,17 @@ fn entries_error(slot: Slot, range: &Range<u32>, e: LedgerError) -> LedgerError 
             cause: DataDefect::Entries { offset, defect },
         },
         other => other,
+    }
+}
+
+impl Blockstore {
+    /// Number of data shreds of `slot` held in the store (one multi-get over `0..received`).
+    pub fn data_shred_count(&self, slot: Slot) -> Result<u64> {
+        let Some(meta) = self.meta(slot)? else {
+            return Ok(0);
+        };
+        let received = u32::try_from(meta.received).unwrap_or(u32::MAX);
+        let held = self.multi_get_data_shreds(slot, 0, received)?;
+        Ok(held.iter().filter(|v| v.is_some()).count() as u64)
     }
 }

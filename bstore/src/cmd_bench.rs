@@ -1,0 +1,264 @@
+//! `bstore bench fetch`: builds a temporary synthetic ledger and measures, in one run, the
+//! per-slot full fetch time of each path against the floor (the same multi-get plus one
+//! copy of the data bytes, with no deshred rules or decoding).
+
+use std::path::Path;
+use std::time::Instant;
+
+use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::synth::{SlotGenerator, SlotSpec};
+use bstore_ledger::{Hash, Slot};
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::{Value, json};
+
+/// Arguments of `bstore bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    command: BenchCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchCommand {
+    /// Per-slot full fetch time: serial owned, views, pool (feature fetch-pool), floor.
+    Fetch(FetchArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+struct FetchArgs {
+    /// About this many data shreds per slot.
+    #[arg(long)]
+    shreds_per_slot: u32,
+    /// Slots in the temporary ledger.
+    #[arg(long, default_value_t = 20)]
+    slots: u64,
+    /// Times each slot is fetched per path.
+    #[arg(long, default_value_t = 5)]
+    rounds: usize,
+    /// Workers of the fetch pool (feature fetch-pool).
+    #[arg(long, default_value_t = 2)]
+    pool_threads: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Runs `bstore bench`.
+pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
+    match args.command {
+        BenchCommand::Fetch(a) => fetch(&a),
+    }
+}
+
+struct Sample {
+    name: &'static str,
+    us: Vec<f64>,
+}
+
+impl Sample {
+    fn quantile(&self, q: f64) -> f64 {
+        let mut v = self.us.clone();
+        v.sort_by(f64::total_cmp);
+        let i = ((v.len() as f64 - 1.0) * q).round() as usize;
+        v.get(i).copied().unwrap_or(0.0)
+    }
+}
+
+fn time_us(
+    f: impl FnOnce() -> Result<(), Box<dyn std::error::Error>>,
+) -> Result<f64, Box<dyn std::error::Error>> {
+    let t = Instant::now();
+    f()?;
+    Ok(t.elapsed().as_secs_f64() * 1e6)
+}
+
+/// (VmRSS, VmHWM) in bytes, from /proc/self/status.
+fn rss() -> (u64, u64) {
+    let text = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .map_or(0, |kb| kb * 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// The temporary ledger: the store and each slot with its data bytes.
+type BenchLedger = (Blockstore, Vec<(Slot, u64)>);
+
+fn build(dir: &Path, args: &FetchArgs) -> Result<BenchLedger, Box<dyn std::error::Error>> {
+    let store = Blockstore::open(dir, AccessMode::ReadWrite)?;
+    let mut generator = SlotGenerator::new(42, 1);
+    let spec = SlotSpec {
+        data_shreds: args.shreds_per_slot,
+        ..SlotSpec::default()
+    };
+    let mut hash = Hash::default();
+    let mut slots = Vec::new();
+    for s in 1..=args.slots {
+        let g = generator.generate(Slot(s), Slot(s - 1), hash, spec)?;
+        store.insert_shreds(&g.data_shreds)?;
+        hash = g.blockhash;
+        slots.push((Slot(s), g.data_bytes));
+    }
+    Ok((store, slots))
+}
+
+fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let (store, slots) = build(dir.path(), args)?;
+    let slot_bytes = slots.iter().map(|(_, b)| *b).sum::<u64>() as f64 / slots.len().max(1) as f64;
+    let mut samples = vec![
+        Sample {
+            name: "floor",
+            us: Vec::new(),
+        },
+        Sample {
+            name: "views",
+            us: Vec::new(),
+        },
+        Sample {
+            name: "serial",
+            us: Vec::new(),
+        },
+    ];
+    let mut floor_buf = Vec::new();
+    let mut view_buf = FetchBuffer::new();
+    // Warm the block cache once so every path reads the same warm state.
+    for (slot, _) in &slots {
+        store.copy_slot_data_unchecked(*slot, 0, &mut floor_buf)?;
+    }
+    #[cfg(feature = "fetch-pool")]
+    let pool = bstore_ledger::fetch::FetchPool::new(
+        std::num::NonZeroUsize::new(args.pool_threads)
+            .ok_or("--pool-threads must be at least 1")?,
+        "bench-fetch",
+    )?;
+    #[cfg(feature = "fetch-pool")]
+    samples.push(Sample {
+        name: "pool",
+        us: Vec::new(),
+    });
+    for _ in 0..args.rounds {
+        for (slot, _) in &slots {
+            let slot = *slot;
+            // Interleaved per slot, so drift in machine load hits every path alike.
+            samples[0].us.push(time_us(|| {
+                store.copy_slot_data_unchecked(slot, 0, &mut floor_buf)?;
+                Ok(())
+            })?);
+            samples[1].us.push(time_us(|| {
+                let v = store.fetch_slot_views(slot, 0, AllowDead::No, &mut view_buf)?;
+                std::hint::black_box(v.num_entries());
+                Ok(())
+            })?);
+            samples[2].us.push(time_us(|| {
+                let e = store.get_slot_entries_with_shred_info(slot, 0, AllowDead::No)?;
+                std::hint::black_box(e);
+                Ok(())
+            })?);
+            #[cfg(feature = "fetch-pool")]
+            samples[3].us.push(time_us(|| {
+                let e = store.get_slot_entries_pooled(slot, 0, AllowDead::No, &pool)?;
+                std::hint::black_box(e);
+                Ok(())
+            })?);
+        }
+    }
+    let view_peak = view_fetch_peak(&store, slots[slots.len() / 2].0)?;
+    report(args, &samples, slot_bytes, view_peak)
+}
+
+/// Extra resident bytes of one full-slot view fetch into a fresh buffer, in steady state
+/// (block cache warm), measured by resetting the peak RSS mark (`/proc/self/clear_refs`).
+fn view_fetch_peak(
+    store: &Blockstore,
+    slot: Slot,
+) -> Result<Option<u64>, Box<dyn std::error::Error>> {
+    let mut warm = Vec::new();
+    store.copy_slot_data_unchecked(slot, 0, &mut warm)?;
+    drop(warm);
+    if std::fs::write("/proc/self/clear_refs", "5").is_err() {
+        return Ok(None);
+    }
+    let (base, _) = rss();
+    let mut buf = FetchBuffer::new();
+    let v = store.fetch_slot_views(slot, 0, AllowDead::No, &mut buf)?;
+    std::hint::black_box(v.num_entries());
+    let (_, peak) = rss();
+    Ok(Some(peak.saturating_sub(base)))
+}
+
+fn report(
+    args: &FetchArgs,
+    samples: &[Sample],
+    slot_bytes: f64,
+    view_peak: Option<u64>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let floor = samples[0].quantile(0.5);
+    let (_, peak_rss) = rss();
+    let mut out = json!({
+        "shreds_per_slot": args.shreds_per_slot,
+        "slots": args.slots,
+        "rounds": args.rounds,
+        "slot_data_bytes": slot_bytes.round(),
+        "peak_rss_bytes": peak_rss,
+        "view_fetch_extra_rss_bytes": view_peak,
+        "pool_threads": if cfg!(feature = "fetch-pool") { Some(args.pool_threads) } else { None },
+        "pool_us": Value::Null,
+    });
+    for s in samples {
+        let p50 = s.quantile(0.5);
+        out[format!("{}_us", s.name)] = json!(round2(p50));
+        out[format!("{}_p99_us", s.name)] = json!(round2(s.quantile(0.99)));
+        out[format!("{}_mb_s", s.name)] = json!(round2(slot_bytes / p50));
+        out[format!("{}_vs_floor", s.name)] = json!(round2(p50 / floor));
+    }
+    match args.format {
+        Format::Json => println!("{out}"),
+        Format::Text => {
+            println!(
+                "{} slots x ~{} data shreds ({:.0} data bytes/slot), {} rounds",
+                args.slots, args.shreds_per_slot, slot_bytes, args.rounds
+            );
+            println!(
+                "{:<8} {:>12} {:>12} {:>10} {:>9}",
+                "path", "median µs", "p99 µs", "MB/s", "× floor"
+            );
+            for s in samples {
+                let p50 = s.quantile(0.5);
+                println!(
+                    "{:<8} {:>12.1} {:>12.1} {:>10.1} {:>9.2}",
+                    s.name,
+                    p50,
+                    s.quantile(0.99),
+                    slot_bytes / p50,
+                    p50 / floor
+                );
+            }
+            println!("peak RSS: {:.1} MiB", peak_rss as f64 / (1 << 20) as f64);
+            match view_peak {
+                Some(b) => println!(
+                    "one full-slot view fetch: +{:.1} KiB resident ({:.2}× the slot's data bytes)",
+                    b as f64 / 1024.0,
+                    b as f64 / slot_bytes
+                ),
+                None => println!("one full-slot view fetch: peak not measurable here"),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}

@@ -1,0 +1,269 @@
+//! `bstore ledger ingest|slot|generate`: a RocksDB ledger on disk.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::stream::StreamReader;
+use bstore_ledger::synth::{SlotGenerator, SlotSpec};
+use bstore_ledger::{Hash, Slot};
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use crate::summary::{SlotFacts, SummaryOptions, summarize};
+
+/// Arguments of `bstore ledger`.
+#[derive(Debug, Args)]
+pub struct LedgerArgs {
+    #[command(subcommand)]
+    command: LedgerCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum LedgerCommand {
+    /// Insert shred stream files into a ledger (created if missing); prints a JSON summary.
+    Ingest {
+        /// Ledger directory (the database is DIR/rocksdb).
+        #[arg(long)]
+        ledger: PathBuf,
+        /// Shreds per insert call (one RocksDB write batch each).
+        #[arg(long, default_value_t = 1024)]
+        batch: usize,
+        /// Shred stream files (u64 LE length + packet bytes, repeated).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print one slot's JSON summary (same fields as `bstore shreds deshred`), computed
+    /// through the store's fetch path.
+    Slot {
+        /// Ledger directory.
+        #[arg(long)]
+        ledger: PathBuf,
+        /// The slot.
+        slot: u64,
+        /// Verify PoH from this start hash (base58 parent blockhash).
+        #[arg(long, value_name = "START_HASH")]
+        verify_poh: Option<Hash>,
+        /// Add the first signature of every transaction.
+        #[arg(long)]
+        signatures: bool,
+    },
+    /// Write a synthetic mainnet-like ledger: consecutive rooted slots of signed chained
+    /// Merkle shreds, PoH-valid, 64 ticks each.
+    Generate {
+        /// Ledger directory (created if missing).
+        #[arg(long)]
+        ledger: PathBuf,
+        /// Number of slots.
+        #[arg(long)]
+        slots: u64,
+        /// About this many data shreds per slot (whole FEC sets of 32).
+        #[arg(long)]
+        shreds_per_slot: u32,
+        /// Seed of the content and the leader key.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// First slot (its parent, first-1, is not generated).
+        #[arg(long, default_value_t = 1)]
+        first_slot: u64,
+        /// Hashes per tick (mainnet: 62500).
+        #[arg(long, default_value_t = 2_500)]
+        hashes_per_tick: u64,
+        /// Also store Reed–Solomon coding shreds.
+        #[arg(long)]
+        with_code: bool,
+    },
+}
+
+/// Runs `bstore ledger`.
+pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
+    match args.command {
+        LedgerCommand::Ingest {
+            ledger,
+            batch,
+            files,
+        } => ingest(&ledger, batch.max(1), &files),
+        LedgerCommand::Slot {
+            ledger,
+            slot,
+            verify_poh,
+            signatures,
+        } => slot_summary(
+            &ledger,
+            Slot(slot),
+            &SummaryOptions {
+                verify_poh,
+                signatures,
+            },
+        ),
+        LedgerCommand::Generate {
+            ledger,
+            slots,
+            shreds_per_slot,
+            seed,
+            first_slot,
+            hashes_per_tick,
+            with_code,
+        } => {
+            let spec = SlotSpec {
+                data_shreds: shreds_per_slot,
+                hashes_per_tick,
+                with_code,
+            };
+            generate(&ledger, slots, first_slot, seed, spec)
+        }
+    }
+}
+
+fn ingest(
+    ledger: &Path,
+    batch: usize,
+    files: &[PathBuf],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
+    let (mut inserted, mut duplicates, mut completed) = (0usize, 0usize, 0usize);
+    let mut rejected: BTreeMap<String, u64> = BTreeMap::new();
+    let mut examples = Vec::new();
+    let mut slots_full = Vec::new();
+    let mut pending = Vec::with_capacity(batch);
+    let mut flush = |pending: &mut Vec<Vec<u8>>| -> Result<(), Box<dyn std::error::Error>> {
+        let out = store.insert_shreds(pending.iter())?;
+        pending.clear();
+        inserted += out.inserted;
+        duplicates += out.duplicates;
+        completed += out.completed_data_sets.len();
+        slots_full.extend(out.slots_full.iter().map(|s| s.0));
+        for r in out.rejected {
+            let reason = r.error.to_string();
+            let kind = reason
+                .split(':')
+                .next_back()
+                .unwrap_or(&reason)
+                .trim()
+                .to_string();
+            *rejected.entry(kind).or_default() += 1;
+            if examples.len() < 20 {
+                examples.push(reason);
+            }
+        }
+        Ok(())
+    };
+    for file in files {
+        for packet in StreamReader::open(file)? {
+            pending.push(packet?);
+            if pending.len() >= batch {
+                flush(&mut pending)?;
+            }
+        }
+    }
+    flush(&mut pending)?;
+    let total_rejected: u64 = rejected.values().sum();
+    let summary = json!({
+        "inserted": inserted,
+        "duplicates": duplicates,
+        "rejected": total_rejected,
+        "rejected_reasons": rejected,
+        "rejected_examples": examples,
+        "completed_data_sets": completed,
+        "slots_full": slots_full,
+    });
+    println!("{summary}");
+    Ok(())
+}
+
+fn slot_summary(
+    ledger: &Path,
+    slot: Slot,
+    opts: &SummaryOptions,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let store = Blockstore::open(ledger, AccessMode::ReadOnly)?;
+    let Some(meta) = store.meta(slot)? else {
+        return Err(format!("slot {slot} is not in the ledger").into());
+    };
+    let data_shreds = store.data_shred_count(slot)?;
+    let mut buf = FetchBuffer::new();
+    let views = store.fetch_slot_views(slot, 0, AllowDead::Yes, &mut buf)?;
+    let facts = SlotFacts {
+        slot,
+        parent_slot: meta.parent_slot,
+        data_shreds,
+        last_index: meta.last_index,
+        full: meta.is_full(),
+    };
+    let sets: Vec<_> = views
+        .sets
+        .iter()
+        .map(|s| (s.range.clone(), s.entries.bytes()))
+        .collect();
+    let mut line = summarize(&facts, &sets, opts);
+    line["dead"] = json!(store.is_dead(slot)?);
+    line["rooted"] = json!(store.is_root(slot)?);
+    println!("{line}");
+    Ok(())
+}
+
+fn generate(
+    ledger: &Path,
+    slots: u64,
+    first: u64,
+    seed: u64,
+    spec: SlotSpec,
+) -> Result<(), Box<dyn std::error::Error>> {
+    if first == 0 {
+        return Err("--first-slot must be at least 1 (its parent is first-1)".into());
+    }
+    let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
+    let mut generator = SlotGenerator::new(seed, 1);
+    let progress = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(slots);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} slots {per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut parent_hash = Hash::default();
+    let (mut shreds, mut txs, mut bytes) = (0u64, 0u64, 0u64);
+    for slot in first..first.saturating_add(slots) {
+        let g = generator.generate(Slot(slot), Slot(slot - 1), parent_hash, spec)?;
+        let out = store.insert_shreds(g.data_shreds.iter().chain(&g.code_shreds))?;
+        if !out.rejected.is_empty() {
+            return Err(format!(
+                "slot {slot}: {} shreds rejected: {}",
+                out.rejected.len(),
+                out.rejected[0].error
+            )
+            .into());
+        }
+        store.set_roots([Slot(slot)])?;
+        parent_hash = g.blockhash;
+        shreds += g.data_shreds.len() as u64;
+        txs += g.transactions;
+        bytes += g.data_bytes;
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let leader = bs58::encode(generator.leader().verifying_key().to_bytes()).into_string();
+    let summary = json!({
+        "ledger": ledger,
+        "first_slot": first,
+        "slots": slots,
+        "data_shreds": shreds,
+        "transactions": txs,
+        "data_bytes": bytes,
+        "leader": leader,
+        "genesis_parent_blockhash": Hash::default().to_string(),
+        "hashes_per_tick": spec.hashes_per_tick,
+    });
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{summary}")?;
+    Ok(())
+}

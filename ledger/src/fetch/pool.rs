@@ -1,0 +1,95 @@
+//! Feature `fetch-pool`: a bounded rayon pool that deshreds + decodes the ranges of one fetch
+//! in parallel, for callers that ask for it (e.g. an RPC node serving large slots).
+//!
+//! The multi-get, the completed-range plan and the missing-shred check still run on the
+//! caller's thread; only the per-range deshred + decode fans out. The pool's size is the
+//! caller's choice (default [`FetchPool::DEFAULT_THREADS`]) and is never derived from the core
+//! count. Replay should not share a pool with RPC readers: a pool is a plain value, so each
+//! consumer owns its own.
+
+use std::num::NonZeroUsize;
+
+use rayon::prelude::*;
+
+use crate::entry::{Entry, decode_entries};
+use crate::error::{LedgerError, Result};
+use crate::fetch::deshred_into;
+use crate::fetch::store_fetch::{AllowDead, entries_error, range_payloads};
+use crate::store::Blockstore;
+use crate::types::Slot;
+
+/// A bounded pool of fetch workers.
+#[derive(Debug)]
+pub struct FetchPool {
+    pool: rayon::ThreadPool,
+    threads: usize,
+}
+
+impl FetchPool {
+    /// The default size: small, and independent of the machine.
+    pub const DEFAULT_THREADS: usize = 2;
+
+    /// A pool of exactly `threads` workers named `{name}-{i}`.
+    pub fn new(threads: NonZeroUsize, name: &str) -> Result<Self> {
+        let prefix = name.to_string();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.get())
+            .thread_name(move |i| format!("{prefix}-{i}"))
+            .build()
+            .map_err(|e| LedgerError::Storage {
+                column: "<fetch-pool>",
+                message: e.to_string(),
+            })?;
+        Ok(Self {
+            pool,
+            threads: threads.get(),
+        })
+    }
+
+    /// Number of workers.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+}
+
+impl Blockstore {
+    /// [`Blockstore::get_slot_entries_with_shred_info`] with the ranges deshredded and decoded
+    /// in parallel on `pool`. Same results and errors (the first failing range in slot order
+    /// wins); never partial entries.
+    pub fn get_slot_entries_pooled(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+        pool: &FetchPool,
+    ) -> Result<(Vec<Entry>, u64, bool)> {
+        let Some(plan) = self.plan(slot, start, allow_dead)? else {
+            return Ok((Vec::new(), 0, false));
+        };
+        let (Some(first), Some(last)) = (plan.ranges.first(), plan.ranges.last()) else {
+            return Ok((Vec::new(), 0, false));
+        };
+        let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
+        let mut work = Vec::with_capacity(plan.ranges.len());
+        for range in &plan.ranges {
+            work.push((range, range_payloads(slot, first.start, range, &pinned)?));
+        }
+        // Collect every range's result, then take them in slot order, so the error reported
+        // is the first failing range's (rayon's own Result collection picks any).
+        let results: Vec<Result<Vec<Entry>>> = pool.pool.install(|| {
+            work.par_iter()
+                .map(|(range, payloads)| {
+                    let mut buf = Vec::new();
+                    deshred_into(slot, range, payloads.iter().copied(), &mut buf)?;
+                    decode_entries(&buf).map_err(|e| entries_error(slot, range, e))
+                })
+                .collect()
+        });
+        let mut entries = Vec::new();
+        for set in results {
+            entries.extend(set?);
+        }
+        let num_shreds = u64::from(last.end - start);
+        Ok((entries, num_shreds, plan.is_full))
+    }
+}
