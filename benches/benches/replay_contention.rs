@@ -80,7 +80,14 @@ impl Design {
             #[cfg(feature = "fetch-pool")]
             Self::Pool => {
                 let pool = Arc::new(
-                    bstore_ledger::fetch::FetchPool::new(2).expect("a two-thread fetch pool"),
+                    bstore_ledger::fetch::FetchPool::new(
+                        std::num::NonZeroUsize::new(
+                            bstore_ledger::fetch::FetchPool::DEFAULT_THREADS,
+                        )
+                        .expect("a non-zero default"),
+                        "fetch-pool",
+                    )
+                    .expect("a fetch pool"),
                 );
                 (
                     FetchMode::Pool(pool.clone()),
