@@ -1,1 +1,48 @@
-//! bstore-replay
+//! # bstore-replay
+//!
+//! The two streaming consumers of the fetch path (SPEC 6.1, 6.2), built on the
+//! [`Blockstore`](bstore_ledger::store::Blockstore) and reported through `bstore-metrics`:
+//!
+//! - **Replay**: [`ReplayDriver`] follows a slot as its shreds arrive: each call fetches,
+//!   with the slot's running shred count, only the data sets completed since (as zero-copy
+//!   views, on the caller's thread), verifies their PoH from the parent's blockhash and the
+//!   tick rules, and hands them to an [`Executor`]. A finished slot yields [`SlotStats`]
+//!   (returned, and emitted once as `replay-slot-stats`); a bad one is marked dead with a
+//!   [`ReplayError`] saying why. [`follow`] is the replay thread's loop.
+//! - **Completed data sets**: [`CompletedDataSetsService`] fetches each data set that
+//!   `insert_shreds` reports and tells [`SignatureSubscriber`]s the transactions' first
+//!   signatures.
+//!
+//! [`contention`] holds the controls that keep full-slot readers from starving replay;
+//! [`pipeline`] runs everything together (the `bstore demo` job and the contention bench).
+//!
+//! Start reading at [`driver`], then `slot.rs` (one fetch call of one slot).
+
+mod batch;
+pub mod contention;
+mod data_sets;
+pub mod driver;
+mod error;
+mod executor;
+mod follow;
+pub mod pipeline;
+mod slot;
+mod stats;
+mod ticks;
+
+pub use batch::{BatchEntry, BatchTransaction, BatchTransactions, EntryBatch};
+pub use data_sets::{
+    COMPLETED_DATA_SETS_CAPACITY, CompletedDataSetsService, DataSetsStats, SignatureSubscriber,
+    completed_data_sets_channel,
+};
+pub use driver::{Completion, ReplayDriver, ReplayOptions, SlotStatus};
+pub use error::ReplayError;
+pub use executor::{
+    CountingExecutor, ExecuteError, ExecutionTotals, Executor, MAX_TRANSACTION_BYTES,
+};
+pub use follow::{FollowSummary, follow};
+pub use slot::FetchMode;
+pub use stats::{
+    Latency, MetricsSink, REPLAY_SLOT_DEAD, REPLAY_SLOT_STATS, SlotStats, dead_slot_datapoint,
+};
+pub use ticks::{TickCheck, TickViolation};

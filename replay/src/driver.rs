@@ -1,0 +1,268 @@
+//! `ReplayDriver`: replays slots as their shreds arrive, each from its parent's blockhash,
+//! marking bad slots dead and reporting `replay-slot-stats` once per slot.
+//!
+//! Call [`ReplayDriver::replay`] for a slot whenever more of it may have arrived (or use
+//! [`crate::follow`]): it fetches greedily until nothing new is complete, and says whether
+//! the slot is done. All fetching happens on the caller's thread.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use bstore_ledger::entry::TickRules;
+use bstore_ledger::store::Blockstore;
+use bstore_ledger::{Hash, ShredIndex, Slot};
+use log::Level;
+
+use crate::error::ReplayError;
+use crate::executor::{CountingExecutor, Executor};
+use crate::slot::{FetchMode, Fetcher, SlotReplay, Step};
+use crate::stats::{MetricsSink, SlotStats, dead_slot_datapoint};
+
+/// Whether more shreds may still arrive for the slots being replayed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Completion {
+    /// Live: a slot that stops short waits for its shreds, a slot whose parent was not
+    /// replayed yet waits for it.
+    #[default]
+    Streaming,
+    /// A finished ledger (the `bstore replay` command): a slot that stops short is dead
+    /// ([`ReplayError::Incomplete`]) and an unknown parent is refused.
+    Final,
+}
+
+/// How a driver replays.
+#[derive(Debug, Clone, Default)]
+pub struct ReplayOptions {
+    /// Tick rules (64 ticks; hashes per tick checked when set).
+    pub tick_rules: TickRules,
+    pub completion: Completion,
+    pub fetch: FetchMode,
+    pub metrics: MetricsSink,
+}
+
+/// Where a slot stands after a [`ReplayDriver::replay`] call.
+#[derive(Debug)]
+pub enum SlotStatus {
+    /// Part of it is replayed (or nothing yet); call again when more shreds arrived.
+    InProgress { shreds: u64 },
+    /// Its parent has not been replayed yet; call again after the parent.
+    WaitingForParent { parent: Slot },
+    /// Replayed whole: PoH and tick rules held, every entry executed.
+    Replayed { stats: SlotStats, blockhash: Hash },
+    /// Its data is bad: it was marked dead in the blockstore.
+    Dead {
+        stats: SlotStats,
+        error: ReplayError,
+    },
+    /// Not replayed and not marked (parent dead or unknown, already dead, not in the ledger).
+    Refused { error: ReplayError },
+}
+
+impl SlotStatus {
+    /// True once the slot will not change any more (replayed, dead or refused).
+    pub fn is_final(&self) -> bool {
+        matches!(
+            self,
+            Self::Replayed { .. } | Self::Dead { .. } | Self::Refused { .. }
+        )
+    }
+}
+
+/// Replays slots of one blockstore on the caller's thread.
+#[derive(Debug)]
+pub struct ReplayDriver<E: Executor = CountingExecutor> {
+    blockstore: Arc<Blockstore>,
+    options: ReplayOptions,
+    executor: E,
+    fetcher: Fetcher,
+    active: BTreeMap<Slot, SlotReplay>,
+    /// Blockhashes of replayed slots and of seeded roots: what children chain from.
+    blockhashes: BTreeMap<Slot, Hash>,
+    /// Slots this driver marked dead or found dead.
+    dead: BTreeSet<Slot>,
+}
+
+impl<E: Executor> ReplayDriver<E> {
+    /// A driver with no replayed slot yet: seed the root with [`Self::seed_blockhash`].
+    pub fn new(blockstore: Arc<Blockstore>, options: ReplayOptions, executor: E) -> Self {
+        let fetcher = Fetcher::new(options.fetch.clone());
+        Self {
+            blockstore,
+            options,
+            executor,
+            fetcher,
+            active: BTreeMap::new(),
+            blockhashes: BTreeMap::new(),
+            dead: BTreeSet::new(),
+        }
+    }
+
+    /// Declares `slot` replayed with last entry hash `blockhash` (the ledger's root, or the
+    /// parent of the first slot of a ledger, whose blockhash comes from a snapshot).
+    pub fn seed_blockhash(&mut self, slot: Slot, blockhash: Hash) {
+        self.blockhashes.insert(slot, blockhash);
+    }
+
+    /// The blockhash of a replayed (or seeded) slot.
+    pub fn blockhash(&self, slot: Slot) -> Option<Hash> {
+        self.blockhashes.get(&slot).copied()
+    }
+
+    /// The executor (e.g. to read its totals).
+    pub fn executor(&self) -> &E {
+        &self.executor
+    }
+
+    /// The blockstore replayed from.
+    pub fn blockstore(&self) -> &Arc<Blockstore> {
+        &self.blockstore
+    }
+
+    /// Forgets blockhashes and dead marks of slots below `slot` (after a new root), so a
+    /// long-running driver holds bounded state. Slots under replay are kept.
+    pub fn forget_below(&mut self, slot: Slot) {
+        self.blockhashes = self.blockhashes.split_off(&slot);
+        self.dead = self.dead.split_off(&slot);
+    }
+
+    /// Replays as much of `slot` as has arrived: fetches greedily until no new data set is
+    /// complete. `Err` only when the store itself fails (no slot is at fault then; the
+    /// slot's progress is kept and the call may be retried).
+    pub fn replay(&mut self, slot: Slot) -> Result<SlotStatus, ReplayError> {
+        if self.blockhashes.contains_key(&slot) {
+            return Ok(refused(ReplayError::AlreadyReplayed { slot }));
+        }
+        if self.dead.contains(&slot) {
+            return Ok(refused(ReplayError::AlreadyDead { slot }));
+        }
+        if !self.active.contains_key(&slot) {
+            match self.begin(slot)? {
+                Ok(state) => {
+                    self.active.insert(slot, state);
+                }
+                Err(status) => return Ok(status),
+            }
+        }
+        self.advance(slot)
+    }
+
+    /// Checks the slot and its parent; the parent's blockhash seeds the slot's PoH.
+    fn begin(&mut self, slot: Slot) -> Result<Result<SlotReplay, SlotStatus>, ReplayError> {
+        let storage = |source| ReplayError::Storage { slot, source };
+        let streaming = self.options.completion == Completion::Streaming;
+        let Some(meta) = self.blockstore.meta(slot).map_err(storage)? else {
+            return Ok(Err(if streaming {
+                SlotStatus::InProgress { shreds: 0 }
+            } else {
+                refused(ReplayError::UnknownSlot { slot })
+            }));
+        };
+        let Some(parent) = meta.parent_slot else {
+            return Ok(Err(if streaming {
+                SlotStatus::InProgress { shreds: 0 }
+            } else {
+                refused(ReplayError::NoParent { slot })
+            }));
+        };
+        if self.blockstore.is_dead(slot).map_err(storage)? {
+            self.dead.insert(slot);
+            return Ok(Err(refused(ReplayError::AlreadyDead { slot })));
+        }
+        if let Some(parent_hash) = self.blockhashes.get(&parent) {
+            return Ok(Ok(SlotReplay::new(
+                slot,
+                *parent_hash,
+                &self.options.tick_rules,
+            )));
+        }
+        if self.dead.contains(&parent) || self.blockstore.is_dead(parent).map_err(storage)? {
+            return Ok(Err(refused(ReplayError::ParentDead { slot, parent })));
+        }
+        Ok(Err(if streaming {
+            SlotStatus::WaitingForParent { parent }
+        } else {
+            refused(ReplayError::ParentUnknown { slot, parent })
+        }))
+    }
+
+    fn advance(&mut self, slot: Slot) -> Result<SlotStatus, ReplayError> {
+        let Some(state) = self.active.get_mut(&slot) else {
+            return Ok(SlotStatus::InProgress { shreds: 0 });
+        };
+        let result = loop {
+            match state.step(&self.blockstore, &mut self.fetcher, &mut self.executor) {
+                Ok(Step::Progress) => continue,
+                Ok(Step::Complete) => break Ok(()),
+                Ok(Step::Nothing) => {
+                    if self.options.completion == Completion::Streaming {
+                        return Ok(SlotStatus::InProgress {
+                            shreds: state.shreds(),
+                        });
+                    }
+                    break Err(incomplete(&self.blockstore, slot)?);
+                }
+                Err(e @ ReplayError::Storage { .. }) => return Err(e),
+                Err(e) => break Err(e),
+            }
+        };
+        let Some(mut state) = self.active.remove(&slot) else {
+            return Ok(SlotStatus::InProgress { shreds: 0 });
+        };
+        let stats = state.finish_stats();
+        match result {
+            Ok(()) => {
+                self.blockhashes.insert(slot, state.last_hash);
+                self.options
+                    .metrics
+                    .submit(stats.to_datapoint(), Level::Info);
+                log::debug!("replayed slot {slot}: {stats:?}");
+                Ok(SlotStatus::Replayed {
+                    stats,
+                    blockhash: state.last_hash,
+                })
+            }
+            Err(error) if error.marks_dead() => {
+                self.mark_dead(&error);
+                Ok(SlotStatus::Dead { stats, error })
+            }
+            Err(error) => {
+                if matches!(error, ReplayError::AlreadyDead { .. }) {
+                    self.dead.insert(slot);
+                }
+                Ok(refused(error))
+            }
+        }
+    }
+
+    /// Marks the slot dead in the blockstore (Agave's one-byte flag: the reason itself is
+    /// kept in the returned status, the `replay-slot-dead` point and the log).
+    fn mark_dead(&mut self, error: &ReplayError) {
+        let slot = error.slot();
+        self.dead.insert(slot);
+        log::warn!("marking slot {slot} dead: {error}");
+        if let Err(e) = self.blockstore.set_dead_slot(slot) {
+            log::error!("slot {slot}: could not mark it dead in the blockstore: {e}");
+        }
+        self.options
+            .metrics
+            .submit(dead_slot_datapoint(error), Level::Error);
+    }
+}
+
+fn refused(error: ReplayError) -> SlotStatus {
+    log::info!("not replaying slot {}: {error}", error.slot());
+    SlotStatus::Refused { error }
+}
+
+/// Why a slot of a final ledger stopped short: its first missing shred.
+fn incomplete(blockstore: &Blockstore, slot: Slot) -> Result<ReplayError, ReplayError> {
+    let meta = blockstore
+        .meta(slot)
+        .map_err(|source| ReplayError::Storage { slot, source })?;
+    let (consumed, last_index) = meta.map_or((0, None), |m| (m.consumed, m.last_index));
+    Ok(ReplayError::Incomplete {
+        slot,
+        missing: ShredIndex(u32::try_from(consumed).unwrap_or(u32::MAX)),
+        last_index,
+    })
+}

@@ -1,0 +1,157 @@
+//! `ReplayError`: why a slot could not be replayed, with the slot and the cause.
+//!
+//! Two families: the slot's own data is bad (the slot is marked dead: [`ReplayError::marks_dead`])
+//! and replay cannot start it (its parent is dead or unknown, or it is dead already: it is
+//! refused and left as it is). Storage failures are neither: they are returned as `Err` and
+//! stop the caller, since no slot is at fault.
+
+use bstore_ledger::entry::PohDefect;
+use bstore_ledger::{LedgerError, ShredIndex, Slot};
+
+/// Everything that can stop the replay of one slot.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The fetch failed on the slot's bytes: a shred missing inside a completed data set,
+    /// shreds that do not deshred, or entries that do not decode.
+    #[error("slot {slot}: {source}")]
+    InvalidData { slot: Slot, source: LedgerError },
+
+    /// An entry's hash does not follow from the previous one (`entry` counts from 0 within
+    /// the slot; the first entry chains from the parent's blockhash).
+    #[error("slot {slot}: PoH verification failed at entry {entry}: {defect}")]
+    Poh {
+        slot: Slot,
+        entry: usize,
+        defect: PohDefect,
+    },
+
+    /// The slot breaks the tick rules: too many or too few ticks, wrong hashes between
+    /// ticks, or it does not end on a tick.
+    #[error("slot {slot}: tick rules broken at entry {entry}: {defect}")]
+    Ticks {
+        slot: Slot,
+        entry: usize,
+        defect: PohDefect,
+    },
+
+    /// The executor refused a transaction.
+    #[error("slot {slot}: entry {entry}, transaction {transaction}: {reason}")]
+    Execute {
+        slot: Slot,
+        entry: usize,
+        transaction: usize,
+        reason: String,
+    },
+
+    /// Replaying a finished ledger (no more shreds will come), the slot stops at a hole:
+    /// shred `missing` is absent and the slot cannot become full.
+    #[error(
+        "slot {slot} is incomplete: shred {missing} is missing (last index {})",
+        last_index.map_or_else(|| "unknown".to_string(), |i| i.to_string())
+    )]
+    Incomplete {
+        slot: Slot,
+        missing: ShredIndex,
+        last_index: Option<u64>,
+    },
+
+    /// Refused: the parent slot is dead, so this slot cannot be built on it.
+    #[error("slot {slot}: parent slot {parent} is dead")]
+    ParentDead { slot: Slot, parent: Slot },
+
+    /// Refused: the parent's blockhash is not known (it was not replayed and no blockhash
+    /// was given for it), so the first entry cannot be verified.
+    #[error(
+        "slot {slot}: parent slot {parent} has not been replayed and its blockhash was not given"
+    )]
+    ParentUnknown { slot: Slot, parent: Slot },
+
+    /// Refused: the slot's meta names no parent (an orphan placeholder).
+    #[error("slot {slot} has no parent in its meta (no shred of it has been stored)")]
+    NoParent { slot: Slot },
+
+    /// Refused: the slot has no meta at all.
+    #[error("slot {slot} is not in the ledger")]
+    UnknownSlot { slot: Slot },
+
+    /// Refused: the slot was marked dead before this replay.
+    #[error("slot {slot} is already marked dead")]
+    AlreadyDead { slot: Slot },
+
+    /// Refused: the slot was replayed before by this driver.
+    #[error("slot {slot} was already replayed")]
+    AlreadyReplayed { slot: Slot },
+
+    /// The store failed (not the slot's fault; nothing is marked).
+    #[error("slot {slot}: storage failure: {source}")]
+    Storage { slot: Slot, source: LedgerError },
+}
+
+impl ReplayError {
+    /// The slot the error is about.
+    pub fn slot(&self) -> Slot {
+        match self {
+            Self::InvalidData { slot, .. }
+            | Self::Poh { slot, .. }
+            | Self::Ticks { slot, .. }
+            | Self::Execute { slot, .. }
+            | Self::Incomplete { slot, .. }
+            | Self::ParentDead { slot, .. }
+            | Self::ParentUnknown { slot, .. }
+            | Self::NoParent { slot }
+            | Self::UnknownSlot { slot }
+            | Self::AlreadyDead { slot }
+            | Self::AlreadyReplayed { slot }
+            | Self::Storage { slot, .. } => *slot,
+        }
+    }
+
+    /// True when the slot's own data is at fault, so replay marks it dead.
+    pub fn marks_dead(&self) -> bool {
+        matches!(
+            self,
+            Self::InvalidData { .. }
+                | Self::Poh { .. }
+                | Self::Ticks { .. }
+                | Self::Execute { .. }
+                | Self::Incomplete { .. }
+        )
+    }
+
+    /// A short, stable name for the cause (the `reason` tag of the error datapoint).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::InvalidData {
+                source: LedgerError::MissingShred { .. },
+                ..
+            } => "missing_shred",
+            Self::InvalidData { .. } => "invalid_data",
+            Self::Poh { .. } => "poh",
+            Self::Ticks { .. } => "ticks",
+            Self::Execute { .. } => "execute",
+            Self::Incomplete { .. } => "incomplete",
+            Self::ParentDead { .. } => "parent_dead",
+            Self::ParentUnknown { .. } => "parent_unknown",
+            Self::NoParent { .. } => "no_parent",
+            Self::UnknownSlot { .. } => "unknown_slot",
+            Self::AlreadyDead { .. } => "already_dead",
+            Self::AlreadyReplayed { .. } => "already_replayed",
+            Self::Storage { .. } => "storage",
+        }
+    }
+
+    /// Sorts a fetch error: bad bytes of the slot, a slot already dead, or the store.
+    pub(crate) fn from_fetch(slot: Slot, source: LedgerError) -> Self {
+        match source {
+            LedgerError::DeadSlot { .. } => Self::AlreadyDead { slot },
+            LedgerError::MissingShred { .. }
+            | LedgerError::InvalidShredData { .. }
+            | LedgerError::InvalidEntries { .. }
+            | LedgerError::InvalidShred { .. } => Self::InvalidData { slot, source },
+            other => Self::Storage {
+                slot,
+                source: other,
+            },
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! The replay of one slot, one fetch call at a time: fetch the data sets completed since
+//! the running shred count, verify their PoH and tick rules, execute, advance.
+
+use std::time::Instant;
+
+use bstore_ledger::entry::verify_poh;
+use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::store::Blockstore;
+use bstore_ledger::{Hash, LedgerError, Slot};
+
+use crate::batch::EntryBatch;
+use crate::error::ReplayError;
+use crate::executor::Executor;
+use crate::stats::SlotStats;
+use crate::ticks::{TickCheck, TickViolation};
+
+/// How replay fetches.
+#[derive(Debug, Clone, Default)]
+pub enum FetchMode {
+    /// One multi-get and a serial deshred + view decode on the replay thread itself (the
+    /// design: replay never waits behind anyone else's work).
+    #[default]
+    Serial,
+    /// Through a bounded rayon pool, possibly shared with other readers (the design the
+    /// contention benchmark compares against).
+    #[cfg(feature = "fetch-pool")]
+    Pool(std::sync::Arc<bstore_ledger::fetch::FetchPool>),
+}
+
+/// Replay's fetch state: the mode and the reusable buffer of the serial fetch.
+#[derive(Debug, Default)]
+pub(crate) struct Fetcher {
+    pub(crate) mode: FetchMode,
+    buf: FetchBuffer,
+}
+
+impl Fetcher {
+    pub(crate) fn new(mode: FetchMode) -> Self {
+        Self {
+            mode,
+            buf: FetchBuffer::new(),
+        }
+    }
+}
+
+/// What one step did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// No data set completed since the last call.
+    Nothing,
+    /// Entries were replayed; the slot is not full yet.
+    Progress,
+    /// The slot is full and its last entry replayed; the tick rules held.
+    Complete,
+}
+
+/// Running state of one slot under replay.
+#[derive(Debug)]
+pub(crate) struct SlotReplay {
+    pub(crate) slot: Slot,
+    /// The last verified entry hash (the parent's blockhash before the first entry).
+    pub(crate) last_hash: Hash,
+    /// Shreds consumed so far: the `start` of the next fetch, always on a data-set boundary.
+    shreds: u64,
+    /// Entries replayed so far (the slot-relative index of the next one).
+    entries: usize,
+    ticks: TickCheck,
+    pub(crate) stats: SlotStats,
+    started: Instant,
+}
+
+fn micros(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+impl SlotReplay {
+    pub(crate) fn new(
+        slot: Slot,
+        parent_hash: Hash,
+        rules: &bstore_ledger::entry::TickRules,
+    ) -> Self {
+        Self {
+            slot,
+            last_hash: parent_hash,
+            shreds: 0,
+            entries: 0,
+            ticks: TickCheck::new(rules),
+            stats: SlotStats::new(slot),
+            started: Instant::now(),
+        }
+    }
+
+    /// Shreds replayed so far.
+    pub(crate) fn shreds(&self) -> u64 {
+        self.shreds
+    }
+
+    /// Closes the wall-clock statistic (at the slot's end, replayed or dead).
+    pub(crate) fn finish_stats(&mut self) -> SlotStats {
+        self.stats.replay_total_elapsed = micros(self.started);
+        std::mem::take(&mut self.stats)
+    }
+
+    /// One fetch call and the processing of what it returned.
+    pub(crate) fn step<E: Executor + ?Sized>(
+        &mut self,
+        blockstore: &Blockstore,
+        fetcher: &mut Fetcher,
+        executor: &mut E,
+    ) -> Result<Step, ReplayError> {
+        let call = Instant::now();
+        // The running count is below 2^15 (SPEC 2.2 caps indices), so this never saturates.
+        let start = u32::try_from(self.shreds).unwrap_or(u32::MAX);
+        let outcome = match &fetcher.mode {
+            FetchMode::Serial => {
+                match blockstore.fetch_slot_views(self.slot, start, AllowDead::No, &mut fetcher.buf)
+                {
+                    Ok(views) => {
+                        let batch = EntryBatch::Views(&views.sets);
+                        self.fetched(call, batch, views.num_shreds, views.is_full, executor)
+                    }
+                    Err(e) => self.fetch_failed(call, e),
+                }
+            }
+            #[cfg(feature = "fetch-pool")]
+            FetchMode::Pool(pool) => {
+                match blockstore.get_slot_entries_pooled(self.slot, start, AllowDead::No, pool) {
+                    Ok((entries, num_shreds, is_full)) => {
+                        let batch = EntryBatch::Owned(&entries);
+                        self.fetched(call, batch, num_shreds, is_full, executor)
+                    }
+                    Err(e) => self.fetch_failed(call, e),
+                }
+            }
+        };
+        self.stats.confirmation_time_us += micros(call);
+        outcome
+    }
+
+    fn fetch_failed(&mut self, call: Instant, e: LedgerError) -> Result<Step, ReplayError> {
+        self.stats.fetch_entries_fail_time += micros(call);
+        Err(ReplayError::from_fetch(self.slot, e))
+    }
+
+    /// Books the fetch time of a successful call, then verifies and executes its entries.
+    fn fetched<E: Executor + ?Sized>(
+        &mut self,
+        call: Instant,
+        batch: EntryBatch<'_>,
+        num_shreds: u64,
+        is_full: bool,
+        executor: &mut E,
+    ) -> Result<Step, ReplayError> {
+        let fetch_us = micros(call);
+        self.stats.fetch_entries_time += fetch_us;
+        if num_shreds == 0 {
+            return Ok(Step::Nothing);
+        }
+        self.stats.fetch_calls_us.push(fetch_us);
+        self.verify_and_execute(batch, num_shreds, is_full, executor)
+    }
+
+    fn verify_and_execute<E: Executor + ?Sized>(
+        &mut self,
+        batch: EntryBatch<'_>,
+        num_shreds: u64,
+        is_full: bool,
+        executor: &mut E,
+    ) -> Result<Step, ReplayError> {
+        let slot = self.slot;
+        let first = self.entries;
+        if !batch.is_empty() {
+            self.stats.num_execute_batches += 1;
+        }
+
+        let poh = Instant::now();
+        let verdict = self.verify(batch);
+        self.stats.entry_poh_verification_time += micros(poh);
+        verdict?;
+
+        let run = Instant::now();
+        let executed = executor.execute(slot, first, &batch);
+        self.stats.replay_time += micros(run);
+        executed.map_err(|e| ReplayError::Execute {
+            slot,
+            entry: e.entry,
+            transaction: e.transaction,
+            reason: e.reason,
+        })?;
+
+        self.entries += batch.len();
+        self.shreds += num_shreds;
+        self.stats.total_entries += batch.len() as u64;
+        self.stats.total_transactions += batch.num_transactions() as u64;
+        self.stats.total_shreds = self.shreds;
+        if !is_full {
+            return Ok(Step::Progress);
+        }
+        // Full: the fetch returned every range up to the last-in-slot shred.
+        let poh = Instant::now();
+        let end = self.ticks.finish();
+        self.stats.entry_poh_verification_time += micros(poh);
+        end.map_err(|v| ticks_error(slot, v))?;
+        Ok(Step::Complete)
+    }
+
+    /// PoH chain from the running hash, then the tick rules, over one batch.
+    fn verify(&mut self, batch: EntryBatch<'_>) -> Result<(), ReplayError> {
+        let slot = self.slot;
+        let first = self.entries;
+        let last = verify_poh(&self.last_hash, batch.entries()).map_err(|e| match e {
+            LedgerError::Poh { entry, defect } => ReplayError::Poh {
+                slot,
+                entry: first + entry,
+                defect,
+            },
+            other => ReplayError::InvalidData {
+                slot,
+                source: other,
+            },
+        })?;
+        for entry in batch.entries() {
+            use bstore_ledger::entry::PohEntry;
+            self.ticks
+                .push(entry.num_hashes(), entry.is_tick())
+                .map_err(|v| ticks_error(slot, v))?;
+        }
+        self.last_hash = last;
+        Ok(())
+    }
+}
+
+fn ticks_error(slot: Slot, v: TickViolation) -> ReplayError {
+    ReplayError::Ticks {
+        slot,
+        entry: v.entry,
+        defect: v.defect,
+    }
+}

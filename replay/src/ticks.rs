@@ -1,0 +1,177 @@
+//! The tick rules of SPEC 5.4, checked as a slot's entries arrive batch by batch.
+//!
+//! `bstore_ledger::entry::verify_slot_ticks` checks a whole slot at once; replay sees a slot
+//! in pieces and should refuse a 65th tick as soon as it arrives, not after the slot is
+//! full. [`TickCheck`] gives the same verdicts at the same entry positions (a property test
+//! below holds it to `verify_slot_ticks`).
+
+use bstore_ledger::entry::{PohDefect, TickRules};
+
+/// A tick-rule failure at a slot-relative entry position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TickViolation {
+    pub entry: usize,
+    pub defect: PohDefect,
+}
+
+/// Running tick state of one slot.
+#[derive(Debug, Clone)]
+pub struct TickCheck {
+    ticks_per_slot: u64,
+    /// `None` when hashes per tick are not checked (unset or 0, as Agave treats them).
+    hashes_per_tick: Option<u64>,
+    ticks: u64,
+    hashes_since_tick: u64,
+    entries: usize,
+    last_is_tick: bool,
+}
+
+impl TickCheck {
+    /// A check for a new slot.
+    pub fn new(rules: &TickRules) -> Self {
+        Self {
+            ticks_per_slot: rules.ticks_per_slot,
+            hashes_per_tick: rules.hashes_per_tick.filter(|&h| h > 0),
+            ticks: 0,
+            hashes_since_tick: 0,
+            entries: 0,
+            last_is_tick: false,
+        }
+    }
+
+    /// Ticks seen so far.
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    /// Takes the next entry of the slot.
+    pub fn push(&mut self, num_hashes: u64, is_tick: bool) -> Result<(), TickViolation> {
+        let entry = self.entries;
+        self.entries += 1;
+        self.hashes_since_tick = self.hashes_since_tick.saturating_add(num_hashes);
+        self.last_is_tick = is_tick;
+        if !is_tick {
+            return Ok(());
+        }
+        self.ticks += 1;
+        if self.ticks > self.ticks_per_slot {
+            return Err(TickViolation {
+                entry,
+                defect: PohDefect::TickCount {
+                    expected: self.ticks_per_slot,
+                    found: self.ticks,
+                },
+            });
+        }
+        if let Some(expected) = self.hashes_per_tick
+            && self.hashes_since_tick != expected
+        {
+            return Err(TickViolation {
+                entry,
+                defect: PohDefect::HashesPerTick {
+                    expected,
+                    found: self.hashes_since_tick,
+                },
+            });
+        }
+        self.hashes_since_tick = 0;
+        Ok(())
+    }
+
+    /// The slot is complete: it must end on a tick and hold exactly `ticks_per_slot` ticks
+    /// (too few are reported one past the last entry, as `verify_slot_ticks` does).
+    pub fn finish(&self) -> Result<(), TickViolation> {
+        if self.entries > 0 && !self.last_is_tick {
+            return Err(TickViolation {
+                entry: self.entries - 1,
+                defect: PohDefect::DoesNotEndOnTick,
+            });
+        }
+        if self.ticks != self.ticks_per_slot {
+            return Err(TickViolation {
+                entry: self.entries,
+                defect: PohDefect::TickCount {
+                    expected: self.ticks_per_slot,
+                    found: self.ticks,
+                },
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bstore_ledger::entry::{Entry, verify_slot_ticks};
+    use bstore_ledger::{Hash, LedgerError};
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn whole_slot(entries: &[(u64, bool)], rules: &TickRules) -> Result<(), TickViolation> {
+        let mut check = TickCheck::new(rules);
+        for &(n, tick) in entries {
+            check.push(n, tick)?;
+        }
+        check.finish()
+    }
+
+    fn reference(entries: &[(u64, bool)], rules: &TickRules) -> Result<(), TickViolation> {
+        let owned: Vec<Entry> = entries
+            .iter()
+            .map(|&(num_hashes, tick)| Entry {
+                num_hashes,
+                hash: Hash::default(),
+                transactions: if tick {
+                    Vec::new()
+                } else {
+                    vec![bstore_ledger::synth::vote(
+                        &mut rand::rngs::mock::StepRng::new(1, 1),
+                        Hash::default(),
+                    )]
+                },
+            })
+            .collect();
+        match verify_slot_ticks(&owned, rules) {
+            Ok(()) => Ok(()),
+            Err(LedgerError::Poh { entry, defect }) => Err(TickViolation { entry, defect }),
+            Err(other) => panic!("unexpected error {other}"),
+        }
+    }
+
+    #[test]
+    fn a_valid_slot_passes_and_a_65th_tick_fails_at_once() {
+        let rules = TickRules {
+            ticks_per_slot: 4,
+            hashes_per_tick: Some(10),
+        };
+        let slot = [(4, false), (6, true), (10, true), (10, true), (10, true)];
+        assert_eq!(whole_slot(&slot, &rules), Ok(()));
+        let mut check = TickCheck::new(&rules);
+        for &(n, t) in &slot {
+            check.push(n, t).expect("valid so far");
+        }
+        assert_eq!(
+            check.push(10, true),
+            Err(TickViolation {
+                entry: 5,
+                defect: PohDefect::TickCount {
+                    expected: 4,
+                    found: 5
+                }
+            })
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn same_verdict_as_verify_slot_ticks(
+            entries in proptest::collection::vec((0u64..12, any::<bool>()), 0..24),
+            ticks_per_slot in 0u64..6,
+            hashes_per_tick in proptest::option::of(0u64..12),
+        ) {
+            let rules = TickRules { ticks_per_slot, hashes_per_tick };
+            prop_assert_eq!(whole_slot(&entries, &rules), reference(&entries, &rules));
+        }
+    }
+}

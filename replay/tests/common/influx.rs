@@ -1,0 +1,233 @@
+// Copied from metrics/tests/common/mod.rs (our own harness).
+//! A throwaway InfluxDB 1.x server for the real-server tests.
+//!
+//! `Influx::start` runs `influxd` on 127.0.0.1 with free ports, a temporary data/meta/wal
+//! directory and a config that turns off reporting, monitoring and every other listener, then
+//! waits for `/ping`. The server is killed when the guard drops, also when a test fails.
+//! Without `influxd` the test fails with install instructions, unless
+//! `BSTORE_SKIP_INFLUXDB=1` is set (then `start` returns `None` and the test returns early).
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bstore_metrics::query::InfluxClient;
+use bstore_metrics::writer::HttpOptions;
+use bstore_metrics::{AgentOptions, HostId, InfluxConfig};
+
+pub const SKIP_ENV: &str = "BSTORE_SKIP_INFLUXDB";
+
+/// Agent options for a test: a fixed host id and the given write frequency.
+pub fn options(host: &str, write_frequency: Duration) -> AgentOptions {
+    AgentOptions {
+        write_frequency,
+        host_id: HostId::Fixed(host.into()),
+        ..AgentOptions::default()
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .expect("bind an ephemeral port")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+fn find_influxd() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/bin"), PathBuf::from("/usr/sbin")])
+        .map(|dir| dir.join("influxd"))
+        .find(|p| p.is_file())
+}
+
+/// A running (or stopped) influxd owned by one test.
+#[derive(Debug)]
+pub struct Influx {
+    binary: PathBuf,
+    dir: tempfile::TempDir,
+    child: Option<Child>,
+    pub port: u16,
+}
+
+impl Influx {
+    /// Starts a server and creates database `db`; `None` when skipped by `BSTORE_SKIP_INFLUXDB=1`.
+    pub fn start(db: &str) -> Option<Self> {
+        let mut server = Self::prepare(free_port())?;
+        server.launch();
+        server.create_db(db);
+        Some(server)
+    }
+
+    /// Everything but launching: for tests that start the server later on a known port.
+    pub fn prepare(port: u16) -> Option<Self> {
+        if std::env::var(SKIP_ENV).is_ok_and(|v| v == "1") {
+            eprintln!("{SKIP_ENV}=1: skipping the real InfluxDB test");
+            return None;
+        }
+        let binary = find_influxd().unwrap_or_else(|| {
+            panic!(
+                "influxd not found: these tests need a real InfluxDB 1.x \
+                 (`apt-get install -y influxdb influxdb-client`), or set {SKIP_ENV}=1 to skip them"
+            )
+        });
+        let dir = tempfile::tempdir().expect("temp dir for influxd");
+        Some(Self {
+            binary,
+            dir,
+            child: None,
+            port,
+        })
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    pub fn config(&self, db: &str) -> InfluxConfig {
+        InfluxConfig::new(self.url(), db)
+    }
+
+    pub fn client(&self, db: &str) -> InfluxClient {
+        InfluxClient::new(self.config(db), HttpOptions::default())
+    }
+
+    fn write_config(&self) -> PathBuf {
+        let d = self.dir.path().display();
+        let rpc_port = free_port();
+        let text = format!(
+            r#"reporting-disabled = true
+bind-address = "127.0.0.1:{rpc_port}"
+[meta]
+  dir = "{d}/meta"
+  logging-enabled = false
+[data]
+  dir = "{d}/data"
+  wal-dir = "{d}/wal"
+  query-log-enabled = false
+  wal-fsync-delay = "0s"
+[coordinator]
+  log-queries-after = "0s"
+[retention]
+  enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  enabled = true
+  bind-address = "127.0.0.1:{port}"
+  auth-enabled = false
+  log-enabled = false
+  write-tracing = false
+  pprof-enabled = false
+[logging]
+  level = "warn"
+[subscriber]
+  enabled = false
+[[graphite]]
+  enabled = false
+[[collectd]]
+  enabled = false
+[[opentsdb]]
+  enabled = false
+[[udp]]
+  enabled = false
+[continuous_queries]
+  enabled = false
+"#,
+            port = self.port
+        );
+        let path = self.dir.path().join("influxdb.conf");
+        std::fs::write(&path, text).expect("write influxdb.conf");
+        path
+    }
+
+    fn log_path(&self) -> PathBuf {
+        self.dir.path().join("influxd.log")
+    }
+
+    /// Starts influxd (again, on the same port and data) and waits for `/ping`.
+    pub fn launch(&mut self) {
+        assert!(self.child.is_none(), "influxd already running");
+        let config = self.write_config();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.log_path())
+            .expect("log file");
+        let child = Command::new(&self.binary)
+            .arg("run")
+            .arg("-config")
+            .arg(&config)
+            .env("INFLUXDB_DATA_QUERY_LOG_ENABLED", "false")
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().expect("log fd"))
+            .stderr(log)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", self.binary.display()));
+        self.child = Some(child);
+        let client = self.client("_internal");
+        let start = Instant::now();
+        while client.ping().is_err() {
+            if let Some(status) = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+            {
+                panic!(
+                    "influxd exited with {status} before answering /ping:\n{}",
+                    self.log()
+                );
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "influxd did not answer /ping in 30 s:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// SIGKILLs the server (a crash, not a clean shutdown) and waits for it to exit.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log_path()).unwrap_or_default()
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn create_db(&self, db: &str) {
+        self.client(db)
+            .execute(&format!("CREATE DATABASE \"{db}\""))
+            .expect("CREATE DATABASE");
+    }
+
+    /// `SELECT count(<field>) FROM <measurement>`, 0 when there is no such series yet.
+    pub fn count(&self, db: &str, measurement: &str, field: &str) -> i64 {
+        let series = self
+            .client(db)
+            .query(&format!("SELECT count(\"{field}\") FROM \"{measurement}\""))
+            .expect("count query");
+        series
+            .first()
+            .and_then(|s| s.get(0, "count"))
+            .and_then(serde_json::Value::as_i64)
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for Influx {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
