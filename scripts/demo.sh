@@ -14,6 +14,11 @@ log "building bstore (release)"
 cargo build --release -p bstore --quiet
 BIN="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
 
+require_testdata
+SLOT_DIR="$BSTORE_TESTDATA/sig-testnet-417955322"
+log "real data first: testnet slot 417955322 (320 shreds) deshredded, PoH verified from its parent blockhash"
+"$BIN" shreds deshred "$SLOT_DIR/shreds.bin" --verify-poh 67TBWCoT7EGNWCoJep2FY8pdU85tgs3CnGa29Pm8i2Bz
+
 OUT="${BSTORE_DEMO_OUT:-$REPO/target/demo}"
 log "bstore demo (chart in $OUT)"
 "$BIN" demo --out "$OUT" "$@"

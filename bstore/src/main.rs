@@ -2,8 +2,10 @@
 //! module and only parses arguments, calls the library, and prints JSON or tables.
 
 mod cmd_bench;
+mod cmd_demo;
 mod cmd_ledger;
 mod cmd_metrics;
+mod cmd_replay;
 mod cmd_shreds;
 mod summary;
 
@@ -23,6 +25,11 @@ struct Cli {
 enum Command {
     /// Work on shred stream files (SPEC 8): inspect headers, deshred into entries.
     Shreds(cmd_shreds::ShredsArgs),
+    /// The main job: insert a generated slot stream while replay, the data-sets service and
+    /// RPC-like readers run; prints latencies and writes a chart.
+    Demo(cmd_demo::DemoArgs),
+    /// Replay the full or rooted slots of a ledger, verifying PoH; per-slot statistics.
+    Replay(cmd_replay::ReplayArgs),
     /// A RocksDB ledger: ingest shred files, summarize a slot, generate a synthetic ledger.
     Ledger(cmd_ledger::LedgerArgs),
     /// Measurements that need a ledger: `bench fetch`.
@@ -37,6 +44,8 @@ fn main() -> ExitCode {
         Command::Shreds(args) => cmd_shreds::run(args),
         Command::Metrics(args) => cmd_metrics::run(args),
         Command::Ledger(args) => cmd_ledger::run(args),
+        Command::Replay(args) => cmd_replay::run(args),
+        Command::Demo(args) => cmd_demo::run(args),
         Command::Bench(args) => cmd_bench::run(args),
     };
     match result {
