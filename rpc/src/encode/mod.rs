@@ -1,0 +1,13 @@
+//! Block → Solana JSON (Agave's `UiConfirmedBlock`), written straight from the fetch
+//! path's zero-copy views into one output string.
+//!
+//! - [`json`]: the minimal writer.
+//! - [`transaction`]: one transaction in each encoding and detail level.
+//! - [`accounts`]: signer / writable flags for `transactionDetails: "accounts"`.
+
+pub mod accounts;
+mod block;
+pub mod json;
+mod transaction;
+
+pub use block::{BlockHeader, encode_block};
