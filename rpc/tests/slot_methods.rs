@@ -9,20 +9,12 @@ use serde_json::json;
 #[test]
 fn slot_methods_follow_roots_and_full_slots() {
     let t = TestServer::start(Default::default());
-    let rooted = json!([
-        10,
-        11,
-        12,
-        TESTNET_SLOT,
-        SYNTH_FIRST,
-        SYNTH_FIRST + 1,
-        SYNTH_FIRST + 2
-    ]);
-    assert_eq!(t.result("getBlocks", json!([0])), rooted);
-    assert_eq!(
-        t.result("getBlocks", json!([0, null, {"commitment": "finalized"}])),
-        rooted
-    );
+    // Without an end slot the range is start..=start + 500,000 (Agave's limit).
+    assert_eq!(t.result("getBlocks", json!([0])), json!([10, 11, 12]));
+    let rooted = json!([TESTNET_SLOT, SYNTH_FIRST, SYNTH_FIRST + 1, SYNTH_FIRST + 2]);
+    assert_eq!(t.result("getBlocks", json!([TESTNET_SLOT - 5])), rooted);
+    let cfg = json!({"commitment": "finalized"});
+    assert_eq!(t.result("getBlocks", json!([TESTNET_SLOT, null, cfg])), rooted);
     assert_eq!(t.result("getBlocks", json!([11, 12])), json!([11, 12]));
     assert_eq!(
         t.result(

@@ -52,7 +52,12 @@ async function runCase(conn, c) {
   if (c.rewards !== null && c.rewards !== undefined) config.rewards = c.rewards;
   if (c.commitment) config.commitment = c.commitment;
   try {
-    const block = await conn.getBlock(c.slot, config);
+    // web3.js 1.x serves the signatures detail level through getBlockSignatures (which
+    // always asks for rewards: false); getBlock validates full, accounts and none.
+    const block =
+      c.details === 'signatures'
+        ? await conn.getBlockSignatures(c.slot, c.commitment || undefined)
+        : await conn.getBlock(c.slot, config);
     return { ok: true, block: describeBlock(block, c.details) };
   } catch (e) {
     return { ok: false, error_type: e.constructor.name, code: e.code === undefined ? null : e.code, error: e.message };

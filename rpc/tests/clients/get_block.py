@@ -36,15 +36,37 @@ DETAILS = {
 }
 
 
+B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def b58decode(text: str) -> bytes:
+    """Plain base58 (Bitcoin alphabet), as Solana uses it."""
+    n = 0
+    for ch in text:
+        n = n * 58 + B58.index(ch)
+    body = n.to_bytes((n.bit_length() + 7) // 8, "big") if n else b""
+    zeros = len(text) - len(text.lstrip("1"))
+    return b"\0" * zeros + body
+
+
 def describe_tx(tx: EncodedTransactionWithStatusMeta) -> dict:
     """One transaction, from solders' typed objects."""
-    inner = tx.transaction
     out = {"meta_is_none": tx.meta is None, "version": str(tx.version) if tx.version is not None else None}
-    if isinstance(inner, VersionedTransaction):
+    raw = json.loads(tx.to_json())["transaction"]
+    if isinstance(raw, list):
+        # Binary encodings: solders' `.transaction` getter decodes *and sanitizes*, and
+        # panics on a transaction that does not sanitize (Agave's test transactions call a
+        # program at index 0); decode the blob with solders' bincode codec instead.
+        blob, encoding = raw
+        data = base64.b64decode(blob) if encoding == "base64" else b58decode(blob)
+        inner = VersionedTransaction.from_bytes(data)
         out["kind"] = "binary"
+        out["encoding"] = encoding
         out["bytes_b64"] = base64.b64encode(bytes(inner)).decode()
         out["first_signature"] = str(inner.signatures[0])
-    elif isinstance(inner, UiTransaction):
+        return out
+    inner = tx.transaction
+    if isinstance(inner, UiTransaction):
         out["kind"] = "json"
         out["first_signature"] = str(inner.signatures[0])
         msg = inner.message
@@ -89,7 +111,9 @@ async def run_case(client: AsyncClient, case: dict) -> dict:
         )
     except RPCException as e:
         err = e.args[0] if e.args else e
-        return {"ok": False, "error_type": type(err).__name__, "error": str(err)}
+        # solders parses Solana's error codes into typed messages (e.g.
+        # UnsupportedTransactionVersionMessage); `message` is the server's text.
+        return {"ok": False, "error_type": type(err).__name__, "error": getattr(err, "message", str(err))}
     assert isinstance(resp, GetBlockResp), type(resp)
     return {"ok": True, "block": describe_block(resp.value)}
 
