@@ -14,7 +14,10 @@ fn slot_methods_follow_roots_and_full_slots() {
     let rooted = json!([TESTNET_SLOT, SYNTH_FIRST, SYNTH_FIRST + 1, SYNTH_FIRST + 2]);
     assert_eq!(t.result("getBlocks", json!([TESTNET_SLOT - 5])), rooted);
     let cfg = json!({"commitment": "finalized"});
-    assert_eq!(t.result("getBlocks", json!([TESTNET_SLOT, null, cfg])), rooted);
+    assert_eq!(
+        t.result("getBlocks", json!([TESTNET_SLOT, null, cfg])),
+        rooted
+    );
     assert_eq!(t.result("getBlocks", json!([11, 12])), json!([11, 12]));
     assert_eq!(
         t.result(
