@@ -105,6 +105,7 @@ fn in_process(store: &Blockstore, a: &Args, configs: &[(&str, Value)]) {
     let mut fetch = Vec::new();
     let mut encode: Vec<Vec<Duration>> = vec![Vec::new(); configs.len()];
     let mut out_bytes = vec![0usize; configs.len()];
+    let mut baseline = Vec::new();
     for _ in 0..rounds {
         for i in 0..a.slots {
             let slot = Slot(FIRST_SLOT + i);
@@ -127,6 +128,16 @@ fn in_process(store: &Blockstore, a: &Args, configs: &[(&str, Value)]) {
                 block_time: None,
                 block_height: None,
             };
+            // Baseline for the encoder's base58: the `bs58` crate on the same signatures.
+            let t = Instant::now();
+            let mut n = 0usize;
+            for tx in views.sets.iter().flat_map(|s| s.entries.transactions()) {
+                n += bs58::encode(tx.first_signature().unwrap_or(&[0; 64]))
+                    .into_string()
+                    .len();
+            }
+            baseline.push(t.elapsed());
+            std::hint::black_box(n);
             for (k, (_, c)) in configs.iter().enumerate() {
                 let t = Instant::now();
                 let text = encode_block(&header, &views.sets, &config(c.clone())).expect("encode");
@@ -152,6 +163,10 @@ fn in_process(store: &Blockstore, a: &Args, configs: &[(&str, Value)]) {
             out_bytes[k] as f64 / 1e6
         );
     }
+    println!(
+        "| baseline: the `bs58` crate on the same first signatures | {:.2} ms | |",
+        ms(median(baseline))
+    );
     println!();
 }
 

@@ -7,20 +7,20 @@ use std::fmt::Write;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
+use super::base58::{Base58Scratch, encode_into};
+
 /// The output buffer of one response.
 #[derive(Debug, Default)]
 pub struct JsonOut {
     s: String,
-    /// Reused base58 scratch: bs58's `String` target re-validates the whole string as
-    /// UTF-8 on every call (quadratic over a block), so it encodes here first.
-    scratch: Vec<u8>,
+    b58: Base58Scratch,
 }
 
 impl JsonOut {
     pub fn with_capacity(n: usize) -> Self {
         Self {
             s: String::with_capacity(n),
-            scratch: Vec::with_capacity(128),
+            b58: Base58Scratch::default(),
         }
     }
 
@@ -45,13 +45,8 @@ impl JsonOut {
     /// `"<base58 of bytes>"`.
     #[inline]
     pub fn b58(&mut self, bytes: &[u8]) {
-        self.scratch.clear();
-        // A `Vec` target grows to fit: `onto` cannot fail here.
-        let _ = bs58::encode(bytes).onto(&mut self.scratch);
         self.s.push('"');
-        // Base58 output is ASCII, so this check (over this value only) always passes.
-        self.s
-            .push_str(std::str::from_utf8(&self.scratch).unwrap_or_default());
+        encode_into(bytes, &mut self.s, &mut self.b58);
         self.s.push('"');
     }
 
