@@ -6,6 +6,7 @@ mod cmd_demo;
 mod cmd_ledger;
 mod cmd_metrics;
 mod cmd_replay;
+mod cmd_serve;
 mod cmd_shreds;
 mod summary;
 
@@ -34,6 +35,8 @@ enum Command {
     Ledger(cmd_ledger::LedgerArgs),
     /// Measurements that need a ledger: `bench fetch`.
     Bench(cmd_bench::BenchArgs),
+    /// Serve the ledger's blocks over Solana-compatible JSON-RPC (getBlock and slot methods).
+    Serve(cmd_serve::ServeArgs),
     /// Metrics tools: render per-slot charts from a line-protocol file or InfluxDB.
     Metrics(cmd_metrics::MetricsArgs),
 }
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Ledger(args) => cmd_ledger::run(args),
         Command::Replay(args) => cmd_replay::run(args),
         Command::Demo(args) => cmd_demo::run(args),
+        Command::Serve(args) => cmd_serve::run(args),
         Command::Bench(args) => cmd_bench::run(args),
     };
     match result {

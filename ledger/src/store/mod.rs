@@ -31,6 +31,8 @@ mod engine;
 mod insert;
 #[cfg(feature = "storage")]
 mod presence;
+#[cfg(feature = "storage")]
+mod roots;
 
 pub use column::Column;
 pub use defect::InsertDefect;
@@ -43,3 +45,5 @@ pub use blockstore::{Blockstore, SlotMetaIter};
 pub use engine::{AccessMode, PinnedBytes};
 #[cfg(feature = "storage")]
 pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
+#[cfg(feature = "storage")]
+pub use roots::RootIter;

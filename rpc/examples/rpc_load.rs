@@ -1,0 +1,347 @@
+//! Loopback load generator for the JSON-RPC server (run by `scripts/rpc-load.sh`).
+//!
+//! Builds a ledger of mainnet-sized synthetic slots (deterministic seed), then:
+//! 1. in-process, no HTTP: the fetch alone (one multi-get + deshred + view decode, plus the
+//!    parent's last data set) and the encoding alone (views → JSON text), per block;
+//! 2. over HTTP on 127.0.0.1: `getBlock` requests/s and p50/p99 latency with 1, 4 and 16
+//!    concurrent keep-alive clients, for json (full), base64 (full) and detail none.
+//!
+//! Bounded in count and time: each run stops at `--requests` requests or `--seconds`.
+//! usage: rpc_load [--slots N] [--shreds N] [--requests N] [--seconds S] [--workers N]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::synth::{SlotGenerator, SlotSpec};
+use bstore_ledger::{Hash, Slot};
+use bstore_rpc::encode::{BlockHeader, encode_block};
+use bstore_rpc::methods::block::previous_blockhash;
+use bstore_rpc::params::BlockConfig;
+use bstore_rpc::{Limits, RpcConfig, RpcServer};
+use serde_json::{Value, json};
+
+struct Args {
+    slots: u64,
+    shreds: u32,
+    requests: u64,
+    seconds: u64,
+    workers: usize,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        slots: 8,
+        shreds: 1200,
+        requests: 400,
+        seconds: 15,
+        workers: 2,
+    };
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    for pair in argv.chunks(2) {
+        let v = pair.get(1).and_then(|v| v.parse::<u64>().ok()).unwrap_or_else(|| {
+            eprintln!("usage: rpc_load [--slots N] [--shreds N] [--requests N] [--seconds S] [--workers N]");
+            std::process::exit(2)
+        });
+        match pair[0].as_str() {
+            "--slots" => a.slots = v.max(1),
+            "--shreds" => a.shreds = v as u32,
+            "--requests" => a.requests = v.max(1),
+            "--seconds" => a.seconds = v.max(1),
+            "--workers" => a.workers = v.max(1) as usize,
+            other => {
+                eprintln!("unknown option {other}");
+                std::process::exit(2)
+            }
+        }
+    }
+    a
+}
+
+const FIRST_SLOT: u64 = 1000;
+
+fn build_ledger(dir: &std::path::Path, a: &Args) -> (Blockstore, u64, u64) {
+    let store = Blockstore::open(dir, AccessMode::ReadWrite).expect("open ledger");
+    let mut generator = SlotGenerator::new(7, 1);
+    let mut parent = (Slot(FIRST_SLOT - 1), Hash([3; 32]));
+    let (mut txs, mut shreds) = (0, 0);
+    for i in 0..a.slots {
+        let slot = Slot(FIRST_SLOT + i);
+        let spec = SlotSpec {
+            data_shreds: a.shreds,
+            ..SlotSpec::default()
+        };
+        let g = generator
+            .generate(slot, parent.0, parent.1, spec)
+            .expect("generate");
+        txs += g.transactions;
+        shreds += g.data_shreds.len() as u64;
+        store.insert_shreds(&g.data_shreds).expect("insert");
+        parent = (slot, g.blockhash);
+    }
+    store
+        .set_roots((0..a.slots).map(|i| Slot(FIRST_SLOT + i)))
+        .expect("roots");
+    (store, txs / a.slots, shreds / a.slots)
+}
+
+fn config(v: Value) -> BlockConfig {
+    BlockConfig::from_param(Some(&v)).expect("valid config")
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Fetch alone and encode alone, per block, in this process.
+fn in_process(store: &Blockstore, a: &Args, configs: &[(&str, Value)]) {
+    let rounds = 5;
+    let mut buf = FetchBuffer::new();
+    let mut fetch = Vec::new();
+    let mut encode: Vec<Vec<Duration>> = vec![Vec::new(); configs.len()];
+    let mut out_bytes = vec![0usize; configs.len()];
+    let mut baseline = Vec::new();
+    for _ in 0..rounds {
+        for i in 0..a.slots {
+            let slot = Slot(FIRST_SLOT + i);
+            let t = Instant::now();
+            let meta = store.meta(slot).expect("meta").expect("slot stored");
+            let previous = previous_blockhash(store, meta.parent_slot, &mut buf).expect("parent");
+            let views = store
+                .fetch_slot_views(slot, 0, AllowDead::No, &mut buf)
+                .expect("fetch");
+            fetch.push(t.elapsed());
+            let last = views
+                .sets
+                .last()
+                .and_then(|s| s.entries.iter().last())
+                .expect("entries");
+            let header = BlockHeader {
+                parent_slot: meta.parent_slot.unwrap_or_default(),
+                blockhash: last.hash(),
+                previous_blockhash: previous,
+                block_time: None,
+                block_height: None,
+            };
+            // Baseline for the encoder's base58: the `bs58` crate on the same signatures.
+            let t = Instant::now();
+            let mut n = 0usize;
+            for tx in views.sets.iter().flat_map(|s| s.entries.transactions()) {
+                n += bs58::encode(tx.first_signature().unwrap_or(&[0; 64]))
+                    .into_string()
+                    .len();
+            }
+            baseline.push(t.elapsed());
+            std::hint::black_box(n);
+            for (k, (_, c)) in configs.iter().enumerate() {
+                let t = Instant::now();
+                let text = encode_block(&header, &views.sets, &config(c.clone())).expect("encode");
+                encode[k].push(t.elapsed());
+                out_bytes[k] = text.len();
+            }
+        }
+    }
+    println!(
+        "## in-process, per block (median of {} blocks)",
+        fetch.len()
+    );
+    println!("| step | time | output |");
+    println!("|---|---|---|");
+    println!(
+        "| fetch (parent's last set + multi-get + deshred + view decode) | {:.2} ms | |",
+        ms(median(fetch))
+    );
+    for (k, (name, _)) in configs.iter().enumerate() {
+        println!(
+            "| encode {name} | {:.2} ms | {:.2} MB |",
+            ms(median(encode[k].clone())),
+            out_bytes[k] as f64 / 1e6
+        );
+    }
+    println!(
+        "| baseline: the `bs58` crate on the same first signatures | {:.2} ms | |",
+        ms(median(baseline))
+    );
+    println!();
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// One keep-alive HTTP/1.1 connection.
+struct Conn {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+impl Conn {
+    fn open(addr: SocketAddr) -> Self {
+        let s = TcpStream::connect(addr).expect("connect");
+        s.set_nodelay(true).expect("nodelay");
+        Self {
+            reader: BufReader::new(s.try_clone().expect("clone")),
+            writer: s,
+        }
+    }
+
+    /// Returns the body length and whether it was a JSON-RPC error.
+    fn post(&mut self, addr: SocketAddr, body: &str, sink: &mut Vec<u8>) -> (usize, bool) {
+        let head = format!(
+            "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        self.writer.write_all(head.as_bytes()).expect("write");
+        self.writer.write_all(body.as_bytes()).expect("write");
+        let mut len = 0usize;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).expect("read header");
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
+                len = v.trim().parse().expect("length");
+            }
+        }
+        sink.resize(len, 0);
+        self.reader.read_exact(sink).expect("read body");
+        let head_of_body = &sink[..sink.len().min(40)];
+        (len, head_of_body.windows(8).any(|w| w == b"\"error\":"))
+    }
+}
+
+struct LoadResult {
+    requests: u64,
+    errors: u64,
+    elapsed: Duration,
+    p50: Duration,
+    p99: Duration,
+    bytes: u64,
+}
+
+fn load(addr: SocketAddr, a: &Args, clients: usize, cfg: &Value) -> LoadResult {
+    let next = Arc::new(AtomicU64::new(0));
+    let errors = Arc::new(AtomicU64::new(0));
+    let bytes = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(a.seconds);
+    let start = Instant::now();
+    let handles: Vec<_> = (0..clients)
+        .map(|_| {
+            let (next, errors, bytes, cfg) = (next.clone(), errors.clone(), bytes.clone(), cfg.clone());
+            let (total, slots) = (a.requests, a.slots);
+            std::thread::spawn(move || {
+                let mut conn = Conn::open(addr);
+                let mut sink = Vec::new();
+                let mut lat = Vec::new();
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    if n >= total || Instant::now() >= deadline {
+                        break;
+                    }
+                    let slot = FIRST_SLOT + n % slots;
+                    let body = json!({"jsonrpc": "2.0", "id": n, "method": "getBlock", "params": [slot, cfg]}).to_string();
+                    let t = Instant::now();
+                    let (len, is_err) = conn.post(addr, &body, &mut sink);
+                    lat.push(t.elapsed());
+                    bytes.fetch_add(len as u64, Ordering::Relaxed);
+                    if is_err {
+                        errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                lat
+            })
+        })
+        .collect();
+    let mut lat: Vec<Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().expect("client"))
+        .collect();
+    let elapsed = start.elapsed();
+    lat.sort();
+    let pick = |q: f64| lat[((lat.len() as f64 * q) as usize).min(lat.len() - 1)];
+    LoadResult {
+        requests: lat.len() as u64,
+        errors: errors.load(Ordering::Relaxed),
+        elapsed,
+        p50: pick(0.50),
+        p99: pick(0.99),
+        bytes: bytes.load(Ordering::Relaxed),
+    }
+}
+
+fn main() {
+    let a = args();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let t = Instant::now();
+    let (store, txs, shreds) = build_ledger(dir.path(), &a);
+    println!(
+        "# rpc_load: {} slots × {} data shreds, {} transactions per slot (built in {:.1} s); {} fetch workers\n",
+        a.slots,
+        shreds,
+        txs,
+        t.elapsed().as_secs_f64(),
+        a.workers
+    );
+    let configs = [
+        (
+            "json full",
+            json!({"encoding": "json", "maxSupportedTransactionVersion": 0}),
+        ),
+        (
+            "base64 full",
+            json!({"encoding": "base64", "maxSupportedTransactionVersion": 0}),
+        ),
+        ("signatures", json!({"transactionDetails": "signatures"})),
+        (
+            "none",
+            json!({"transactionDetails": "none", "rewards": false}),
+        ),
+    ];
+    in_process(&store, &a, &configs);
+
+    let limits = Limits {
+        max_concurrent_fetches: a.workers,
+        max_queued_fetches: 64,
+        ..Limits::default()
+    };
+    let server = RpcServer::start(
+        Arc::new(store),
+        RpcConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            limits,
+            ..RpcConfig::default()
+        },
+    )
+    .expect("server");
+    let addr = server.local_addr();
+    println!(
+        "## HTTP getBlock over loopback (at most {} requests or {} s per row)",
+        a.requests, a.seconds
+    );
+    println!("| detail | clients | requests | req/s | p50 | p99 | MB/s out | errors |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (name, cfg) in configs.iter().filter(|(n, _)| *n != "signatures") {
+        for clients in [1, 4, 16] {
+            let r = load(addr, &a, clients, cfg);
+            let secs = r.elapsed.as_secs_f64();
+            println!(
+                "| {name} | {clients} | {} | {:.0} | {:.2} ms | {:.2} ms | {:.0} | {} |",
+                r.requests,
+                r.requests as f64 / secs,
+                ms(r.p50),
+                ms(r.p99),
+                r.bytes as f64 / 1e6 / secs,
+                r.errors
+            );
+        }
+    }
+    server.stop().expect("stop");
+}

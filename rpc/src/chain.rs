@@ -1,0 +1,247 @@
+//! What the ledger says about slots, in RPC terms. bstore has no banks and no votes, so
+//! commitment is read from the blockstore alone:
+//!
+//! - **finalized**: rooted slots (the `root` column); the tip is the highest root.
+//! - **confirmed**: rooted slots, plus full, not-dead slots above the highest root.
+//! - **processed** (only `getSlot` accepts it): as confirmed.
+//!
+//! A block is *available* when its slot is full and not dead and it is part of the
+//! requested commitment. Errors for unavailable slots follow Agave's order: at or above the
+//! highest root it is "not available"; between two roots and not rooted it was "skipped";
+//! below the first available block it was "cleaned up".
+
+use std::ops::Bound;
+
+use bstore_ledger::Slot;
+use bstore_ledger::store::{Blockstore, SlotMeta};
+
+use crate::error::RpcError;
+use crate::params::Commitment;
+
+/// Agave's `MAX_GET_CONFIRMED_BLOCKS_RANGE`: the most slots `getBlocks` spans.
+pub const MAX_BLOCKS_RANGE: u64 = 500_000;
+
+/// How many roots `first_available_block` looks at for a full one before giving up (a
+/// ledger whose first thousand roots hold no block is not one RPC can serve from anyway).
+const FIRST_BLOCK_SCAN: usize = 1024;
+
+/// A slot that may be served: its meta and where it stands.
+#[derive(Debug, Clone)]
+pub struct Available {
+    pub meta: SlotMeta,
+    pub rooted: bool,
+}
+
+/// Ledger queries for the RPC methods.
+#[derive(Debug, Clone, Copy)]
+pub struct Chain<'a> {
+    store: &'a Blockstore,
+}
+
+impl<'a> Chain<'a> {
+    pub fn new(store: &'a Blockstore) -> Self {
+        Self { store }
+    }
+
+    fn is_servable(&self, meta: &SlotMeta) -> Result<bool, RpcError> {
+        Ok(meta.is_full() && !self.store.is_dead(meta.slot)?)
+    }
+
+    /// The highest slot at `commitment`, if any slot qualifies.
+    pub fn tip(&self, commitment: Commitment) -> Result<Option<Slot>, RpcError> {
+        let max_root = self.store.max_root()?;
+        if commitment == Commitment::Finalized {
+            return Ok(max_root);
+        }
+        Ok(self
+            .confirmed_above_root(max_root, None)?
+            .last()
+            .copied()
+            .or(max_root))
+    }
+
+    /// Full, not-dead, unrooted slots above `max_root` (all of them when nothing is rooted)
+    /// and at most `end`, ascending.
+    fn confirmed_above_root(
+        &self,
+        max_root: Option<Slot>,
+        end: Option<Slot>,
+    ) -> Result<Vec<Slot>, RpcError> {
+        let lower = max_root.map_or(Bound::Unbounded, Bound::Excluded);
+        let upper = end.map_or(Bound::Unbounded, Bound::Included);
+        let mut out = Vec::new();
+        for meta in self.store.slot_metas((lower, upper)) {
+            let meta = meta?;
+            if self.is_servable(&meta)? {
+                out.push(meta.slot);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The lowest rooted slot that holds a full block (Agave's `getFirstAvailableBlock`
+    /// skips the first root, whose parent blockhash is missing; bstore serves that block
+    /// with the default previous blockhash, so it counts). 0 for an empty ledger, as Agave.
+    pub fn first_available_block(&self) -> Result<Slot, RpcError> {
+        let mut lowest = None;
+        for root in self.store.rooted_slots(..).take(FIRST_BLOCK_SCAN) {
+            let root = root?;
+            lowest.get_or_insert(root);
+            if let Some(meta) = self.store.meta(root)?
+                && self.is_servable(&meta)?
+            {
+                return Ok(root);
+            }
+        }
+        Ok(lowest.unwrap_or_default())
+    }
+
+    /// The block at `slot` if it is available at `commitment`, else the error Agave gives.
+    pub fn available(&self, slot: Slot, commitment: Commitment) -> Result<Available, RpcError> {
+        let max_root = self.store.max_root()?;
+        let rooted = self.store.is_root(slot)?;
+        let above_root = max_root.is_none_or(|r| slot > r);
+        if let Some(meta) = self.store.meta(slot)?
+            && self.is_servable(&meta)?
+            && (rooted || (commitment != Commitment::Finalized && above_root))
+        {
+            return Ok(Available { meta, rooted });
+        }
+        Err(self.unavailable(slot, max_root, rooted)?)
+    }
+
+    /// Agave's `check_blockstore_root` then `check_slot_cleaned_up`, in that order.
+    fn unavailable(
+        &self,
+        slot: Slot,
+        max_root: Option<Slot>,
+        rooted: bool,
+    ) -> Result<RpcError, RpcError> {
+        let Some(max_root) = max_root else {
+            return Ok(RpcError::BlockNotAvailable { slot });
+        };
+        if slot >= max_root {
+            return Ok(RpcError::BlockNotAvailable { slot });
+        }
+        let lowest_root = self.store.lowest_root()?.unwrap_or_default();
+        if !rooted && slot > lowest_root {
+            return Ok(RpcError::SlotSkipped { slot });
+        }
+        let first_available = self.first_available_block()?;
+        if slot < first_available {
+            return Ok(RpcError::BlockCleanedUp {
+                slot,
+                first_available,
+            });
+        }
+        Ok(RpcError::BlockNotAvailable { slot })
+    }
+
+    /// `getBlocks`: available slots in `start..=end` (end defaults to start + 500,000 and
+    /// is capped by the commitment's tip).
+    pub fn blocks(
+        &self,
+        start: Slot,
+        end: Option<Slot>,
+        commitment: Commitment,
+    ) -> Result<Vec<Slot>, RpcError> {
+        let max_root = self.store.max_root()?;
+        let tip = match commitment {
+            Commitment::Finalized => max_root,
+            _ => self.tip(commitment)?,
+        };
+        let Some(tip) = tip else {
+            return Ok(Vec::new());
+        };
+        let end = end
+            .unwrap_or(Slot(start.0.saturating_add(MAX_BLOCKS_RANGE)))
+            .min(tip);
+        if end < start {
+            return Ok(Vec::new());
+        }
+        if end.0 - start.0 > MAX_BLOCKS_RANGE {
+            return Err(RpcError::invalid_params(format!(
+                "Slot range too large; max {MAX_BLOCKS_RANGE}"
+            )));
+        }
+        let from = start.max(self.first_available_block()?);
+        let mut out = self.servable_roots(from, Some(end), usize::MAX)?;
+        if commitment != Commitment::Finalized {
+            let after = out.last().copied().max(max_root);
+            out.extend(
+                self.confirmed_above_root(after, Some(end))?
+                    .into_iter()
+                    .filter(|s| *s >= start),
+            );
+        }
+        Ok(out)
+    }
+
+    /// `getBlocksWithLimit`: up to `limit` available slots from `start`.
+    pub fn blocks_with_limit(
+        &self,
+        start: Slot,
+        limit: usize,
+        commitment: Commitment,
+    ) -> Result<Vec<Slot>, RpcError> {
+        if limit as u64 > MAX_BLOCKS_RANGE {
+            return Err(RpcError::invalid_params(format!(
+                "Limit too large; max {MAX_BLOCKS_RANGE}"
+            )));
+        }
+        let from = start.max(self.first_available_block()?);
+        let mut out = self.servable_roots(from, None, limit)?;
+        if commitment != Commitment::Finalized && out.len() < limit {
+            let after = out.last().copied().max(self.store.max_root()?);
+            out.extend(
+                self.confirmed_above_root(after, None)?
+                    .into_iter()
+                    .filter(|s| *s >= start),
+            );
+            out.truncate(limit);
+        }
+        Ok(out)
+    }
+
+    /// Rooted slots from `from` (to `end`) that hold a full, live block, at most `limit`.
+    /// Roots with no block (a snapshot slot) are not blocks, as in Agave's ledger.
+    fn servable_roots(
+        &self,
+        from: Slot,
+        end: Option<Slot>,
+        limit: usize,
+    ) -> Result<Vec<Slot>, RpcError> {
+        let upper = end.map_or(Bound::Unbounded, Bound::Included);
+        let mut out = Vec::new();
+        for root in self.store.rooted_slots((Bound::Included(from), upper)) {
+            if out.len() >= limit {
+                break;
+            }
+            let root = root?;
+            if let Some(meta) = self.store.meta(root)?
+                && self.is_servable(&meta)?
+            {
+                out.push(root);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The block height of `slot`: its `block_height` column, else that of its nearest
+    /// ancestor that has one plus the number of blocks between them (each parent link is
+    /// one block). `None` when no ancestor within `MAX_HEIGHT_WALK` links has one.
+    pub fn block_height(&self, slot: Slot) -> Result<Option<u64>, RpcError> {
+        const MAX_HEIGHT_WALK: u64 = 1024;
+        let mut current = slot;
+        for distance in 0..=MAX_HEIGHT_WALK {
+            if let Some(h) = self.store.block_height(current)? {
+                return Ok(h.checked_add(distance));
+            }
+            match self.store.meta(current)?.and_then(|m| m.parent_slot) {
+                Some(parent) if parent < current => current = parent,
+                _ => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,131 @@
+//! A minimal JSON writer for the block encoder. Everything it writes as a string is base58,
+//! base64 or a fixed ASCII literal, none of which needs escaping, so it appends straight to
+//! one `String` with no intermediate tree (a mainnet block is thousands of transactions).
+
+use std::fmt::Write;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+
+use super::base58::{Base58Scratch, encode_into};
+
+/// The output buffer of one response.
+#[derive(Debug, Default)]
+pub struct JsonOut {
+    s: String,
+    b58: Base58Scratch,
+}
+
+impl JsonOut {
+    pub fn with_capacity(n: usize) -> Self {
+        Self {
+            s: String::with_capacity(n),
+            b58: Base58Scratch::default(),
+        }
+    }
+
+    pub fn into_string(self) -> String {
+        self.s
+    }
+
+    pub fn len(&self) -> usize {
+        self.s.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.s.is_empty()
+    }
+
+    /// Raw JSON text (punctuation, literals, `"key":` prefixes).
+    #[inline]
+    pub fn raw(&mut self, text: &str) {
+        self.s.push_str(text);
+    }
+
+    /// `"<base58 of bytes>"`.
+    #[inline]
+    pub fn b58(&mut self, bytes: &[u8]) {
+        self.s.push('"');
+        encode_into(bytes, &mut self.s, &mut self.b58);
+        self.s.push('"');
+    }
+
+    /// `"<base64 of bytes>"` (standard alphabet, padded).
+    #[inline]
+    pub fn b64(&mut self, bytes: &[u8]) {
+        self.s.push('"');
+        BASE64.encode_string(bytes, &mut self.s);
+        self.s.push('"');
+    }
+
+    #[inline]
+    pub fn u64(&mut self, v: u64) {
+        // Writing into a `String` cannot fail.
+        let _ = write!(self.s, "{v}");
+    }
+
+    #[inline]
+    pub fn i64(&mut self, v: i64) {
+        let _ = write!(self.s, "{v}");
+    }
+
+    #[inline]
+    pub fn bool(&mut self, v: bool) {
+        self.s.push_str(if v { "true" } else { "false" });
+    }
+
+    /// `[1,2,3]` from bytes (account index lists).
+    pub fn u8_array(&mut self, bytes: &[u8]) {
+        self.s.push('[');
+        for (i, b) in bytes.iter().enumerate() {
+            if i > 0 {
+                self.s.push(',');
+            }
+            let _ = write!(self.s, "{b}");
+        }
+        self.s.push(']');
+    }
+
+    /// An optional number or `null`.
+    pub fn opt_u64(&mut self, v: Option<u64>) {
+        match v {
+            Some(v) => self.u64(v),
+            None => self.raw("null"),
+        }
+    }
+
+    pub fn opt_i64(&mut self, v: Option<i64>) {
+        match v {
+            Some(v) => self.i64(v),
+            None => self.raw("null"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_valid_json() {
+        let mut out = JsonOut::default();
+        out.raw("{\"a\":");
+        out.b58(&[0, 0, 1]);
+        out.raw(",\"b\":");
+        out.b64(b"hi!");
+        out.raw(",\"c\":");
+        out.u8_array(&[1, 2, 255]);
+        out.raw(",\"d\":");
+        out.opt_i64(Some(-5));
+        out.raw(",\"e\":");
+        out.opt_u64(None);
+        out.raw(",\"f\":");
+        out.bool(true);
+        out.raw("}");
+        let v: serde_json::Value = serde_json::from_str(&out.into_string()).expect("valid JSON");
+        assert_eq!(
+            v,
+            serde_json::json!({"a": "112", "b": "aGkh", "c": [1, 2, 255], "d": -5, "e": null, "f": true})
+        );
+    }
+}

@@ -1,0 +1,217 @@
+//! `RpcError`: the one error type of this crate. Request errors carry the JSON-RPC code and
+//! the exact message Agave's RPC gives for the same condition (clients match on both);
+//! server errors (bind, open) are for the operator.
+
+use std::net::SocketAddr;
+
+use bstore_ledger::{LedgerError, Slot};
+use serde_json::{Value, json};
+
+/// JSON-RPC 2.0 standard codes.
+pub mod code {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// Solana server errors (Agave `rpc-client-api/src/custom_error.rs`).
+    pub const BLOCK_CLEANED_UP: i64 = -32001;
+    pub const BLOCK_NOT_AVAILABLE: i64 = -32004;
+    pub const NODE_UNHEALTHY: i64 = -32005;
+    pub const SLOT_SKIPPED: i64 = -32007;
+    pub const UNSUPPORTED_TRANSACTION_VERSION: i64 = -32015;
+    pub const MIN_CONTEXT_SLOT_NOT_REACHED: i64 = -32016;
+}
+
+/// Everything that can go wrong in the RPC layer.
+#[derive(Debug, thiserror::Error)]
+pub enum RpcError {
+    /// The body is not JSON.
+    #[error("Parse error")]
+    Parse { reason: String },
+
+    /// JSON, but not a JSON-RPC 2.0 request object (or an empty batch).
+    #[error("Invalid request")]
+    InvalidRequest { reason: String },
+
+    /// A batch longer than the configured limit.
+    #[error("Invalid request")]
+    BatchTooLarge { len: usize, max: usize },
+
+    /// A body longer than the configured limit.
+    #[error("Invalid request")]
+    BodyTooLarge { max: usize },
+
+    #[error("Method not found")]
+    MethodNotFound { method: String },
+
+    /// Wrong number or type of params, or a config value out of range. The message is
+    /// Agave's where Agave has a specific one.
+    #[error("{message}")]
+    InvalidParams { message: String },
+
+    /// The slot is not (yet) a full, available block at the requested commitment.
+    #[error("Block not available for slot {slot}")]
+    BlockNotAvailable { slot: Slot },
+
+    /// The slot lies between two roots but is not rooted: it was skipped.
+    #[error("Slot {slot} was skipped, or missing due to ledger jump to recent snapshot")]
+    SlotSkipped { slot: Slot },
+
+    /// The slot is older than anything this ledger still holds.
+    #[error(
+        "Block {slot} cleaned up, does not exist on node. First available block: {first_available}"
+    )]
+    BlockCleanedUp { slot: Slot, first_available: Slot },
+
+    #[error(
+        "Transaction version ({0}) is not supported by the requesting client. Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": {0}"
+    )]
+    UnsupportedTransactionVersion(u8),
+
+    #[error("Minimum context slot has not been reached")]
+    MinContextSlotNotReached { context_slot: Slot },
+
+    /// Every block-fetch worker is busy and the wait queue is full.
+    #[error("Node is busy: {in_flight} block requests in flight (limit {limit}); retry later")]
+    Busy { in_flight: usize, limit: usize },
+
+    /// The ledger failed (storage error or corrupt shreds): an internal error for the
+    /// client, logged with its full context.
+    #[error("Internal error")]
+    Ledger {
+        #[source]
+        source: LedgerError,
+    },
+
+    /// The server itself failed (a worker vanished, a task panicked).
+    #[error("Internal error")]
+    Internal { reason: String },
+
+    /// Startup: the ledger could not be opened.
+    #[error("cannot open the ledger: {source}")]
+    OpenLedger {
+        #[source]
+        source: LedgerError,
+    },
+
+    /// Startup: the listening socket could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// The HTTP server or runtime failed.
+    #[error("server I/O error: {source}")]
+    Io {
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl From<LedgerError> for RpcError {
+    fn from(source: LedgerError) -> Self {
+        Self::Ledger { source }
+    }
+}
+
+impl RpcError {
+    /// Shorthand for an invalid-params error.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        Self::InvalidParams {
+            message: message.into(),
+        }
+    }
+
+    /// The JSON-RPC error code.
+    pub fn code(&self) -> i64 {
+        match self {
+            Self::Parse { .. } => code::PARSE_ERROR,
+            Self::InvalidRequest { .. }
+            | Self::BatchTooLarge { .. }
+            | Self::BodyTooLarge { .. } => code::INVALID_REQUEST,
+            Self::MethodNotFound { .. } => code::METHOD_NOT_FOUND,
+            Self::InvalidParams { .. } => code::INVALID_PARAMS,
+            Self::BlockNotAvailable { .. } => code::BLOCK_NOT_AVAILABLE,
+            Self::SlotSkipped { .. } => code::SLOT_SKIPPED,
+            Self::BlockCleanedUp { .. } => code::BLOCK_CLEANED_UP,
+            Self::UnsupportedTransactionVersion(_) => code::UNSUPPORTED_TRANSACTION_VERSION,
+            Self::MinContextSlotNotReached { .. } => code::MIN_CONTEXT_SLOT_NOT_REACHED,
+            Self::Busy { .. } => code::NODE_UNHEALTHY,
+            Self::Ledger { .. }
+            | Self::Internal { .. }
+            | Self::OpenLedger { .. }
+            | Self::Bind { .. }
+            | Self::Io { .. } => code::INTERNAL_ERROR,
+        }
+    }
+
+    /// The optional `data` member: the detail a standard message leaves out.
+    pub fn data(&self) -> Option<Value> {
+        match self {
+            Self::Parse { reason } | Self::InvalidRequest { reason } => Some(json!(reason)),
+            Self::BatchTooLarge { len, max } => Some(json!(format!(
+                "batch of {len} requests exceeds the limit of {max}"
+            ))),
+            Self::BodyTooLarge { max } => Some(json!(format!(
+                "request body exceeds the limit of {max} bytes"
+            ))),
+            Self::MethodNotFound { method } => Some(json!(format!("unknown method {method:?}"))),
+            Self::MinContextSlotNotReached { context_slot } => {
+                Some(json!({ "contextSlot": context_slot.0 }))
+            }
+            Self::Busy { .. } => Some(json!({ "numSlotsBehind": null })),
+            Self::Ledger { source } => Some(json!(source.to_string())),
+            Self::Internal { reason } => Some(json!(reason)),
+            _ => None,
+        }
+    }
+
+    /// The `error` member of a JSON-RPC response.
+    pub fn to_json(&self) -> Value {
+        let mut obj = json!({ "code": self.code(), "message": self.to_string() });
+        if let (Some(data), Some(map)) = (self.data(), obj.as_object_mut()) {
+            map.insert("data".into(), data);
+        }
+        obj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agave_messages_and_codes() {
+        let e = RpcError::UnsupportedTransactionVersion(0);
+        assert_eq!(e.code(), -32015);
+        assert_eq!(
+            e.to_string(),
+            "Transaction version (0) is not supported by the requesting client. Please try the \
+             request again with the following configuration parameter: \
+             \"maxSupportedTransactionVersion\": 0"
+        );
+        let e = RpcError::SlotSkipped { slot: Slot(5) };
+        assert_eq!(e.code(), -32007);
+        assert_eq!(
+            e.to_string(),
+            "Slot 5 was skipped, or missing due to ledger jump to recent snapshot"
+        );
+        let e = RpcError::BlockNotAvailable { slot: Slot(9) };
+        assert_eq!(
+            e.to_json(),
+            json!({"code": -32004, "message": "Block not available for slot 9"})
+        );
+        let e = RpcError::BlockCleanedUp {
+            slot: Slot(1),
+            first_available: Slot(4),
+        };
+        assert_eq!(e.code(), -32001);
+        assert_eq!(
+            e.to_string(),
+            "Block 1 cleaned up, does not exist on node. First available block: 4"
+        );
+    }
+}

@@ -1,0 +1,104 @@
+//! `getBlock`: availability check, one fetch of the slot (one multi-get, zero-copy views),
+//! the parent's last data set for `previousBlockhash`, then the encoder, all on a fetch
+//! worker so the I/O threads only move bytes.
+
+use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::store::Blockstore;
+use bstore_ledger::{Hash, LedgerError, Slot};
+
+use super::Ctx;
+use crate::chain::Chain;
+use crate::encode::{BlockHeader, encode_block};
+use crate::error::RpcError;
+use crate::params::{BlockConfig, Params};
+
+/// `[slot, config?]`.
+pub async fn get_block(ctx: &Ctx, params: Params) -> Result<String, RpcError> {
+    params.at_most(2)?;
+    let slot = Slot(params.required(0, "slot")?);
+    let cfg = BlockConfig::from_param(params.raw(1))?;
+    ctx.workers
+        .run(move |store, buf| block_json(store, buf, slot, &cfg))
+        .await
+}
+
+/// The parent's last entry hash, from the parent's last completed data set only.
+///
+/// Agave's RPC (`get_rooted_block(slot, require_previous_blockhash = true)`) refuses a
+/// block whose parent has no entries in the ledger; its blockstore without that flag
+/// (ledger-tool) answers with the default hash. bstore answers with the default hash
+/// (`11111111111111111111111111111111`), so the first block of a ledger that starts at a
+/// snapshot is still served. A dead parent, or one whose last set does not decode, counts
+/// as absent, as in Agave.
+pub fn previous_blockhash(
+    store: &Blockstore,
+    parent: Option<Slot>,
+    buf: &mut FetchBuffer,
+) -> Result<Hash, RpcError> {
+    let Some(parent) = parent else {
+        return Ok(Hash::default());
+    };
+    if store.is_dead(parent)? {
+        return Ok(Hash::default());
+    }
+    let Some(last) = store.completed_ranges(parent, 0)?.pop() else {
+        return Ok(Hash::default());
+    };
+    match store.fetch_data_block_views(parent, last.clone(), buf) {
+        Ok(views) => Ok(views
+            .sets
+            .last()
+            .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
+            .map(|entry| entry.hash())
+            .unwrap_or_default()),
+        Err(e) => {
+            log::warn!(
+                "parent slot {parent}, shreds {last:?}: {e}; previousBlockhash is the default hash"
+            );
+            Ok(Hash::default())
+        }
+    }
+}
+
+/// Fetches `slot` and encodes it per `cfg` (what a fetch worker runs).
+pub fn block_json(
+    store: &Blockstore,
+    buf: &mut FetchBuffer,
+    slot: Slot,
+    cfg: &BlockConfig,
+) -> Result<String, RpcError> {
+    let available = Chain::new(store).available(slot, cfg.commitment)?;
+    let previous = previous_blockhash(store, available.meta.parent_slot, buf)?;
+    let block_time = store.block_time(slot)?;
+    let block_height = store.block_height(slot)?;
+    let views = store
+        .fetch_slot_views(slot, 0, AllowDead::No, buf)
+        .map_err(|e| fetch_error(slot, e))?;
+    let last_entry = views
+        .sets
+        .last()
+        .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?));
+    let (true, Some(last_entry)) = (views.is_full, last_entry) else {
+        return Err(RpcError::BlockNotAvailable { slot });
+    };
+    let header = BlockHeader {
+        parent_slot: available.meta.parent_slot.unwrap_or_default(),
+        blockhash: last_entry.hash(),
+        previous_blockhash: previous,
+        block_time,
+        block_height,
+    };
+    encode_block(&header, &views.sets, cfg)
+}
+
+/// A slot marked dead since the availability check is simply not available; anything else
+/// is a ledger fault, logged with its context and reported as an internal error.
+fn fetch_error(slot: Slot, e: LedgerError) -> RpcError {
+    match e {
+        LedgerError::DeadSlot { .. } => RpcError::BlockNotAvailable { slot },
+        other => {
+            log::error!("getBlock {slot}: {other}");
+            RpcError::from(other)
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Positional params and the config objects of the methods (SPEC 6.3), with Agave's
+//! defaults and its legacy spellings. A wrong type or value is `InvalidParams` with serde's
+//! reason, as Agave's JSON-RPC layer reports it ("Invalid params: ...").
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::error::RpcError;
+
+/// A request's `params`: absent, `null` or an array (bstore's methods are positional).
+#[derive(Debug)]
+pub struct Params(Vec<Value>);
+
+impl Params {
+    pub fn new(params: Option<Value>) -> Result<Self, RpcError> {
+        match params {
+            None | Some(Value::Null) => Ok(Self(Vec::new())),
+            Some(Value::Array(items)) => Ok(Self(items)),
+            Some(_) => Err(RpcError::invalid_params(
+                "Invalid params: expected an array of positional parameters.",
+            )),
+        }
+    }
+
+    /// Fails unless there are at most `max` params.
+    pub fn at_most(&self, max: usize) -> Result<(), RpcError> {
+        if self.0.len() > max {
+            return Err(RpcError::invalid_params(format!(
+                "Invalid params: invalid length {}, expected at most {max} parameters.",
+                self.0.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Param `i`, which must be present and not null.
+    pub fn required<T: DeserializeOwned>(&self, i: usize, name: &str) -> Result<T, RpcError> {
+        match self.0.get(i) {
+            None | Some(Value::Null) => Err(RpcError::invalid_params(format!(
+                "Invalid params: missing parameter {i} ({name})."
+            ))),
+            Some(v) => parse(v),
+        }
+    }
+
+    /// Param `i`; absent or null is `None`.
+    pub fn optional<T: DeserializeOwned>(&self, i: usize) -> Result<Option<T>, RpcError> {
+        match self.0.get(i) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => parse(v).map(Some),
+        }
+    }
+
+    /// Param `i` as raw JSON (for params whose shape decides their meaning).
+    pub fn raw(&self, i: usize) -> Option<&Value> {
+        self.0.get(i).filter(|v| !v.is_null())
+    }
+}
+
+/// Parses one param (or config object) with serde, mapping errors to `InvalidParams`.
+pub fn parse<T: DeserializeOwned>(v: &Value) -> Result<T, RpcError> {
+    T::deserialize(v).map_err(|e| RpcError::invalid_params(format!("Invalid params: {e}.")))
+}
+
+/// Commitment levels, with Agave's deprecated aliases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum Commitment {
+    #[serde(alias = "recent")]
+    Processed,
+    #[serde(alias = "single", alias = "singleGossip")]
+    Confirmed,
+    #[default]
+    #[serde(alias = "root", alias = "max")]
+    Finalized,
+}
+
+impl Commitment {
+    /// Block methods refuse `processed`, with Agave's message.
+    pub fn at_least_confirmed(self) -> Result<Self, RpcError> {
+        match self {
+            Self::Processed => Err(RpcError::invalid_params(
+                "Method does not support commitment below `confirmed`",
+            )),
+            other => Ok(other),
+        }
+    }
+}
+
+/// How transactions are encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum Encoding {
+    #[default]
+    Json,
+    /// Parsed instructions need the program parsers of a full node: refused.
+    JsonParsed,
+    Base58,
+    Base64,
+    /// Legacy: a bare base58 string.
+    Binary,
+}
+
+/// How much of each transaction a block carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum TransactionDetails {
+    #[default]
+    Full,
+    Signatures,
+    None,
+    Accounts,
+}
+
+/// `getBlock`'s config object (Agave `RpcBlockConfig`; unknown fields are ignored as there).
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawBlockConfig {
+    encoding: Option<Encoding>,
+    transaction_details: Option<TransactionDetails>,
+    rewards: Option<bool>,
+    commitment: Option<Commitment>,
+    max_supported_transaction_version: Option<u8>,
+}
+
+/// `getBlock`'s config with Agave's defaults applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockConfig {
+    pub encoding: Encoding,
+    pub details: TransactionDetails,
+    /// Agave's default is `true`.
+    pub rewards: bool,
+    pub commitment: Commitment,
+    pub max_supported_version: Option<u8>,
+}
+
+impl BlockConfig {
+    /// From the second `getBlock` param: absent, a config object, or (legacy) an encoding
+    /// string.
+    pub fn from_param(v: Option<&Value>) -> Result<Self, RpcError> {
+        let raw = match v {
+            None => RawBlockConfig::default(),
+            Some(s @ Value::String(_)) => RawBlockConfig {
+                encoding: Some(parse(s)?),
+                ..RawBlockConfig::default()
+            },
+            Some(v) => parse::<RawBlockConfig>(v)?,
+        };
+        let encoding = raw.encoding.unwrap_or_default();
+        if encoding == Encoding::JsonParsed {
+            return Err(RpcError::invalid_params(
+                "Invalid params: encoding jsonParsed is not supported by this node (bstore does \
+                 not parse instructions); use json, base58 or base64.",
+            ));
+        }
+        Ok(Self {
+            encoding,
+            details: raw.transaction_details.unwrap_or_default(),
+            rewards: raw.rewards.unwrap_or(true),
+            commitment: raw.commitment.unwrap_or_default().at_least_confirmed()?,
+            max_supported_version: raw.max_supported_transaction_version,
+        })
+    }
+}
+
+/// The context config of the slot methods (Agave `RpcContextConfig`).
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextConfig {
+    #[serde(default)]
+    pub commitment: Option<Commitment>,
+    #[serde(default)]
+    pub min_context_slot: Option<u64>,
+}
+
+impl ContextConfig {
+    pub fn commitment(&self) -> Commitment {
+        self.commitment.unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn block_config_defaults_and_legacy_forms() {
+        let c = BlockConfig::from_param(None).expect("default");
+        assert_eq!(c.encoding, Encoding::Json);
+        assert_eq!(c.details, TransactionDetails::Full);
+        assert!(c.rewards);
+        assert_eq!(c.commitment, Commitment::Finalized);
+        assert_eq!(c.max_supported_version, None);
+        let c = BlockConfig::from_param(Some(&json!("base64"))).expect("legacy string");
+        assert_eq!(c.encoding, Encoding::Base64);
+        let c = BlockConfig::from_param(Some(&json!({
+            "encoding": "base58", "transactionDetails": "accounts", "rewards": false,
+            "commitment": "confirmed", "maxSupportedTransactionVersion": 0, "unknown": 1
+        })))
+        .expect("full config");
+        assert_eq!(c.details, TransactionDetails::Accounts);
+        assert_eq!(c.max_supported_version, Some(0));
+        assert!(!c.rewards);
+    }
+
+    #[test]
+    fn block_config_errors_are_invalid_params() {
+        for bad in [
+            json!({"commitment": "processed"}),
+            json!({"encoding": "hex"}),
+            json!({"encoding": "jsonParsed"}),
+            json!({"maxSupportedTransactionVersion": 256}),
+            json!({"rewards": "yes"}),
+            json!(7),
+        ] {
+            let e = BlockConfig::from_param(Some(&bad)).expect_err("must fail");
+            assert_eq!(e.code(), -32602, "{bad}");
+        }
+    }
+
+    #[test]
+    fn params_shape() {
+        let p = Params::new(Some(json!([5, null]))).expect("array");
+        assert_eq!(p.required::<u64>(0, "slot").expect("slot"), 5);
+        assert_eq!(p.optional::<u64>(1).expect("null"), None);
+        assert!(p.required::<u64>(1, "x").is_err());
+        assert!(p.at_most(1).is_err());
+        assert!(Params::new(Some(json!({"slot": 5}))).is_err());
+        let p = Params::new(Some(json!([-1]))).expect("array");
+        assert_eq!(
+            p.required::<u64>(0, "slot").expect_err("neg").code(),
+            -32602
+        );
+    }
+}

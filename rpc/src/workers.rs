@@ -1,0 +1,186 @@
+//! The block-fetch workers: a fixed number of named threads, each with its own reusable
+//! `FetchBuffer`, fed by a bounded queue. `getBlock` never fetches on an I/O thread, never
+//! runs more fetches than there are workers, and is refused (`RpcError::Busy`) instead of
+//! queued without bound.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+
+use bstore_ledger::fetch::FetchBuffer;
+use bstore_ledger::store::Blockstore;
+use crossbeam_channel::{Sender, TrySendError};
+use tokio::sync::oneshot;
+
+use crate::error::RpcError;
+
+type Job = Box<dyn FnOnce(&Blockstore, &mut FetchBuffer) + Send>;
+
+/// The worker pool. Dropping it closes the queue; queued jobs still run, then the threads
+/// exit and are joined.
+#[derive(Debug)]
+pub struct FetchWorkers {
+    queue: Option<Sender<Job>>,
+    threads: Vec<JoinHandle<()>>,
+    /// Jobs admitted and not yet finished (queued + running).
+    in_flight: Arc<AtomicUsize>,
+    limit: usize,
+}
+
+/// Decrements the in-flight count when a job ends, whether it returned or panicked.
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl FetchWorkers {
+    /// `workers` threads (at least one) and room for `queued` waiting jobs.
+    pub fn new(store: Arc<Blockstore>, workers: usize, queued: usize) -> Result<Self, RpcError> {
+        let workers = workers.max(1);
+        let (tx, rx) = crossbeam_channel::bounded::<Job>(queued);
+        let mut threads = Vec::with_capacity(workers);
+        for i in 0..workers {
+            let rx = rx.clone();
+            let store = Arc::clone(&store);
+            let thread = std::thread::Builder::new()
+                .name(format!("bstoreRpcFetch{i:02}"))
+                .spawn(move || {
+                    let mut buf = FetchBuffer::new();
+                    for job in rx {
+                        job(&store, &mut buf);
+                    }
+                })
+                .map_err(|source| RpcError::Io { source })?;
+            threads.push(thread);
+        }
+        Ok(Self {
+            queue: Some(tx),
+            threads,
+            in_flight: Arc::new(AtomicUsize::new(0)),
+            limit: workers + queued,
+        })
+    }
+
+    /// Runs `f` on a worker and awaits its result; `Busy` when every worker is taken and
+    /// the queue is full.
+    pub async fn run<T, F>(&self, f: F) -> Result<T, RpcError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Blockstore, &mut FetchBuffer) -> Result<T, RpcError> + Send + 'static,
+    {
+        let queue = self.queue.as_ref().ok_or_else(|| RpcError::Internal {
+            reason: "fetch workers are shut down".into(),
+        })?;
+        let (tx, rx) = oneshot::channel();
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        let guard = InFlight(Arc::clone(&self.in_flight));
+        let job: Job = Box::new(move |store, buf| {
+            let _guard = guard;
+            // The receiver is gone when the client hung up: nothing to tell.
+            let _ = tx.send(f(store, buf));
+        });
+        match queue.try_send(job) {
+            Ok(()) => {}
+            Err(TrySendError::Full(job)) => {
+                // Dropping the job drops its guard: the count goes back down.
+                drop(job);
+                return Err(RpcError::Busy {
+                    in_flight: self.in_flight.load(Ordering::Relaxed),
+                    limit: self.limit,
+                });
+            }
+            Err(TrySendError::Disconnected(_)) => {
+                return Err(RpcError::Internal {
+                    reason: "fetch workers are gone".into(),
+                });
+            }
+        }
+        rx.await.map_err(|_| RpcError::Internal {
+            reason: "a fetch worker failed (panicked) while serving this request".into(),
+        })?
+    }
+}
+
+impl Drop for FetchWorkers {
+    fn drop(&mut self) {
+        self.queue = None;
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use bstore_ledger::store::AccessMode;
+
+    use super::*;
+
+    type Gate = Arc<Mutex<mpsc::Receiver<()>>>;
+
+    /// A job that reports it started, then waits to be released.
+    fn blocker(
+        started: mpsc::Sender<()>,
+        release: Gate,
+    ) -> impl FnOnce(&Blockstore, &mut FetchBuffer) -> Result<u32, RpcError> + Send + 'static {
+        move |_, _| {
+            let _ = started.send(());
+            let _ = release
+                .lock()
+                .map(|r| r.recv_timeout(Duration::from_secs(10)));
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn overload_is_refused_not_queued() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store =
+            Arc::new(Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open ledger"));
+        let workers = FetchWorkers::new(store, 1, 1).expect("workers");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("runtime");
+        let (started_tx, started_rx) = mpsc::channel::<()>();
+        let (release_tx, release_rx) = mpsc::channel::<()>();
+        let release: Gate = Arc::new(Mutex::new(release_rx));
+        rt.block_on(async {
+            let poll_once = Duration::from_millis(20);
+            // a: admitted and running on the one worker.
+            let mut a = Box::pin(workers.run(blocker(started_tx.clone(), Arc::clone(&release))));
+            assert!(tokio::time::timeout(poll_once, &mut a).await.is_err());
+            started_rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("a started");
+            // b: admitted into the one queue slot.
+            let mut b = Box::pin(workers.run(blocker(started_tx.clone(), Arc::clone(&release))));
+            assert!(tokio::time::timeout(poll_once, &mut b).await.is_err());
+            // c: refused at once.
+            let c = workers
+                .run(blocker(started_tx.clone(), Arc::clone(&release)))
+                .await;
+            assert!(
+                matches!(
+                    c,
+                    Err(RpcError::Busy {
+                        in_flight: 2,
+                        limit: 2
+                    })
+                ),
+                "{c:?}"
+            );
+            release_tx.send(()).expect("release a");
+            release_tx.send(()).expect("release b");
+            assert_eq!(a.await.expect("a"), 1);
+            assert_eq!(b.await.expect("b"), 1);
+        });
+    }
+}

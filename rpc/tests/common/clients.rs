@@ -1,0 +1,219 @@
+//! Driving the real Solana client scripts in `tests/clients/` and checking what they saw.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use super::*;
+
+/// The scripts' folder.
+pub fn clients_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")
+}
+
+/// `BSTORE_SKIP_CLIENT_TESTS=1` turns a missing client tool into a skip; otherwise a
+/// missing tool fails the test with how to install it.
+pub fn skip_missing(what: &str) -> bool {
+    let skip = std::env::var("BSTORE_SKIP_CLIENT_TESTS").is_ok_and(|v| v == "1");
+    if skip {
+        eprintln!("SKIPPED: {what} (BSTORE_SKIP_CLIENT_TESTS=1)");
+        return true;
+    }
+    panic!(
+        "{what}. Install the client dependencies with scripts/rpc-client-deps.sh, or set \
+         BSTORE_SKIP_CLIENT_TESTS=1 to skip the real-client tests."
+    );
+}
+
+/// Runs `program args...`; `None` when skipped because the tool is missing.
+pub fn run_script(program: &str, args: &[&str]) -> Option<Value> {
+    let out = match Command::new(program).args(args).output() {
+        Ok(out) => out,
+        Err(e) => {
+            skip_missing(&format!("cannot run {program}: {e}"));
+            return None;
+        }
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        if stderr.contains("ModuleNotFoundError") || stderr.contains("Cannot find module") {
+            skip_missing(&format!(
+                "{program}: a client library is missing:\n{stderr}"
+            ));
+            return None;
+        }
+        panic!("{program} {args:?} failed ({}):\n{stderr}", out.status);
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    Some(serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!("{program} printed no JSON ({e}):\n{stdout}\nstderr:\n{stderr}")
+    }))
+}
+
+/// One getBlock call for the clients, and what it must produce.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub slot: u64,
+    pub encoding: &'static str,
+    pub details: &'static str,
+    pub max_version: Option<u8>,
+    pub rewards: Option<bool>,
+    pub commitment: Option<&'static str>,
+    /// `Some(code, message)` when the call must fail.
+    pub error: Option<(i64, String)>,
+}
+
+impl Case {
+    fn ok(slot: u64, encoding: &'static str, details: &'static str, v0: bool) -> Self {
+        Self {
+            slot,
+            encoding,
+            details,
+            max_version: v0.then_some(0),
+            rewards: None,
+            commitment: None,
+            error: None,
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({
+            "slot": self.slot, "encoding": self.encoding, "details": self.details,
+            "max_version": self.max_version, "rewards": self.rewards,
+            "commitment": self.commitment,
+        })
+    }
+}
+
+/// Every encoding and detail level for the testnet, Agave and synthetic blocks, plus the
+/// error cases a client must surface.
+pub fn cases(ledger: &TestLedger) -> Vec<Case> {
+    let mut out = Vec::new();
+    for slot in [AGAVE_SLOTS[0], AGAVE_SLOTS[1], TESTNET_SLOT, SYNTH_FIRST] {
+        let v0 = ledger.block(slot).has_v0;
+        for encoding in ["json", "base58", "base64"] {
+            out.push(Case::ok(slot, encoding, "full", v0));
+        }
+        for details in ["signatures", "none", "accounts"] {
+            out.push(Case::ok(slot, "json", details, v0));
+        }
+    }
+    out.push(Case {
+        rewards: Some(false),
+        ..Case::ok(AGAVE_SLOTS[2], "json", "full", false)
+    });
+    out.push(Case {
+        commitment: Some("confirmed"),
+        ..Case::ok(SYNTH_CONFIRMED, "json", "full", true)
+    });
+    let transaction_version = "Transaction version (0) is not supported by the requesting \
+        client. Please try the request again with the following configuration parameter: \
+        \"maxSupportedTransactionVersion\": 0";
+    out.push(Case {
+        error: Some((-32015, transaction_version.to_string())),
+        ..Case::ok(SYNTH_FIRST, "json", "full", false)
+    });
+    out.push(Case {
+        error: Some((
+            -32007,
+            "Slot 13 was skipped, or missing due to ledger jump to recent snapshot".into(),
+        )),
+        ..Case::ok(13, "json", "full", false)
+    });
+    let beyond = SYNTH_FIRST + 1000;
+    out.push(Case {
+        error: Some((-32004, format!("Block not available for slot {beyond}"))),
+        ..Case::ok(beyond, "json", "full", false)
+    });
+    out
+}
+
+pub fn plan(cases: &[Case]) -> String {
+    json!({
+        "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>(),
+        "first_slot": TESTNET_SLOT,
+        "time_slot": TESTNET_SLOT,
+    })
+    .to_string()
+}
+
+/// Checks one client's view of one case against the ledger's expectations.
+pub fn check_case(client: &str, ledger: &TestLedger, case: &Case, got: &Value) {
+    let what = format!("{client}: {case:?}");
+    if let Some((code, message)) = &case.error {
+        assert_eq!(got["ok"], false, "{what} must fail: {got}");
+        let text = got["error"].as_str().unwrap_or_default();
+        assert!(text.contains(message.as_str()), "{what}: {text}");
+        if let Some(c) = got.get("code").and_then(Value::as_i64) {
+            assert_eq!(c, *code, "{what}");
+        }
+        return;
+    }
+    assert_eq!(got["ok"], true, "{what}: {got}");
+    let block = &got["block"];
+    let e = ledger.block(case.slot);
+    assert_eq!(block["blockhash"], e.blockhash.as_str(), "{what}");
+    assert_eq!(
+        block["previousBlockhash"],
+        e.previous_blockhash.as_str(),
+        "{what}"
+    );
+    assert_eq!(block["parentSlot"], e.parent_slot, "{what}");
+    assert_eq!(block["blockTime"], json!(e.block_time), "{what}");
+    assert_eq!(block["blockHeight"], json!(e.block_height), "{what}");
+    let rewards = if case.rewards == Some(false) {
+        json!(null)
+    } else {
+        json!(0)
+    };
+    assert_eq!(block["rewards"], rewards, "{what}");
+    match case.details {
+        "signatures" => {
+            let sigs: Vec<String> =
+                serde_json::from_value(block["signatures"].clone()).expect("signature list");
+            assert_eq!(sigs, e.signatures, "{what}");
+        }
+        "none" => {
+            assert!(
+                block.get("transactions").is_none_or(Value::is_null),
+                "{what}"
+            );
+            assert!(block.get("signatures").is_none_or(Value::is_null), "{what}");
+        }
+        _ => {
+            let txs = block["transactions"].as_array().expect("transactions");
+            assert_eq!(txs.len(), e.signatures.len(), "{what}");
+            for (i, tx) in txs.iter().enumerate() {
+                assert_eq!(
+                    tx["first_signature"],
+                    e.signatures[i].as_str(),
+                    "{what} tx {i}"
+                );
+                assert_eq!(tx["meta_is_none"], true, "{what} tx {i}");
+                if case.details == "accounts" {
+                    assert_eq!(tx["payer"], json!({"signer": true, "writable": true}));
+                }
+                if let (Some(b), Some(expected)) = (tx["bytes_b64"].as_str(), e.transactions.get(i))
+                {
+                    assert_eq!(b, b64(expected), "{what} tx {i}: transaction bytes");
+                }
+            }
+        }
+    }
+}
+
+/// Checks the slot methods as a client saw them.
+pub fn check_slots(client: &str, got: &Value) {
+    assert_eq!(got["getSlot"], SYNTH_FIRST + 2, "{client}");
+    assert_eq!(got["getSlotConfirmed"], SYNTH_CONFIRMED, "{client}");
+    assert_eq!(
+        got["getBlocks"],
+        json!([TESTNET_SLOT, SYNTH_FIRST, SYNTH_FIRST + 1, SYNTH_FIRST + 2]),
+        "{client}"
+    );
+    assert_eq!(got["getFirstAvailableBlock"], 10, "{client}");
+    assert_eq!(got["getBlockTime"], BLOCK_TIME, "{client}");
+    assert_eq!(got["getBlockHeight"], 400_000_003, "{client}");
+    assert!(got["getVersion"].is_string(), "{client}");
+}

@@ -1,0 +1,334 @@
+//! Shared by the integration tests: a ledger built from the real test data and the
+//! synthetic generator, a server over it on 127.0.0.1:0, and a minimal HTTP client.
+//!
+//! The ledger (roots marked R, "full" = every shred present):
+//! - slots 10 R, 11 R, 12 R: Agave's `test_get_rooted_block` shreds (parents 9, 10, 11);
+//! - slot 417955322 R: the real testnet slot (parent 417955321, not stored);
+//! - slots S0..S2 R, S3 (full, unrooted: confirmed only), S4 (full, dead): synthetic,
+//!   chained from the testnet slot (S0 = 417955330, parent 417955322);
+//! - slot 8: a rooted placeholder without shreds is not made; slot 5 is below everything.
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bstore_ledger::entry::{Entry, decode_entries, encode_transaction_into};
+use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::synth::{GeneratedSlot, SlotGenerator, SlotSpec};
+use bstore_ledger::{Hash, Slot};
+use bstore_rpc::{RpcConfig, RpcServer};
+
+pub mod clients;
+use serde_json::Value;
+
+pub const TESTNET_SLOT: u64 = 417_955_322;
+pub const AGAVE_SLOTS: [u64; 3] = [10, 11, 12];
+pub const SYNTH_FIRST: u64 = 417_955_330;
+pub const SYNTH_COUNT: u64 = 5;
+pub const SYNTH_CONFIRMED: u64 = SYNTH_FIRST + 3;
+pub const SYNTH_DEAD: u64 = SYNTH_FIRST + 4;
+pub const BLOCK_TIME: i64 = 1_700_000_000;
+
+const AGAVE_FILES: [&str; 3] = [
+    "sig-agave-generated/agave.blockstore.test_get_rooted_block.shreds.bin",
+    "sig-agave-generated/agave.blockstore.test_get_rooted_block.more_shreds.bin",
+    "sig-agave-generated/agave.blockstore.test_get_rooted_block.unrooted_shreds.bin",
+];
+
+/// The shared real-data folder.
+pub fn testdata() -> PathBuf {
+    if let Some(dir) = std::env::var_os("BSTORE_TESTDATA") {
+        return PathBuf::from(dir);
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata");
+    assert!(
+        dir.is_dir(),
+        "test data not found at {} (set BSTORE_TESTDATA)",
+        dir.display()
+    );
+    dir
+}
+
+pub fn read_records(rel: &str) -> Vec<Vec<u8>> {
+    bstore_ledger::stream::read_stream_file(&testdata().join(rel)).expect("readable record file")
+}
+
+pub fn json_file(rel: &str) -> Value {
+    let text = std::fs::read_to_string(testdata().join(rel)).expect("readable json");
+    serde_json::from_str(&text).expect("valid json")
+}
+
+/// What a test checks a block against.
+#[derive(Debug, Clone)]
+pub struct ExpectedBlock {
+    pub slot: u64,
+    pub parent_slot: u64,
+    pub blockhash: String,
+    pub previous_blockhash: String,
+    /// Every transaction's serialized bytes, in block order.
+    pub transactions: Vec<Vec<u8>>,
+    /// First signature of every transaction (base58).
+    pub signatures: Vec<String>,
+    pub block_time: Option<i64>,
+    pub block_height: Option<u64>,
+    /// Whether any transaction is v0.
+    pub has_v0: bool,
+}
+
+/// The test ledger and what each block must look like.
+pub struct TestLedger {
+    pub dir: tempfile::TempDir,
+    pub store: Arc<Blockstore>,
+    pub blocks: Vec<ExpectedBlock>,
+}
+
+impl TestLedger {
+    pub fn block(&self, slot: u64) -> &ExpectedBlock {
+        self.blocks
+            .iter()
+            .find(|b| b.slot == slot)
+            .unwrap_or_else(|| panic!("no expected block for slot {slot}"))
+    }
+}
+
+fn tx_bytes(entries: &[Entry]) -> Vec<Vec<u8>> {
+    entries
+        .iter()
+        .flat_map(|e| &e.transactions)
+        .map(|tx| {
+            let mut out = Vec::new();
+            encode_transaction_into(tx, &mut out);
+            out
+        })
+        .collect()
+}
+
+fn first_signatures(entries: &[Entry]) -> Vec<String> {
+    entries
+        .iter()
+        .flat_map(|e| &e.transactions)
+        .map(|tx| tx.signatures[0].to_string())
+        .collect()
+}
+
+/// The Agave slots' entries, from `entries.bin` (Agave's own serialization of the entries
+/// it shredded: independent of the shreds).
+fn agave_entries() -> Vec<Entry> {
+    let mut bytes = 200u64.to_le_bytes().to_vec();
+    for chunk in
+        read_records("sig-agave-generated/agave.blockstore.test_get_rooted_block.entries.bin")
+    {
+        bytes.extend_from_slice(&chunk);
+    }
+    decode_entries(&bytes).expect("entries.bin decodes")
+}
+
+/// The testnet slot's expected first signatures, from `expected.json`.
+fn testnet_signatures(expected: &Value) -> Vec<String> {
+    expected["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .flat_map(|e| e["txs"].as_array().cloned().unwrap_or_default())
+        .map(|tx| tx["signatures"][0].as_str().expect("signature").to_string())
+        .collect()
+}
+
+/// Builds the ledger described at the top of this file.
+pub fn build_ledger() -> TestLedger {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open ledger");
+    let mut blocks = Vec::new();
+
+    // Agave's slots 10, 11, 12: the same entries each.
+    let agave_expected = json_file("sig-agave-generated/expected.json");
+    let entries = agave_entries();
+    let mut previous = Hash::default().to_string();
+    for (slot, file) in AGAVE_SLOTS.iter().zip(AGAVE_FILES) {
+        let outcome = store
+            .insert_shreds(read_records(file))
+            .expect("insert agave shreds");
+        assert_eq!(outcome.slots_full, vec![Slot(*slot)], "{file}");
+        let key = file.rsplit('/').next().expect("file name");
+        let facts = &agave_expected["files"][key];
+        let blockhash = facts["deshred"]["totals"]["last_entry_hash"]
+            .as_str()
+            .expect("last_entry_hash")
+            .to_string();
+        blocks.push(ExpectedBlock {
+            slot: *slot,
+            parent_slot: facts["shreds"]["parent_slot"][0].as_u64().expect("parent"),
+            blockhash: blockhash.clone(),
+            previous_blockhash: previous,
+            transactions: tx_bytes(&entries),
+            signatures: first_signatures(&entries),
+            block_time: None,
+            block_height: None,
+            has_v0: false,
+        });
+        previous = blockhash;
+    }
+
+    // The testnet slot.
+    let testnet = json_file("sig-testnet-417955322/expected.json");
+    store
+        .insert_shreds(read_records("sig-testnet-417955322/shreds.bin"))
+        .expect("insert testnet shreds");
+    let testnet_hash = testnet["deshred"]["totals"]["last_entry_hash"]
+        .as_str()
+        .expect("last hash")
+        .to_string();
+    blocks.push(ExpectedBlock {
+        slot: testnet["slot"].as_u64().expect("slot"),
+        parent_slot: testnet["shreds"]["parent_slot"][0]
+            .as_u64()
+            .expect("parent"),
+        blockhash: testnet_hash.clone(),
+        // The parent (417955321) is not in the ledger: the default hash.
+        previous_blockhash: Hash::default().to_string(),
+        transactions: Vec::new(),
+        signatures: testnet_signatures(&testnet),
+        block_time: Some(BLOCK_TIME),
+        block_height: Some(400_000_000),
+        has_v0: false,
+    });
+    store
+        .set_block_time(Slot(TESTNET_SLOT), BLOCK_TIME)
+        .expect("block time");
+    store
+        .set_block_height(Slot(TESTNET_SLOT), 400_000_000)
+        .expect("block height");
+
+    // Synthetic slots chained from the testnet slot.
+    let mut generator = SlotGenerator::new(42, 1516);
+    let mut parent = (
+        Slot(TESTNET_SLOT),
+        testnet_hash.parse::<Hash>().expect("hash"),
+    );
+    for i in 0..SYNTH_COUNT {
+        let slot = Slot(SYNTH_FIRST + i);
+        let spec = SlotSpec {
+            data_shreds: 64,
+            ..SlotSpec::default()
+        };
+        let g: GeneratedSlot = generator
+            .generate(slot, parent.0, parent.1, spec)
+            .expect("generate slot");
+        store.insert_shreds(&g.data_shreds).expect("insert synth");
+        store
+            .set_block_time(slot, BLOCK_TIME + i as i64)
+            .expect("block time");
+        blocks.push(ExpectedBlock {
+            slot: slot.0,
+            parent_slot: parent.0.0,
+            blockhash: g.blockhash.to_string(),
+            previous_blockhash: parent.1.to_string(),
+            transactions: tx_bytes(&g.entries),
+            signatures: first_signatures(&g.entries),
+            block_time: Some(BLOCK_TIME + i as i64),
+            block_height: None,
+            has_v0: g
+                .entries
+                .iter()
+                .flat_map(|e| &e.transactions)
+                .any(|t| t.version() == bstore_ledger::entry::TxVersion::V0),
+        });
+        parent = (slot, g.blockhash);
+    }
+    store.set_dead_slot(Slot(SYNTH_DEAD)).expect("dead");
+    let mut roots: Vec<Slot> = AGAVE_SLOTS.iter().map(|s| Slot(*s)).collect();
+    roots.push(Slot(TESTNET_SLOT));
+    roots.extend((0..3).map(|i| Slot(SYNTH_FIRST + i)));
+    store.set_roots(roots).expect("roots");
+
+    TestLedger {
+        dir,
+        store: Arc::new(store),
+        blocks,
+    }
+}
+
+/// A server over a fresh test ledger on 127.0.0.1:0.
+pub struct TestServer {
+    pub ledger: TestLedger,
+    pub server: RpcServer,
+}
+
+impl TestServer {
+    pub fn start(config: RpcConfig) -> Self {
+        let ledger = build_ledger();
+        let config = RpcConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            ..config
+        };
+        let server = RpcServer::start(Arc::clone(&ledger.store), config).expect("server starts");
+        Self { ledger, server }
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.server.local_addr()
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr())
+    }
+
+    /// One JSON-RPC call; returns the whole response object.
+    pub fn call(&self, method: &str, params: Value) -> Value {
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let (status, text) = post(self.addr(), body.to_string().as_bytes());
+        assert_eq!(status, 200, "{method}: {text}");
+        serde_json::from_str(&text).expect("response is JSON")
+    }
+
+    /// The `result` of a call that must succeed.
+    pub fn result(&self, method: &str, params: Value) -> Value {
+        let r = self.call(method, params.clone());
+        assert!(r.get("error").is_none(), "{method} {params}: {r}");
+        r["result"].clone()
+    }
+
+    /// The `error` of a call that must fail.
+    pub fn error(&self, method: &str, params: Value) -> Value {
+        let r = self.call(method, params.clone());
+        assert!(
+            r.get("result").is_none(),
+            "{method} {params} must fail: {r}"
+        );
+        r["error"].clone()
+    }
+}
+
+/// POSTs `body` to `/` over a fresh connection; returns the status and the body.
+pub fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).expect("write head");
+    // A server may refuse before reading everything (body too large): ignore write errors.
+    let _ = s.write_all(body);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8(raw).expect("utf-8 response");
+    let (head, body) = text.split_once("\r\n\r\n").expect("HTTP response");
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("status code");
+    (status, body.to_string())
+}
+
+/// Base64 of bytes (the tests compare transaction bytes as the clients print them).
+pub fn b64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
