@@ -5,9 +5,12 @@ set -euo pipefail
 source "$(dirname "$0")/lib/setup.sh"
 cd "$REPO"
 
-ensure_apt libclang-dev influxdb
+ensure_apt libclang-dev influxdb influxdb-client
+command -v npm >/dev/null 2>&1 || ensure_apt nodejs npm
 ensure_rust_tools
 require_testdata
+# The real Solana clients (Python solana/solders, @solana/web3.js) the rpc tests drive.
+scripts/rpc-client-deps.sh
 
 log "cargo fmt --check"
 cargo fmt --all --check
