@@ -23,7 +23,8 @@ pub enum DataDefect {
     CompleteInsideRange { index: u32 },
     /// The range's last shred is not flagged data-complete.
     LastNotComplete { index: u32 },
-    /// The range holds no shreds at all.
+    /// The range holds no shreds at all, or is not a valid shred range of a slot (empty,
+    /// reversed, past index 32,768, or overlapping the previous range).
     Empty,
     /// The deshredded bytes do not decode as entries.
     Entries { offset: usize, defect: EntryDefect },
@@ -53,7 +54,7 @@ impl fmt::Display for DataDefect {
             Self::LastNotComplete { index } => {
                 write!(f, "last shred {index} is not data-complete")
             }
-            Self::Empty => write!(f, "no shreds in range"),
+            Self::Empty => write!(f, "not a non-empty shred range below 32768"),
             Self::Entries { offset, defect } => write!(f, "entries at byte {offset}: {defect}"),
         }
     }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use crate::entry::{Entry, decode_entries};
 use crate::error::{LedgerError, Result};
 use crate::fetch::deshred_into;
-use crate::fetch::store_fetch::{AllowDead, entries_error, range_payloads};
+use crate::fetch::store_fetch::{AllowDead, check_ranges, entries_error, range_payloads};
 use crate::store::Blockstore;
 use crate::types::Slot;
 
@@ -69,6 +69,7 @@ impl Blockstore {
         let (Some(first), Some(last)) = (plan.ranges.first(), plan.ranges.last()) else {
             return Ok((Vec::new(), 0, false));
         };
+        check_ranges(slot, &plan.ranges)?;
         let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
         let mut work = Vec::with_capacity(plan.ranges.len());
         for range in &plan.ranges {

@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::entry::{EntriesView, Entry, decode_entries};
 use crate::error::{LedgerError, Result};
 use crate::fetch::{DataDefect, check_range_into, completed_ranges};
-use crate::shred::ShredRef;
+use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
 use crate::store::{Blockstore, PinnedBytes};
 use crate::types::{ShredIndex, Slot};
 
@@ -119,6 +119,7 @@ impl Blockstore {
     ) -> Result<()> {
         buf.data.clear();
         buf.spans.clear();
+        check_ranges(slot, ranges)?;
         let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
             return Ok(());
         };
@@ -276,6 +277,26 @@ impl Blockstore {
         }
         Ok(pinned.len() as u64)
     }
+}
+
+/// Ranges come from the meta or from a caller (`get_entries_in_data_block`): each must be
+/// non-empty, inside the slot's 32,768 indices, and after the previous one, so the one
+/// multi-get stays bounded and every offset below is in range.
+pub(super) fn check_ranges(slot: Slot, ranges: &[Range<u32>]) -> Result<()> {
+    let mut floor = 0u32;
+    for r in ranges {
+        if r.start >= r.end || r.end > MAX_SHREDS_PER_SLOT || r.start < floor {
+            let (start, end) = (r.start, r.end);
+            return Err(LedgerError::InvalidShredData {
+                slot,
+                start,
+                end,
+                cause: DataDefect::Empty,
+            });
+        }
+        floor = r.end;
+    }
+    Ok(())
 }
 
 /// The pinned payloads of `range` out of a multi-get that started at `first`; a hole is

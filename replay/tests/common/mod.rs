@@ -2,6 +2,8 @@
 //! blockstores, synthetic slot chains, and (in `influx`) a throwaway InfluxDB.
 #![allow(dead_code, clippy::unwrap_used)]
 
+// The metrics crate's throwaway-InfluxDB harness, shared rather than copied.
+#[path = "../../../metrics/tests/common/mod.rs"]
 pub mod influx;
 
 use std::path::{Path, PathBuf};
