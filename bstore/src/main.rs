@@ -14,6 +14,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// Owned entry decoding allocates per transaction; mimalloc makes that ~40% cheaper than
+/// glibc's malloc (see BENCHMARKS.md, `fetch`). Validators run a fast allocator too.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// bstore: the ledger fetch pipeline of a Solana-style validator.
 #[derive(Debug, Parser)]
 #[command(name = "bstore", version, about, propagate_version = true)]

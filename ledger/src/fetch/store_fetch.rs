@@ -250,9 +250,10 @@ impl Blockstore {
         decode_entries(&buf.data[span]).map_err(|e| entries_error(slot, &range, e))
     }
 
-    /// The benchmark floor: the same multi-get as a full fetch from `start`, plus one copy
-    /// of every shred's data bytes into `out`, with no checks, deshred rules or decoding.
-    /// Returns the number of shreds read.
+    /// The benchmark floor: the same reads as a full fetch from `start` (meta, dead flag, the
+    /// one multi-get), plus one copy of every shred's data bytes into `out`, with no checks,
+    /// deshred rules or decoding. A dead slot is `DeadSlot`. Returns the number of shreds
+    /// read.
     pub fn copy_slot_data_unchecked(
         &self,
         slot: Slot,
@@ -260,7 +261,7 @@ impl Blockstore {
         out: &mut Vec<u8>,
     ) -> Result<u64> {
         out.clear();
-        let Some(plan) = self.plan(slot, start, AllowDead::Yes)? else {
+        let Some(plan) = self.plan(slot, start, AllowDead::No)? else {
             return Ok(0);
         };
         let (Some(first), Some(last)) = (plan.ranges.first(), plan.ranges.last()) else {
