@@ -14,7 +14,9 @@
 //! - [`stream`]: the length-prefixed shred stream files of SPEC 8.
 //! - [`synth`]: deterministic mainnet-like slots for tests, benchmarks and the demo.
 //!
-//! Start reading at [`shred::ShredRef`], then [`fetch::deshred`] and [`entry`].
+//! Start reading at [`shred::ShredRef`], then `store::Blockstore::insert_shreds` (SPEC 2.2),
+//! then the fetch in `fetch/store_fetch.rs` (`Blockstore::fetch_slot_views`,
+//! `Blockstore::get_slot_entries_with_shred_info`) and [`entry::EntriesView`].
 
 pub mod entry;
 pub mod error;
