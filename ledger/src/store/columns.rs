@@ -93,6 +93,19 @@ macro_rules! slot_keyed {
     };
 }
 
+/// Agave's one-byte bool values (`dead_slots`, `root`): 0 or 1, anything else is corrupt.
+macro_rules! bool_valued {
+    () => {
+        type Value = bool;
+        fn encode_value(value: &bool) -> Vec<u8> {
+            vec![u8::from(*value)]
+        }
+        fn decode_value(key: Slot, bytes: &[u8]) -> Result<bool> {
+            decode_bool::<Self>(key, bytes)
+        }
+    };
+}
+
 macro_rules! shred_keyed {
     () => {
         type Key = (Slot, ShredIndex);
@@ -167,14 +180,8 @@ pub struct DeadSlots;
 impl Column for DeadSlots {
     const NAME: &'static str = "dead_slots";
     const COMPRESSION: Compression = Compression::Default;
-    type Value = bool;
     slot_keyed!();
-    fn encode_value(value: &bool) -> Vec<u8> {
-        vec![u8::from(*value)]
-    }
-    fn decode_value(key: Slot, bytes: &[u8]) -> Result<bool> {
-        decode_bool::<Self>(key, bytes)
-    }
+    bool_valued!();
 }
 
 /// `root`: slot u64 BE (8) → bool, one byte (0 or 1).
@@ -184,14 +191,8 @@ pub struct Root;
 impl Column for Root {
     const NAME: &'static str = "root";
     const COMPRESSION: Compression = Compression::Default;
-    type Value = bool;
     slot_keyed!();
-    fn encode_value(value: &bool) -> Vec<u8> {
-        vec![u8::from(*value)]
-    }
-    fn decode_value(key: Slot, bytes: &[u8]) -> Result<bool> {
-        decode_bool::<Self>(key, bytes)
-    }
+    bool_valued!();
 }
 
 /// `blocktime`: slot u64 BE (8) → i64 LE (8), Unix seconds.
