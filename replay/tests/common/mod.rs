@@ -6,7 +6,6 @@
 #[path = "../../../metrics/tests/common/mod.rs"]
 pub mod influx;
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bstore_ledger::entry::TickRules;
@@ -17,35 +16,11 @@ use bstore_replay::{
     Completion, CountingExecutor, MetricsSink, ReplayDriver, ReplayOptions, SlotStatus,
 };
 
-/// The shared real-data folder (`BSTORE_TESTDATA` overrides); missing is a failure.
-pub fn testdata() -> PathBuf {
-    if let Some(dir) = std::env::var_os("BSTORE_TESTDATA") {
-        return PathBuf::from(dir);
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata");
-    assert!(
-        dir.is_dir(),
-        "test data not found at {} (set BSTORE_TESTDATA)",
-        dir.display()
-    );
-    dir
-}
-
-/// A file below the test data folder.
-pub fn path(rel: &str) -> PathBuf {
-    testdata().join(rel)
-}
-
-/// Reads a u64-LE length-prefixed record file (SPEC 8).
-pub fn read_records(rel: &str) -> Vec<Vec<u8>> {
-    bstore_ledger::stream::read_stream_file(&path(rel)).expect("readable record file")
-}
-
-/// Parses a JSON file below the test data folder.
-pub fn json(rel: &str) -> serde_json::Value {
-    let text = std::fs::read_to_string(path(rel)).expect("readable json");
-    serde_json::from_str(&text).expect("valid json")
-}
+// The real-data helpers of the ledger tests (testdata, path, read_records, read_ar, json).
+#[path = "../../../ledger/tests/common/mod.rs"]
+mod data;
+#[allow(unused_imports)] // each test binary uses a different subset
+pub use data::{json, path, read_records, testdata};
 
 /// A fresh read-write blockstore in a temporary directory (kept alive by the guard).
 pub fn temp_blockstore() -> (tempfile::TempDir, Arc<Blockstore>) {

@@ -11,7 +11,6 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,28 +37,13 @@ const AGAVE_FILES: [&str; 3] = [
     "sig-agave-generated/agave.blockstore.test_get_rooted_block.unrooted_shreds.bin",
 ];
 
-/// The shared real-data folder.
-pub fn testdata() -> PathBuf {
-    if let Some(dir) = std::env::var_os("BSTORE_TESTDATA") {
-        return PathBuf::from(dir);
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata");
-    assert!(
-        dir.is_dir(),
-        "test data not found at {} (set BSTORE_TESTDATA)",
-        dir.display()
-    );
-    dir
-}
-
-pub fn read_records(rel: &str) -> Vec<Vec<u8>> {
-    bstore_ledger::stream::read_stream_file(&testdata().join(rel)).expect("readable record file")
-}
-
-pub fn json_file(rel: &str) -> Value {
-    let text = std::fs::read_to_string(testdata().join(rel)).expect("readable json");
-    serde_json::from_str(&text).expect("valid json")
-}
+// The real-data helpers of the ledger tests (testdata, read_records, json).
+#[path = "../../../ledger/tests/common/mod.rs"]
+mod data;
+#[allow(unused_imports)]
+pub use data::json as json_file;
+#[allow(unused_imports)] // each test binary uses a different subset
+pub use data::{read_records, testdata};
 
 /// What a test checks a block against.
 #[derive(Debug, Clone)]
