@@ -51,26 +51,18 @@ pub fn encode_block(
     let transactions = || sets.iter().flat_map(|s| s.entries.transactions());
     match cfg.details {
         TransactionDetails::Full | TransactionDetails::Accounts => {
-            out.raw(",\"transactions\":[");
-            for (i, tx) in transactions().enumerate() {
-                if i > 0 {
-                    out.raw(",");
-                }
-                write_transaction_with_meta(&mut out, &tx, cfg)?;
-            }
-            out.raw("]");
+            out.raw(",\"transactions\":");
+            out.try_array(transactions(), |out, tx| {
+                write_transaction_with_meta(out, &tx, cfg)
+            })?;
         }
         TransactionDetails::Signatures => {
-            out.raw(",\"signatures\":[");
-            for (i, tx) in transactions().enumerate() {
-                if i > 0 {
-                    out.raw(",");
-                }
-                // A transaction always has a first signature once it sanitizes; a stored
-                // one without shows as the all-zero signature rather than failing the block.
-                out.b58(tx.first_signature().unwrap_or(&[0u8; 64]));
-            }
-            out.raw("]");
+            out.raw(",\"signatures\":");
+            // A transaction always has a first signature once it sanitizes; a stored one
+            // without shows as the all-zero signature rather than failing the block.
+            out.array(transactions(), |out, tx| {
+                out.b58(tx.first_signature().unwrap_or(&[0u8; 64]))
+            });
         }
         TransactionDetails::None => {}
     }

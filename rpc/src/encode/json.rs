@@ -74,16 +74,41 @@ impl JsonOut {
         self.s.push_str(if v { "true" } else { "false" });
     }
 
-    /// `[1,2,3]` from bytes (account index lists).
-    pub fn u8_array(&mut self, bytes: &[u8]) {
+    /// `[a,b,c]`: each item written by `each`, commas between. The one array writer of the
+    /// encoders.
+    pub fn array<T>(
+        &mut self,
+        items: impl IntoIterator<Item = T>,
+        mut each: impl FnMut(&mut Self, T),
+    ) {
+        let _ = self.try_array(items, |out, item| {
+            each(out, item);
+            Ok::<(), std::convert::Infallible>(())
+        });
+    }
+
+    /// [`Self::array`] with a fallible writer; stops at the first error.
+    pub fn try_array<T, E>(
+        &mut self,
+        items: impl IntoIterator<Item = T>,
+        mut each: impl FnMut(&mut Self, T) -> Result<(), E>,
+    ) -> Result<(), E> {
         self.s.push('[');
-        for (i, b) in bytes.iter().enumerate() {
+        for (i, item) in items.into_iter().enumerate() {
             if i > 0 {
                 self.s.push(',');
             }
-            let _ = write!(self.s, "{b}");
+            each(self, item)?;
         }
         self.s.push(']');
+        Ok(())
+    }
+
+    /// `[1,2,3]` from bytes (account index lists).
+    pub fn u8_array(&mut self, bytes: &[u8]) {
+        self.array(bytes, |out, b| {
+            let _ = write!(out.s, "{b}");
+        });
     }
 
     /// An optional number or `null`.

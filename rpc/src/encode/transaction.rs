@@ -64,14 +64,7 @@ pub fn write_transaction_with_meta(
 }
 
 fn write_signatures(out: &mut JsonOut, tx: &TransactionView<'_>) {
-    out.raw("[");
-    for (i, sig) in tx.signatures().enumerate() {
-        if i > 0 {
-            out.raw(",");
-        }
-        out.b58(sig);
-    }
-    out.raw("]");
+    out.array(tx.signatures(), |out, sig| out.b58(sig));
 }
 
 /// `UiTransaction` with a raw message (Agave's `json` encoding).
@@ -91,20 +84,12 @@ fn write_raw_message(out: &mut JsonOut, m: &MessageView<'_>) {
     out.u64(u64::from(h.num_readonly_signed_accounts));
     out.raw(",\"numReadonlyUnsignedAccounts\":");
     out.u64(u64::from(h.num_readonly_unsigned_accounts));
-    out.raw("},\"accountKeys\":[");
-    for (i, key) in m.account_keys().enumerate() {
-        if i > 0 {
-            out.raw(",");
-        }
-        out.b58(key);
-    }
-    out.raw("],\"recentBlockhash\":");
+    out.raw("},\"accountKeys\":");
+    out.array(m.account_keys(), |out, key| out.b58(key));
+    out.raw(",\"recentBlockhash\":");
     out.b58(m.recent_blockhash());
-    out.raw(",\"instructions\":[");
-    for (i, ix) in m.instructions().enumerate() {
-        if i > 0 {
-            out.raw(",");
-        }
+    out.raw(",\"instructions\":");
+    out.array(m.instructions(), |out, ix| {
         out.raw("{\"programIdIndex\":");
         out.u64(u64::from(ix.program_id_index));
         out.raw(",\"accounts\":");
@@ -114,15 +99,11 @@ fn write_raw_message(out: &mut JsonOut, m: &MessageView<'_>) {
         out.raw(",\"stackHeight\":");
         out.raw(TOP_LEVEL_STACK_HEIGHT);
         out.raw("}");
-    }
-    out.raw("]");
+    });
     // Agave writes `addressTableLookups` for v0 messages only.
     if m.version() == TxVersion::V0 {
-        out.raw(",\"addressTableLookups\":[");
-        for (i, l) in m.address_table_lookups().enumerate() {
-            if i > 0 {
-                out.raw(",");
-            }
+        out.raw(",\"addressTableLookups\":");
+        out.array(m.address_table_lookups(), |out, l| {
             out.raw("{\"accountKey\":");
             out.b58(l.account_key);
             out.raw(",\"writableIndexes\":");
@@ -130,8 +111,7 @@ fn write_raw_message(out: &mut JsonOut, m: &MessageView<'_>) {
             out.raw(",\"readonlyIndexes\":");
             out.u8_array(l.readonly_indexes);
             out.raw("}");
-        }
-        out.raw("]");
+        });
     }
     out.raw("}");
 }
@@ -140,11 +120,8 @@ fn write_raw_message(out: &mut JsonOut, m: &MessageView<'_>) {
 fn write_accounts(out: &mut JsonOut, tx: &TransactionView<'_>) {
     out.raw("{\"signatures\":");
     write_signatures(out, tx);
-    out.raw(",\"accountKeys\":[");
-    for (i, a) in account_flags(&tx.message()).iter().enumerate() {
-        if i > 0 {
-            out.raw(",");
-        }
+    out.raw(",\"accountKeys\":");
+    out.array(account_flags(&tx.message()).iter(), |out, a| {
         out.raw("{\"pubkey\":");
         out.b58(a.key);
         out.raw(",\"writable\":");
@@ -152,6 +129,6 @@ fn write_accounts(out: &mut JsonOut, tx: &TransactionView<'_>) {
         out.raw(",\"signer\":");
         out.bool(a.signer);
         out.raw(",\"source\":\"transaction\"}");
-    }
-    out.raw("]}");
+    });
+    out.raw("}");
 }
