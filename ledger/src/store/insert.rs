@@ -181,6 +181,18 @@ fn reject(slot: Slot, index: u32, defect: InsertDefect) -> Verdict {
     })
 }
 
+/// Data and coding indices share the per-slot bitmap's bound (32,768).
+fn index_too_large(shred: &ShredRef<'_>) -> Option<Verdict> {
+    let index = shred.index().0;
+    (index >= ShredIndexSet::CAPACITY).then(|| {
+        Verdict::Rejected(LedgerError::InvalidShred {
+            slot: Some(shred.slot()),
+            index: Some(shred.index()),
+            defect: ShredDefect::IndexTooLarge(index),
+        })
+    })
+}
+
 /// The SPEC 2.2 checks of a new data shred against the slot's meta.
 fn check_data(
     meta: &SlotMeta,
@@ -231,12 +243,8 @@ impl Work<'_> {
         if present.contains(index) {
             return Ok(Verdict::Duplicate);
         }
-        if index >= ShredIndexSet::CAPACITY {
-            return Ok(Verdict::Rejected(LedgerError::InvalidShred {
-                slot: Some(slot),
-                index: Some(shred.index()),
-                defect: ShredDefect::IndexTooLarge(index),
-            }));
+        if let Some(rejected) = index_too_large(shred) {
+            return Ok(rejected);
         }
         let meta = w.meta.get_or_insert_with(|| SlotMeta::new(slot, None));
         if let Some(defect) = check_data(meta, index, shred.last_in_slot(), parent) {
@@ -275,12 +283,8 @@ impl Work<'_> {
         if present.contains(index) {
             return Ok(Verdict::Duplicate);
         }
-        if index >= ShredIndexSet::CAPACITY {
-            return Ok(Verdict::Rejected(LedgerError::InvalidShred {
-                slot: Some(slot),
-                index: Some(shred.index()),
-                defect: ShredDefect::IndexTooLarge(index),
-            }));
+        if let Some(rejected) = index_too_large(shred) {
+            return Ok(rejected);
         }
         self.batch
             .put_bytes::<CodeShred>((slot, shred.index()), shred.payload())?;
