@@ -195,7 +195,7 @@ fn slot_summary(
     let sets: Vec<_> = views
         .sets
         .iter()
-        .map(|s| (s.range.clone(), s.entries.bytes()))
+        .map(|s| (s.range.clone(), &s.entries))
         .collect();
     let mut line = summarize(&facts, &sets, opts);
     line["dead"] = json!(store.is_dead(slot)?);

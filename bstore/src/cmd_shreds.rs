@@ -1,8 +1,10 @@
 //! `bstore shreds inspect|deshred FILE...`.
 
 use std::io::Write;
+use std::ops::Range;
 use std::path::PathBuf;
 
+use bstore_ledger::entry::EntriesView;
 use bstore_ledger::fetch::group_by_slot;
 use bstore_ledger::shred::ShredRef;
 use bstore_ledger::stream::StreamReader;
@@ -157,13 +159,17 @@ fn deshred(files: &[PathBuf], opts: &SummaryOptions) -> Result<(), Box<dyn std::
         };
         let line = match error {
             Some(e) => summary_error(&facts, &sets, &e),
-            None => {
-                let sets: Vec<_> = buffers
-                    .iter()
-                    .map(|(r, b)| (r.clone(), b.as_slice()))
-                    .collect();
-                summarize(&facts, &sets, opts)
-            }
+            None => match parse_views(&buffers) {
+                Ok(views) => {
+                    let sets: Vec<_> = views.iter().map(|(r, v)| (r.clone(), v)).collect();
+                    summarize(&facts, &sets, opts)
+                }
+                Err(message) => {
+                    let mut v = facts.to_json(&sets);
+                    v["error"] = json!(message);
+                    v
+                }
+            },
         };
         print_line(&mut out, &line)?;
     }
@@ -174,7 +180,21 @@ fn deshred(files: &[PathBuf], opts: &SummaryOptions) -> Result<(), Box<dyn std::
     Ok(())
 }
 
-fn summary_error(facts: &SlotFacts, sets: &[std::ops::Range<u32>], e: &LedgerError) -> Value {
+/// Parses every deshredded set as zero-copy views; the first that does not decode is named.
+fn parse_views(
+    buffers: &[(Range<u32>, Vec<u8>)],
+) -> Result<Vec<(Range<u32>, EntriesView<'_>)>, String> {
+    buffers
+        .iter()
+        .map(|(range, bytes)| {
+            EntriesView::parse(bytes)
+                .map(|view| (range.clone(), view))
+                .map_err(|e| format!("data set {}..{}: {e}", range.start, range.end))
+        })
+        .collect()
+}
+
+fn summary_error(facts: &SlotFacts, sets: &[Range<u32>], e: &LedgerError) -> Value {
     let mut v = facts.to_json(sets);
     v["error"] = json!(e.to_string());
     v

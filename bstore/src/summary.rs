@@ -40,21 +40,15 @@ impl SlotFacts {
     }
 }
 
-/// Decodes each data set (as zero-copy views) and builds the slot's JSON line. A set that
-/// does not decode makes the line carry `"error"` instead of counts.
-pub fn summarize(facts: &SlotFacts, sets: &[(Range<u32>, &[u8])], opts: &SummaryOptions) -> Value {
+/// Builds the slot's JSON line from its data sets, already parsed as zero-copy views.
+pub fn summarize(
+    facts: &SlotFacts,
+    sets: &[(Range<u32>, &EntriesView<'_>)],
+    opts: &SummaryOptions,
+) -> Value {
     let ranges: Vec<Range<u32>> = sets.iter().map(|(r, _)| r.clone()).collect();
     let mut v = facts.to_json(&ranges);
-    let mut views = Vec::with_capacity(sets.len());
-    for (range, bytes) in sets {
-        match EntriesView::parse(bytes) {
-            Ok(view) => views.push(view),
-            Err(e) => {
-                v["error"] = json!(format!("data set {}..{}: {e}", range.start, range.end));
-                return v;
-            }
-        }
-    }
+    let views: Vec<&EntriesView<'_>> = sets.iter().map(|(_, view)| *view).collect();
     let (mut entries, mut ticks, mut txs, mut sigs, mut hashes) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut first_signatures = Vec::new();
     let mut blockhash = None;
