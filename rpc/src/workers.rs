@@ -32,7 +32,7 @@ struct InFlight(Arc<AtomicUsize>);
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -40,7 +40,10 @@ impl FetchWorkers {
     /// `workers` threads (at least one) and room for `queued` waiting jobs.
     pub fn new(store: Arc<Blockstore>, workers: usize, queued: usize) -> Result<Self, RpcError> {
         let workers = workers.max(1);
-        let (tx, rx) = crossbeam_channel::bounded::<Job>(queued);
+        // Admission is by the in-flight count (at most `workers + queued`), so the channel
+        // can hold every admitted job: a worker that has just answered but not yet returned
+        // to `recv` never makes an admitted request look busy.
+        let (tx, rx) = crossbeam_channel::bounded::<Job>(workers + queued);
         let mut threads = Vec::with_capacity(workers);
         for i in 0..workers {
             let rx = rx.clone();
@@ -75,20 +78,29 @@ impl FetchWorkers {
             reason: "fetch workers are shut down".into(),
         })?;
         let (tx, rx) = oneshot::channel();
-        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        let admitted = self.in_flight.fetch_add(1, Ordering::AcqRel);
         let guard = InFlight(Arc::clone(&self.in_flight));
+        if admitted >= self.limit {
+            drop(guard);
+            return Err(RpcError::Busy {
+                in_flight: admitted,
+                limit: self.limit,
+            });
+        }
         let job: Job = Box::new(move |store, buf| {
-            let _guard = guard;
+            let result = f(store, buf);
+            // Free the slot before answering: a client that has its answer may send again.
+            drop(guard);
             // The receiver is gone when the client hung up: nothing to tell.
-            let _ = tx.send(f(store, buf));
+            let _ = tx.send(result);
         });
         match queue.try_send(job) {
             Ok(()) => {}
             Err(TrySendError::Full(job)) => {
-                // Dropping the job drops its guard: the count goes back down.
+                // Unreachable while capacity == limit; refuse rather than block if it were.
                 drop(job);
                 return Err(RpcError::Busy {
-                    in_flight: self.in_flight.load(Ordering::Relaxed),
+                    in_flight: self.in_flight.load(Ordering::Acquire),
                     limit: self.limit,
                 });
             }
