@@ -25,13 +25,19 @@ if target == "shred_parse":
             n = struct.unpack_from("<Q", raw, pos)[0]; pos += 8
             if n > 65536 or pos + n > len(raw): break
             write(raw[pos:pos + n]); pos += n
-else:
+elif target == "shred_stream":
+    # Stream files are this target's input format: the first records of each.
+    for f in glob.glob(data + "/**/*shreds*.bin", recursive=True):
+        write(open(f, "rb").read()[:8192])
+elif target == "entries_decode":
     for f in glob.glob(data + "/**/batch*.bin", recursive=True) + glob.glob(data + "/**/demo-shreds.bin", recursive=True):
         write(open(f, "rb").read())
+# slot_meta_decode and store_model start from an empty corpus (no real metas in the data;
+# the model's input is an operation string).
 PY
 }
 
-for target in shred_parse entries_decode; do
+for target in shred_parse entries_decode slot_meta_decode shred_stream store_model; do
     seed "$target"
     log "fuzz $target for ${SECONDS_EACH}s"
     cargo fuzz run --sanitizer none --release "$target" "corpus/$target" -- \

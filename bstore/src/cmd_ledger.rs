@@ -5,10 +5,10 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use bstore_ledger::fetch::{AllowDead, FetchBuffer};
-use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck};
 use bstore_ledger::stream::StreamReader;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
-use bstore_ledger::{Hash, Slot};
+use bstore_ledger::{Hash, Pubkey, Slot};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -31,6 +31,10 @@ enum LedgerCommand {
         /// Shreds per insert call (one RocksDB write batch each).
         #[arg(long, default_value_t = 1024)]
         batch: usize,
+        /// Reject every shred not signed by this leader (base58 pubkey). Without it only
+        /// the Merkle roots of each FEC set are checked against each other.
+        #[arg(long, value_name = "PUBKEY")]
+        leader: Option<Pubkey>,
         /// Shred stream files (u64 LE length + packet bytes, repeated).
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -83,8 +87,14 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
         LedgerCommand::Ingest {
             ledger,
             batch,
+            leader,
             files,
-        } => ingest(&ledger, batch.max(1), &files),
+        } => {
+            let options = InsertOptions {
+                leader: leader.map_or(LeaderCheck::Skip, LeaderCheck::Verify),
+            };
+            ingest(&ledger, batch.max(1), options, &files)
+        }
         LedgerCommand::Slot {
             ledger,
             slot,
@@ -120,6 +130,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
 fn ingest(
     ledger: &Path,
     batch: usize,
+    options: InsertOptions,
     files: &[PathBuf],
 ) -> Result<(), Box<dyn std::error::Error>> {
     let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
@@ -129,7 +140,7 @@ fn ingest(
     let mut slots_full = Vec::new();
     let mut pending = Vec::with_capacity(batch);
     let mut flush = |pending: &mut Vec<Vec<u8>>| -> Result<(), Box<dyn std::error::Error>> {
-        let out = store.insert_shreds(pending.iter())?;
+        let out = store.insert_shreds_with(pending.iter(), options)?;
         pending.clear();
         inserted += out.inserted;
         duplicates += out.duplicates;
@@ -137,13 +148,9 @@ fn ingest(
         slots_full.extend(out.slots_full.iter().map(|s| s.0));
         for r in out.rejected {
             let reason = r.error.to_string();
-            let kind = reason
-                .split(':')
-                .next_back()
-                .unwrap_or(&reason)
-                .trim()
-                .to_string();
-            *rejected.entry(kind).or_default() += 1;
+            *rejected
+                .entry(r.error.cause_kind().to_string())
+                .or_default() += 1;
             if examples.len() < 20 {
                 examples.push(reason);
             }

@@ -121,3 +121,29 @@ fn bench_fetch_reports_every_path_against_the_floor() {
     }
     assert!(out.get("pool_us").is_some());
 }
+
+/// `--leader` checks every shred's signature: the real testnet slot goes in under its
+/// leader's key and is refused whole under another key, with the cause counted by name.
+#[test]
+fn ingest_with_leader_key_accepts_the_real_leader_and_refuses_another() {
+    let file = testdata().join("sig-testnet-417955322/shreds.bin");
+    let file = file.to_str().expect("utf-8");
+    let real = "4Nh8T1d4YBZHEuQNRmFbLXPT5HbWicqPxGeKZ5SdAr4i";
+    let other = "11111111111111111111111111111112";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ledger = dir.path().join("a");
+    let ledger = ledger.to_str().expect("utf-8");
+    let ok = &json_lines(&bstore(&[
+        "ledger", "ingest", "--ledger", ledger, "--leader", real, file,
+    ]))[0];
+    assert_eq!(ok["inserted"], 320);
+    assert_eq!(ok["rejected"], 0);
+    let ledger = dir.path().join("b");
+    let ledger = ledger.to_str().expect("utf-8");
+    let bad = &json_lines(&bstore(&[
+        "ledger", "ingest", "--ledger", ledger, "--leader", other, file,
+    ]))[0];
+    assert_eq!(bad["inserted"], 0);
+    assert_eq!(bad["rejected"], 320);
+    assert_eq!(bad["rejected_reasons"]["invalid_signature"], 320);
+}

@@ -9,6 +9,10 @@ use crate::shred::ShredDefect;
 use crate::store::InsertDefect;
 use crate::types::{ShredIndex, Slot};
 
+/// The underlying error of an engine or a thread pool, kept as a typed source (a caller
+/// may downcast it; its text is never parsed).
+pub type BoxedSource = Box<dyn std::error::Error + Send + Sync + 'static>;
+
 /// Result alias for this crate.
 pub type Result<T, E = LedgerError> = std::result::Result<T, E>;
 
@@ -49,12 +53,37 @@ pub enum LedgerError {
     #[error("slot {slot} is dead")]
     DeadSlot { slot: Slot },
 
-    /// The storage engine failed.
-    #[error("storage error (column {column}): {message}")]
+    /// The storage engine failed on a read or write of `column`.
+    #[error("storage error (column {column}): {source}")]
     Storage {
         column: &'static str,
-        message: String,
+        source: BoxedSource,
     },
+
+    /// The database at `path` could not be opened in `mode`.
+    #[error("cannot open the ledger database {} {mode}: {source}", path.display())]
+    Open {
+        path: PathBuf,
+        mode: &'static str,
+        source: BoxedSource,
+    },
+
+    /// A write named a column family the open database does not have (a read-only or
+    /// secondary instance of a ledger that lacks it).
+    #[error("column {column} is not open in this database")]
+    ColumnNotOpen { column: &'static str },
+
+    /// A range cursor reported a position without a key or value (an engine fault).
+    #[error("storage error (column {column}): cursor positioned without a key")]
+    CursorUnpositioned { column: &'static str },
+
+    /// A fetch thread pool could not be built.
+    #[error("cannot build the fetch pool {name}: {source}")]
+    PoolBuild { name: String, source: BoxedSource },
+
+    /// A worker thread panicked; its work is lost, nothing it did was committed.
+    #[error("thread {thread} panicked")]
+    ThreadPanicked { thread: String },
 
     /// A value read from a column does not decode.
     #[error("corrupt value in column {column} at key {key}: {reason}")]
@@ -105,6 +134,46 @@ pub enum LedgerError {
     /// The shredder was asked for something it cannot produce.
     #[error("shredder: {0}")]
     Shredder(String),
+}
+
+impl LedgerError {
+    /// A stable one-word name of the variant, for metrics tags, JSON output and grouping
+    /// (never derived from the message text).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::InvalidShred { .. } => "invalid_shred",
+            Self::InvalidEntries { .. } => "invalid_entries",
+            Self::Poh { .. } => "poh",
+            Self::MissingShred { .. } => "missing_shred",
+            Self::InvalidShredData { .. } => "invalid_shred_data",
+            Self::DeadSlot { .. } => "dead_slot",
+            Self::Storage { .. } => "storage",
+            Self::Open { .. } => "open",
+            Self::ColumnNotOpen { .. } => "column_not_open",
+            Self::CursorUnpositioned { .. } => "cursor_unpositioned",
+            Self::PoolBuild { .. } => "pool_build",
+            Self::ThreadPanicked { .. } => "thread_panicked",
+            Self::CorruptValue { .. } => "corrupt_value",
+            Self::CorruptKey { .. } => "corrupt_key",
+            Self::ShredRejected { .. } => "shred_rejected",
+            Self::NotWritable { .. } => "not_writable",
+            Self::Io { .. } => "io",
+            Self::StreamFile { .. } => "stream_file",
+            Self::Shredder(_) => "shredder",
+        }
+    }
+}
+
+impl LedgerError {
+    /// The most specific stable name: the defect's kind for shred errors
+    /// (`"merkle_root_mismatch"`, `"invalid_signature"`, ...), else [`Self::kind`].
+    pub fn cause_kind(&self) -> &'static str {
+        match self {
+            Self::InvalidShred { defect, .. } => defect.kind(),
+            Self::ShredRejected { defect, .. } => defect.kind(),
+            other => other.kind(),
+        }
+    }
 }
 
 fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {

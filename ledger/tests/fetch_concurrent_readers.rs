@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bstore_ledger::entry::{Entry, decode_entries};
-use bstore_ledger::fetch::{AllowDead, FetchBuffer, group_by_slot};
+use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ViewFetch, group_by_slot};
 use bstore_ledger::shred::ShredRef;
 use bstore_ledger::store::{AccessMode, Blockstore};
 use rand::SeedableRng;
@@ -66,9 +66,10 @@ fn concurrent_fetches_never_see_a_torn_data_set() {
                         assert_eq!(&got[..], &all[..got.len()], "views are a prefix");
                         got.len()
                     } else {
-                        let (got, _, _) = store
+                        let got = store
                             .get_slot_entries_with_shred_info(slot, 0, AllowDead::No)
-                            .expect("fetch");
+                            .expect("fetch")
+                            .entries;
                         assert_eq!(&got[..], &all[..got.len()], "entries are a prefix");
                         got.len()
                     };

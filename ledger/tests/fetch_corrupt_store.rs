@@ -8,8 +8,9 @@ mod common;
 
 use std::path::Path;
 
-use bstore_ledger::fetch::{AllowDead, DataDefect, FetchBuffer};
-use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::fetch::{AllowDead, DataDefect, EntryFetch, FetchBuffer, ViewFetch};
+use bstore_ledger::store::kv::{KvBatch, KvWrite};
+use bstore_ledger::store::{AccessMode, Blockstore, RocksEngine};
 use bstore_ledger::{LedgerError, ShredIndex, Slot};
 
 const SLOT: u64 = 417_955_322;
@@ -29,12 +30,13 @@ fn ledger(dir: &Path) {
     assert_eq!(out.inserted, 320);
 }
 
-/// Changes the `data_shred` column behind bstore's back, with RocksDB itself.
-fn tamper(dir: &Path, edit: impl FnOnce(&rocksdb::DB)) {
-    let path = dir.join("rocksdb");
-    let cfs = rocksdb::DB::list_cf(&rocksdb::Options::default(), &path).expect("list cfs");
-    let db = rocksdb::DB::open_cf(&rocksdb::Options::default(), &path, cfs).expect("raw open");
-    edit(&db);
+/// Changes the `data_shred` column behind bstore's back: raw bytes through the engine,
+/// bypassing every check of the typed layer, in one batch.
+fn tamper(dir: &Path, edit: impl FnOnce(&mut <RocksEngine as KvWrite>::Batch<'_>)) {
+    let store = Blockstore::open(dir, AccessMode::ReadWrite).expect("raw open");
+    let mut batch = store.kv().batch().expect("writable");
+    edit(&mut batch);
+    store.kv().write(batch).expect("tamper");
 }
 
 fn fetch_all(store: &Blockstore) -> Result<(), LedgerError> {
@@ -51,9 +53,8 @@ fn fetch_all(store: &Blockstore) -> Result<(), LedgerError> {
 fn deleted_shred_inside_a_completed_range_is_missing_shred() {
     let dir = tempfile::tempdir().expect("tempdir");
     ledger(dir.path());
-    tamper(dir.path(), |db| {
-        let cf = db.cf_handle("data_shred").expect("data_shred cf");
-        db.delete_cf(cf, key(200)).expect("delete");
+    tamper(dir.path(), |batch| {
+        batch.delete("data_shred", &key(200)).expect("delete");
     });
     let store = Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("reopen");
     let err = fetch_all(&store).expect_err("hole in a completed range");
@@ -68,11 +69,11 @@ fn deleted_shred_inside_a_completed_range_is_missing_shred() {
         "{err}"
     );
     // The data sets before the hole still fetch from their own start (replay style).
-    let (entries, num_shreds, _) = store
+    let got = store
         .get_slot_entries_with_shred_info(Slot(SLOT), 0, AllowDead::No)
-        .map_or((vec![], 0, false), |v| v);
+        .unwrap_or_default();
     assert!(
-        entries.is_empty() && num_shreds == 0,
+        got.entries.is_empty() && got.num_shreds == 0,
         "the first error fails the whole call"
     );
     let err = store
@@ -105,10 +106,13 @@ fn garbage_or_misplaced_shreds_are_invalid_shred_data() {
             .expect("read")
             .expect("present")
     };
-    tamper(dir.path(), |db| {
-        let cf = db.cf_handle("data_shred").expect("data_shred cf");
-        db.put_cf(cf, key(100), [0xA5u8; 40]).expect("garbage");
-        db.put_cf(cf, key(40), &shred_7).expect("misplaced");
+    tamper(dir.path(), |batch| {
+        batch
+            .put("data_shred", &key(100), &[0xA5u8; 40])
+            .expect("garbage");
+        batch
+            .put("data_shred", &key(40), &shred_7)
+            .expect("misplaced");
     });
     let store = Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("reopen");
     let err = fetch_all(&store).expect_err("corrupt shreds");

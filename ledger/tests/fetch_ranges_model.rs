@@ -6,6 +6,7 @@
 mod common;
 
 use bstore_ledger::Slot;
+use bstore_ledger::fetch::ShredRanges;
 use bstore_ledger::shred::ShredRef;
 use bstore_ledger::store::{AccessMode, Blockstore};
 use proptest::prelude::*;

@@ -11,7 +11,10 @@ use std::ops::Range;
 
 use bstore_ledger::Slot;
 use bstore_ledger::entry::{Entry, decode_entries};
-use bstore_ledger::fetch::{AllowDead, FetchBuffer, completed_ranges, group_by_slot};
+use bstore_ledger::fetch::{
+    AllowDead, EntryFetch, FetchBuffer, ShredRanges, SlotEntries, ViewFetch, completed_ranges,
+    group_by_slot,
+};
 use bstore_ledger::shred::ShredRef;
 use bstore_ledger::store::{AccessMode, Blockstore};
 use rand::seq::SliceRandom;
@@ -60,7 +63,11 @@ fn model(packets: &[Vec<u8>], present: &BTreeSet<usize>) -> (Slot, Vec<Range<u32
 }
 
 fn check_fetch(store: &Blockstore, slot: Slot, ranges: &[Range<u32>], want: &[Entry], label: &str) {
-    let (entries, num_shreds, _) = store
+    let SlotEntries {
+        entries,
+        num_shreds,
+        ..
+    } = store
         .get_slot_entries_with_shred_info(slot, 0, AllowDead::No)
         .unwrap_or_else(|e| panic!("{label}: {e}"));
     assert_eq!(entries, want, "{label}: owned entries");

@@ -13,6 +13,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use bstore_ledger::shred::ShredRef;
+use bstore_ledger::store::{Blockstore, SlotMeta};
 use bstore_ledger::{ShredIndex, Slot};
 use store_support::{open_rw, payload, shuffled_chunks};
 
@@ -139,6 +140,7 @@ fn writer_killed_mid_ingest_loses_no_returned_call() {
             assert_eq!(child_meta.parent_slot, Some(meta.slot));
         }
     }
+    check_chain(&store, &metas);
 
     // Ingest resumes after the crash: inserting everything again completes every slot.
     for call in &calls {
@@ -151,9 +153,64 @@ fn writer_killed_mid_ingest_loses_no_returned_call() {
         .map(|m| m.slot)
         .collect();
     assert_eq!(with_shreds.len(), 5, "testnet slot and four Agave slots");
+    check_chain(&store, &metas);
+    assert!(
+        metas.iter().any(SlotMeta::is_connected),
+        "some slot chains to slot 0 and is connected: the flag checks are not vacuous"
+    );
     for meta in metas.iter().filter(|m| m.received > 0) {
         assert!(meta.is_full(), "slot {} full after resuming", meta.slot);
         let first = store.data_shred(meta.slot, ShredIndex(0)).expect("read");
         assert_eq!(first.map(|b| b.len()), Some(1203));
+    }
+}
+
+/// Chaining survived the crash with the shreds: every slot holding shreds is listed in its
+/// parent's `next_slots` (the parent's meta exists, as a placeholder at least), and every
+/// slot is connected exactly when it is full and its parent is connected (slot 0: full),
+/// parent-connected exactly when its parent is connected.
+fn check_chain(store: &Blockstore, metas: &[SlotMeta]) {
+    let connected = |slot: Slot| -> bool {
+        let mut cur = slot;
+        loop {
+            let Some(m) = store.meta(cur).expect("read") else {
+                return false;
+            };
+            if !m.is_full() {
+                return false;
+            }
+            match m.parent_slot {
+                _ if cur == Slot(0) => return true,
+                Some(p) if p != cur => cur = p,
+                _ => return false,
+            }
+        }
+    };
+    for meta in metas {
+        if let Some(parent) = meta.parent_slot.filter(|p| *p != meta.slot) {
+            let pmeta = store.meta(parent).expect("read").unwrap_or_else(|| {
+                panic!(
+                    "slot {} has shreds but parent {parent} has no meta",
+                    meta.slot
+                )
+            });
+            assert!(
+                pmeta.next_slots.contains(&meta.slot),
+                "parent {parent} does not list child {}",
+                meta.slot
+            );
+            assert_eq!(
+                meta.is_parent_connected(),
+                connected(parent),
+                "slot {} parent-connected flag",
+                meta.slot
+            );
+        }
+        assert_eq!(
+            meta.is_connected(),
+            connected(meta.slot),
+            "slot {} connected flag",
+            meta.slot
+        );
     }
 }

@@ -92,9 +92,7 @@ fn dashboard_is_grafana_json_covering_every_metric() {
 
 #[test]
 fn every_dashboard_query_runs_on_influxdb() {
-    let Some(influx) = common::Influx::start("dash") else {
-        return;
-    };
+    let influx = common::Influx::start("dash");
     for (host, scale) in [("validator-a", 1), ("validator-b", 2)] {
         let options = common::options(host, Duration::from_secs(3600));
         let agent = MetricsAgent::new(

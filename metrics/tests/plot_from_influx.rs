@@ -29,9 +29,7 @@ fn send(writer: impl MetricsWriter + 'static, host: &str) {
 
 #[test]
 fn influx_and_file_give_the_same_charts() {
-    let Some(influx) = common::Influx::start("plot") else {
-        return;
-    };
+    let influx = common::Influx::start("plot");
     let dir = tempfile::tempdir().expect("tempdir");
     let lp = dir.path().join("metrics.lp");
     send(

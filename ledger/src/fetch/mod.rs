@@ -1,20 +1,20 @@
 //! The fetch path (SPEC 4): completed ranges, deshredding, and (with the `storage` feature)
 //! the one-multi-get fetch of a slot's completed data sets from the blockstore.
 
+mod api;
 mod assembly;
 mod defect;
 mod deshred;
 #[cfg(feature = "fetch-pool")]
 mod pool;
 mod ranges;
-#[cfg(feature = "storage")]
 mod store_fetch;
 
+pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
 pub use assembly::{SlotShreds, group_by_slot};
 pub use defect::DataDefect;
 pub use deshred::{check_range_into, deshred, deshred_into};
 #[cfg(feature = "fetch-pool")]
 pub use pool::FetchPool;
 pub use ranges::completed_ranges;
-#[cfg(feature = "storage")]
 pub use store_fetch::{AllowDead, DataSetView, FetchBuffer, SlotViews};

@@ -13,9 +13,9 @@ use rayon::prelude::*;
 
 use crate::entry::{Entry, decode_entries};
 use crate::error::{LedgerError, Result};
-use crate::fetch::deshred_into;
 use crate::fetch::store_fetch::{AllowDead, check_ranges, entries_error, range_payloads};
-use crate::store::Blockstore;
+use crate::fetch::{SlotEntries, deshred_into};
+use crate::store::{Blockstore, KvEngine};
 use crate::types::Slot;
 
 /// A bounded pool of fetch workers.
@@ -36,9 +36,9 @@ impl FetchPool {
             .num_threads(threads.get())
             .thread_name(move |i| format!("{prefix}-{i}"))
             .build()
-            .map_err(|e| LedgerError::Storage {
-                column: "<fetch-pool>",
-                message: e.to_string(),
+            .map_err(|e| LedgerError::PoolBuild {
+                name: name.to_string(),
+                source: Box::new(e),
             })?;
         Ok(Self {
             pool,
@@ -52,7 +52,7 @@ impl FetchPool {
     }
 }
 
-impl Blockstore {
+impl<E: KvEngine> Blockstore<E> {
     /// [`Blockstore::get_slot_entries_with_shred_info`] with the ranges deshredded and decoded
     /// in parallel on `pool`. Same results and errors (the first failing range in slot order
     /// wins); never partial entries.
@@ -62,12 +62,12 @@ impl Blockstore {
         start: u32,
         allow_dead: AllowDead,
         pool: &FetchPool,
-    ) -> Result<(Vec<Entry>, u64, bool)> {
+    ) -> Result<SlotEntries> {
         let Some(plan) = self.plan(slot, start, allow_dead)? else {
-            return Ok((Vec::new(), 0, false));
+            return Ok(SlotEntries::default());
         };
         let (Some(first), Some(last)) = (plan.ranges.first(), plan.ranges.last()) else {
-            return Ok((Vec::new(), 0, false));
+            return Ok(SlotEntries::default());
         };
         check_ranges(slot, &plan.ranges)?;
         let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
@@ -91,6 +91,10 @@ impl Blockstore {
             entries.extend(set?);
         }
         let num_shreds = u64::from(last.end - start);
-        Ok((entries, num_shreds, plan.is_full))
+        Ok(SlotEntries {
+            entries,
+            num_shreds,
+            is_full: plan.is_full,
+        })
     }
 }

@@ -7,9 +7,10 @@ use std::ops::Range;
 
 use crate::entry::{EntriesView, Entry, decode_entries};
 use crate::error::{LedgerError, Result};
+use crate::fetch::api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
 use crate::fetch::{DataDefect, check_range_into, completed_ranges};
 use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
-use crate::store::{Blockstore, PinnedBytes};
+use crate::store::{Blockstore, KvEngine};
 use crate::types::{ShredIndex, Slot};
 
 /// Whether a fetch may read a slot marked dead (RPC and replay refuse; tools may not).
@@ -75,15 +76,25 @@ pub(super) struct Plan {
     pub(super) is_full: bool,
 }
 
-impl Blockstore {
-    /// The completed ranges of `slot` from `start` (SPEC 4); empty when the slot has no meta.
-    pub fn completed_ranges(&self, slot: Slot, start: u32) -> Result<Vec<Range<u32>>> {
+impl<E: KvEngine> ShredRanges for Blockstore<E> {
+    fn completed_ranges(&self, slot: Slot, start: u32) -> Result<Vec<Range<u32>>> {
         Ok(self
             .plan(slot, start, AllowDead::Yes)?
             .map(|p| p.ranges)
             .unwrap_or_default())
     }
 
+    fn data_shred_count(&self, slot: Slot) -> Result<u64> {
+        let Some(meta) = self.meta(slot)? else {
+            return Ok(0);
+        };
+        let received = u32::try_from(meta.received).unwrap_or(u32::MAX);
+        let held = self.multi_get_data_shreds(slot, 0, received)?;
+        Ok(held.iter().filter(|v| v.is_some()).count() as u64)
+    }
+}
+
+impl<E: KvEngine> Blockstore<E> {
     /// Reads the meta, derives the ranges, then checks dead (in that order, as Agave does).
     pub(super) fn plan(
         &self,
@@ -144,36 +155,6 @@ impl Blockstore {
         Ok(())
     }
 
-    /// Fetches the data sets completed since `start` as zero-copy views over `buf`.
-    pub fn fetch_slot_views<'b>(
-        &self,
-        slot: Slot,
-        start: u32,
-        allow_dead: AllowDead,
-        buf: &'b mut FetchBuffer,
-    ) -> Result<SlotViews<'b>> {
-        let Some(plan) = self.plan(slot, start, allow_dead)? else {
-            return Ok(SlotViews {
-                sets: Vec::new(),
-                num_shreds: 0,
-                is_full: false,
-            });
-        };
-        self.views_of(slot, start, plan.ranges, plan.is_full, buf)
-    }
-
-    /// Fetches one data set, `range` (as the completed-data-sets service does), as views.
-    pub fn fetch_data_block_views<'b>(
-        &self,
-        slot: Slot,
-        range: Range<u32>,
-        buf: &'b mut FetchBuffer,
-    ) -> Result<SlotViews<'b>> {
-        let is_full = self.meta(slot)?.is_some_and(|m| m.is_full());
-        let start = range.start;
-        self.views_of(slot, start, vec![range], is_full, buf)
-    }
-
     fn views_of<'b>(
         &self,
         slot: Slot,
@@ -204,20 +185,51 @@ impl Blockstore {
             is_full,
         })
     }
+}
 
-    /// Agave's fetch: entries completed since `start`, the shred count, and whether the slot
-    /// is full. Owned entries, decoded serially on the caller's thread.
-    pub fn get_slot_entries_with_shred_info(
+impl<E: KvEngine> ViewFetch for Blockstore<E> {
+    fn fetch_slot_views<'b>(
         &self,
         slot: Slot,
         start: u32,
         allow_dead: AllowDead,
-    ) -> Result<(Vec<Entry>, u64, bool)> {
+        buf: &'b mut FetchBuffer,
+    ) -> Result<SlotViews<'b>> {
         let Some(plan) = self.plan(slot, start, allow_dead)? else {
-            return Ok((Vec::new(), 0, false));
+            return Ok(SlotViews {
+                sets: Vec::new(),
+                num_shreds: 0,
+                is_full: false,
+            });
+        };
+        self.views_of(slot, start, plan.ranges, plan.is_full, buf)
+    }
+
+    fn fetch_data_block_views<'b>(
+        &self,
+        slot: Slot,
+        range: Range<u32>,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<SlotViews<'b>> {
+        let is_full = self.meta(slot)?.is_some_and(|m| m.is_full());
+        let start = range.start;
+        self.views_of(slot, start, vec![range], is_full, buf)
+    }
+}
+
+impl<E: KvEngine> EntryFetch for Blockstore<E> {
+    /// Owned entries, decoded serially on the caller's thread.
+    fn get_slot_entries_with_shred_info(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+    ) -> Result<SlotEntries> {
+        let Some(plan) = self.plan(slot, start, allow_dead)? else {
+            return Ok(SlotEntries::default());
         };
         if plan.ranges.is_empty() {
-            return Ok((Vec::new(), 0, false));
+            return Ok(SlotEntries::default());
         }
         let mut buf = FetchBuffer::new();
         self.deshred_ranges(slot, &plan.ranges, &mut buf)?;
@@ -232,24 +244,23 @@ impl Blockstore {
             }
         }
         let num_shreds = plan.ranges.last().map_or(0, |r| u64::from(r.end - start));
-        Ok((entries, num_shreds, plan.is_full))
+        Ok(SlotEntries {
+            entries,
+            num_shreds,
+            is_full: plan.is_full,
+        })
     }
 
-    /// Entries completed since `start`; dead slots are an error.
-    pub fn get_slot_entries(&self, slot: Slot, start: u32) -> Result<Vec<Entry>> {
-        Ok(self
-            .get_slot_entries_with_shred_info(slot, start, AllowDead::No)?
-            .0)
-    }
-
-    /// The entries of one data set `range` (end exclusive), fetched with one multi-get.
-    pub fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>> {
+    /// Fetched with one multi-get.
+    fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>> {
         let mut buf = FetchBuffer::new();
         self.deshred_ranges(slot, std::slice::from_ref(&range), &mut buf)?;
         let span = buf.spans.first().cloned().unwrap_or_default();
         decode_entries(&buf.data[span]).map_err(|e| entries_error(slot, &range, e))
     }
+}
 
+impl<E: KvEngine> Blockstore<E> {
     /// The benchmark floor: the same reads as a full fetch from `start` (meta, dead flag, the
     /// one multi-get), plus one copy of every shred's data bytes into `out`, with no checks,
     /// deshred rules or decoding. A dead slot is `DeadSlot`. Returns the number of shreds
@@ -302,11 +313,11 @@ pub(super) fn check_ranges(slot: Slot, ranges: &[Range<u32>]) -> Result<()> {
 
 /// The pinned payloads of `range` out of a multi-get that started at `first`; a hole is
 /// `MissingShred` (Agave panics there).
-pub(super) fn range_payloads<'p>(
+pub(super) fn range_payloads<'p, P: AsRef<[u8]>>(
     slot: Slot,
     first: u32,
     range: &Range<u32>,
-    pinned: &'p [Option<PinnedBytes<'_>>],
+    pinned: &'p [Option<P>],
 ) -> Result<Vec<&'p [u8]>> {
     let lo = (range.start - first) as usize;
     let hi = (range.end - first) as usize;
@@ -314,7 +325,7 @@ pub(super) fn range_payloads<'p>(
     let mut payloads = Vec::with_capacity(values.len());
     for (i, value) in values.iter().enumerate() {
         match value {
-            Some(bytes) => payloads.push(&bytes[..]),
+            Some(bytes) => payloads.push(bytes.as_ref()),
             None => {
                 let index = ShredIndex(range.start + i as u32);
                 return Err(LedgerError::MissingShred { slot, index });
@@ -333,17 +344,5 @@ pub(super) fn entries_error(slot: Slot, range: &Range<u32>, e: LedgerError) -> L
             cause: DataDefect::Entries { offset, defect },
         },
         other => other,
-    }
-}
-
-impl Blockstore {
-    /// Number of data shreds of `slot` held in the store (one multi-get over `0..received`).
-    pub fn data_shred_count(&self, slot: Slot) -> Result<u64> {
-        let Some(meta) = self.meta(slot)? else {
-            return Ok(0);
-        };
-        let received = u32::try_from(meta.received).unwrap_or(u32::MAX);
-        let held = self.multi_get_data_shreds(slot, 0, received)?;
-        Ok(held.iter().filter(|v| v.is_some()).count() as u64)
     }
 }

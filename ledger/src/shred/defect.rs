@@ -33,6 +33,26 @@ pub enum ShredDefect {
     WrongKind { expected: &'static str },
 }
 
+impl ShredDefect {
+    /// A stable snake_case name of the defect (for grouping and metrics tags).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::TooShort { .. } => "too_short",
+            Self::InvalidVariant(_) => "invalid_variant",
+            Self::InvalidFlags(_) => "invalid_flags",
+            Self::SizeOutOfRange { .. } => "size_out_of_range",
+            Self::IndexTooLarge(_) => "index_too_large",
+            Self::FecSetIndexAfterIndex { .. } => "fec_set_index_after_index",
+            Self::ParentOffsetZero => "parent_offset_zero",
+            Self::ParentOffsetBeyondSlot { .. } => "parent_offset_beyond_slot",
+            Self::InvalidCodeHeader { .. } => "invalid_code_header",
+            Self::InvalidMerkleProof => "invalid_merkle_proof",
+            Self::InvalidSignature => "invalid_signature",
+            Self::WrongKind { .. } => "wrong_kind",
+        }
+    }
+}
+
 impl fmt::Display for ShredDefect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

@@ -1,4 +1,5 @@
-//! `Blockstore`: the ledger's RocksDB database behind typed getters and setters.
+//! `Blockstore`: the ledger's database behind typed getters and setters, generic over the
+//! engine of the storage seam (`kv.rs`); `Blockstore` alone names the RocksDB one.
 //!
 //! Concurrency contract: `Blockstore` is `Send + Sync`. Any number of threads may read while
 //! one thread writes. Shred insertion is serialised by an internal mutex (a second inserting
@@ -12,32 +13,43 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::column::Column;
 use super::columns::{self, BlockHeight, BlockTime, CodeShred, DataShred, DeadSlots, Meta, Root};
-use super::engine::{AccessMode, Direction, Engine, PinnedBytes, RangeIter};
+use super::kv::{AccessMode, Direction, KvEngine};
+use super::mem_engine::MemEngine;
 use super::presence::PresenceCache;
 use super::slot_meta::SlotMeta;
+use super::typed::{Engine, RangeIter};
 use crate::error::Result;
 use crate::types::{ShredIndex, Slot};
 
-/// An open ledger (`<ledger>/rocksdb`).
+/// The engine `Blockstore` means when none is named: RocksDB with feature `storage`, the
+/// in-memory engine without it (then only [`Blockstore::in_memory`] makes one).
+#[cfg(feature = "storage")]
+pub type DefaultEngine = super::rocks::RocksEngine;
+/// The engine `Blockstore` means when none is named: RocksDB with feature `storage`, the
+/// in-memory engine without it (then only [`Blockstore::in_memory`] makes one).
+#[cfg(not(feature = "storage"))]
+pub type DefaultEngine = MemEngine;
+
+/// An open ledger: `<ledger>/rocksdb` for the RocksDB engine, or an in-memory one.
 #[derive(Debug)]
-pub struct Blockstore {
+pub struct Blockstore<E: KvEngine = DefaultEngine> {
     ledger_path: PathBuf,
-    pub(super) engine: Engine,
+    pub(crate) engine: Engine<E>,
     /// Held for the whole of an insert call: the single-writer lock and its presence cache.
     pub(super) writer: Mutex<PresenceCache>,
 }
 
 /// Iterator over stored `SlotMeta`s in slot order (see [`Blockstore::slot_metas`]).
-pub struct SlotMetaIter<'a>(RangeIter<'a, Meta, SlotMeta>);
+pub struct SlotMetaIter<'a, E: KvEngine = DefaultEngine>(RangeIter<'a, E, Meta, SlotMeta>);
 
-impl Iterator for SlotMetaIter<'_> {
+impl<E: KvEngine> Iterator for SlotMetaIter<'_, E> {
     type Item = Result<SlotMeta>;
     fn next(&mut self) -> Option<Result<SlotMeta>> {
         self.0.next()
     }
 }
 
-impl std::fmt::Debug for SlotMetaIter<'_> {
+impl<E: KvEngine> std::fmt::Debug for SlotMetaIter<'_, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("SlotMetaIter")
     }
@@ -51,14 +63,36 @@ fn decode_slot(key: &[u8], _value: &[u8]) -> Result<Slot> {
     Meta::decode_key(key)
 }
 
-impl Blockstore {
+#[cfg(feature = "storage")]
+impl Blockstore<super::rocks::RocksEngine> {
     /// Opens the ledger at `ledger_path` (the database is `ledger_path/rocksdb`).
     pub fn open(ledger_path: &Path, mode: AccessMode) -> Result<Self> {
-        Ok(Self {
+        let engine = super::rocks::RocksEngine::open(ledger_path, mode)?;
+        Ok(Self::with_engine(engine, ledger_path))
+    }
+}
+
+impl Blockstore<MemEngine> {
+    /// An empty in-memory blockstore (model tests, fuzzing); its `ledger_path` is empty.
+    pub fn in_memory() -> Self {
+        Self::with_engine(MemEngine::new(), Path::new(""))
+    }
+}
+
+impl<E: KvEngine> Blockstore<E> {
+    /// A blockstore over an engine opened by the caller; `ledger_path` is what
+    /// [`Blockstore::ledger_path`] reports.
+    pub fn with_engine(engine: E, ledger_path: &Path) -> Self {
+        Self {
             ledger_path: ledger_path.to_path_buf(),
-            engine: Engine::open(ledger_path, mode)?,
+            engine: Engine::new(engine),
             writer: Mutex::new(PresenceCache::default()),
-        })
+        }
+    }
+
+    /// The engine underneath (tests and tools that check raw columns).
+    pub fn kv(&self) -> &E {
+        self.engine.kv()
     }
 
     /// The ledger directory given to `open`.
@@ -93,7 +127,7 @@ impl Blockstore {
     }
 
     /// Stored metas with slots in `range`, ascending.
-    pub fn slot_metas(&self, range: impl RangeBounds<Slot>) -> SlotMetaIter<'_> {
+    pub fn slot_metas(&self, range: impl RangeBounds<Slot>) -> SlotMetaIter<'_, E> {
         let lower = match range.start_bound() {
             Bound::Included(s) => Some(s.0),
             Bound::Excluded(s) => s.0.checked_add(1),
@@ -202,7 +236,7 @@ impl Blockstore {
         &self,
         slot: Slot,
         index: ShredIndex,
-    ) -> Result<Option<PinnedBytes<'_>>> {
+    ) -> Result<Option<E::Pinned<'_>>> {
         self.engine.get_pinned::<DataShred>((slot, index))
     }
 
@@ -214,7 +248,7 @@ impl Blockstore {
         slot: Slot,
         start: u32,
         end: u32,
-    ) -> Result<Vec<Option<PinnedBytes<'_>>>> {
+    ) -> Result<Vec<Option<E::Pinned<'_>>>> {
         let keys: Vec<[u8; 16]> = (start..end)
             .map(|i| columns::shred_key(slot, ShredIndex(i)))
             .collect();
@@ -222,6 +256,6 @@ impl Blockstore {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "storage"))]
 #[path = "blockstore_tests.rs"]
 mod tests;

@@ -107,7 +107,7 @@ fn reads_agave_v1_meta_and_reports_corrupt_meta() {
 #[test]
 fn opens_databases_with_unknown_column_families() {
     let dir = tempfile::tempdir().expect("tempdir");
-    crate::store::engine::tests::create_db_with_extra_cf(dir.path(), "orphans");
+    crate::store::rocks::tests::create_db_with_extra_cf(dir.path(), "orphans");
     for mode in [AccessMode::ReadOnly, AccessMode::ReadWrite] {
         let store = Blockstore::open(dir.path(), mode).expect("opens with unknown column");
         // Known columns missing on disk read as empty in read-only mode.

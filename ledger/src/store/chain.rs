@@ -10,16 +10,17 @@
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
 
-use super::engine::Engine;
 use super::insert::SlotWork;
+use super::kv::KvEngine;
 use super::slot_meta::SlotMeta;
+use super::typed::Engine;
 use crate::error::Result;
 use crate::types::Slot;
 
 /// The call's state of `slot`, loading its stored meta on first touch.
-pub(super) fn slot_work<'m>(
+pub(super) fn slot_work<'m, E: KvEngine>(
     slots: &'m mut BTreeMap<Slot, SlotWork>,
-    engine: &Engine,
+    engine: &Engine<E>,
     slot: Slot,
 ) -> Result<&'m mut SlotWork> {
     Ok(match slots.entry(slot) {
@@ -30,7 +31,10 @@ pub(super) fn slot_work<'m>(
 
 /// Adds every slot whose parent this call set to its parent's `next_slots`, creating the
 /// parent's placeholder meta when missing, and inherits the parent's connectedness.
-pub(super) fn link_parents(slots: &mut BTreeMap<Slot, SlotWork>, engine: &Engine) -> Result<()> {
+pub(super) fn link_parents<E: KvEngine>(
+    slots: &mut BTreeMap<Slot, SlotWork>,
+    engine: &Engine<E>,
+) -> Result<()> {
     let links: Vec<(Slot, Slot)> = slots
         .iter()
         .filter(|(_, w)| w.new_parent)
@@ -57,9 +61,9 @@ pub(super) fn link_parents(slots: &mut BTreeMap<Slot, SlotWork>, engine: &Engine
 /// Marks connected every full, parent-connected slot of the call, and spreads the flags to
 /// descendants (loading their metas as needed). Terminates on any `next_slots` graph: a
 /// slot is expanded only when it turns connected, which happens once.
-pub(super) fn propagate_connected(
+pub(super) fn propagate_connected<E: KvEngine>(
     slots: &mut BTreeMap<Slot, SlotWork>,
-    engine: &Engine,
+    engine: &Engine<E>,
 ) -> Result<()> {
     let ready = |m: &SlotMeta| m.is_full() && m.is_parent_connected() && !m.is_connected();
     let mut queue: VecDeque<Slot> = slots

@@ -18,7 +18,6 @@ use crate::error::Result;
 use crate::types::{ShredIndex, Slot};
 
 /// Every column family this module declares, with its compression.
-#[cfg(feature = "storage")]
 pub(crate) const ALL: [(&str, Compression); 7] = [
     (Meta::NAME, Meta::COMPRESSION),
     (DataShred::NAME, DataShred::COMPRESSION),

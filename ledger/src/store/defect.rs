@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::types::Slot;
+use crate::types::{Hash, Slot};
 
 /// A shred that contradicts the slot's `SlotMeta` (SPEC 2.2). Agave treats most of these as
 /// evidence of a duplicate (equivocating) leader; either way the shred is not stored.
@@ -17,6 +17,26 @@ pub enum InsertDefect {
     LastInSlotBelowReceived { received: u64 },
     /// The shred's parent (`slot − parent_offset`) differs from the parent in the slot's meta.
     ParentMismatch { expected: Slot, found: Slot },
+    /// A Merkle shred whose proof leads to another root than the one of its FEC set's
+    /// shreds already accepted: it was not made with them (a forgery or an equivocation).
+    MerkleRootMismatch {
+        fec_set_index: u32,
+        expected: Hash,
+        found: Hash,
+    },
+}
+
+impl InsertDefect {
+    /// A stable snake_case name of the defect (for grouping and metrics tags).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::PastLastIndex { .. } => "past_last_index",
+            Self::SecondLastInSlot { .. } => "second_last_in_slot",
+            Self::LastInSlotBelowReceived { .. } => "last_in_slot_below_received",
+            Self::ParentMismatch { .. } => "parent_mismatch",
+            Self::MerkleRootMismatch { .. } => "merkle_root_mismatch",
+        }
+    }
 }
 
 impl fmt::Display for InsertDefect {
@@ -38,6 +58,14 @@ impl fmt::Display for InsertDefect {
             Self::ParentMismatch { expected, found } => write!(
                 f,
                 "parent slot {found} differs from the slot's parent {expected}"
+            ),
+            Self::MerkleRootMismatch {
+                fec_set_index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "Merkle root {found} differs from root {expected} of FEC set {fec_set_index}"
             ),
         }
     }

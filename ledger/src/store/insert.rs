@@ -10,13 +10,15 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::blockstore::Blockstore;
 use super::chain;
+use super::checks::{InsertOptions, SetRoots};
 use super::columns::{CodeShred, DataShred, Meta};
 use super::data_sets::newly_completed;
 use super::defect::InsertDefect;
-use super::engine::{Batch, Engine};
 use super::index_set::ShredIndexSet;
+use super::kv::KvEngine;
 use super::presence::{PresenceCache, ShredColumn};
 use super::slot_meta::SlotMeta;
+use super::typed::{Batch, Engine};
 use crate::error::{LedgerError, Result};
 use crate::shred::{ShredDefect, ShredRef};
 use crate::types::{ShredIndex, Slot};
@@ -73,7 +75,7 @@ pub(super) struct SlotWork {
 
 impl SlotWork {
     /// Loads the slot's stored meta.
-    pub(super) fn load(engine: &Engine, slot: Slot) -> Result<Self> {
+    pub(super) fn load<E: KvEngine>(engine: &Engine<E>, slot: Slot) -> Result<Self> {
         let meta = engine.get::<Meta>(slot)?;
         Ok(Self {
             was_full: meta.as_ref().is_some_and(SlotMeta::is_full),
@@ -93,15 +95,19 @@ enum Verdict {
     Rejected(LedgerError),
 }
 
-struct Work<'a> {
-    engine: &'a Engine,
-    cache: &'a PresenceCache,
-    batch: Batch<'a>,
+/// `'e` borrows the engine (the batch's lifetime is tied to it exactly), `'c` the writer's
+/// presence cache, which is updated after the batch is written.
+struct Work<'e, 'c, E: KvEngine> {
+    engine: &'e Engine<E>,
+    cache: &'c PresenceCache,
+    batch: Batch<'e, E>,
     slots: BTreeMap<Slot, SlotWork>,
     now_ms: u64,
+    options: InsertOptions,
+    roots: SetRoots,
 }
 
-impl Blockstore {
+impl<E: KvEngine> Blockstore<E> {
     /// Stores shred packets (received packets with trailing bytes, or stored payloads).
     ///
     /// Each packet is parsed with `ShredRef::parse`; data shreds go to `data_shred` and
@@ -119,6 +125,16 @@ impl Blockstore {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
+        self.insert_shreds_with(packets, InsertOptions::default())
+    }
+
+    /// [`Self::insert_shreds`] with options: [`LeaderCheck::Verify`](super::LeaderCheck)
+    /// also rejects every shred not signed by the named leader.
+    pub fn insert_shreds_with<I>(&self, packets: I, options: InsertOptions) -> Result<InsertOutcome>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
         let batch = self.engine.batch()?;
         let mut cache = self.lock_writer();
         let mut work = Work {
@@ -127,6 +143,8 @@ impl Blockstore {
             batch,
             slots: BTreeMap::new(),
             now_ms: now_ms(),
+            options,
+            roots: SetRoots::default(),
         };
         let mut outcome = InsertOutcome::default();
         for packet in packets {
@@ -144,8 +162,16 @@ impl Blockstore {
             }
         }
         work.finish(&mut outcome)?;
-        let Work { batch, slots, .. } = work;
+        let Work {
+            batch,
+            slots,
+            roots,
+            ..
+        } = work;
         self.engine.write(batch)?;
+        for ((slot, fec), root) in roots.into_roots() {
+            cache.store_root(slot, fec, root);
+        }
         for (slot, w) in slots {
             if let Some(set) = w.data {
                 cache.store(slot, ShredColumn::Data, set);
@@ -223,7 +249,7 @@ fn check_data(
     }
 }
 
-impl Work<'_> {
+impl<E: KvEngine> Work<'_, '_, E> {
     fn add_data(&mut self, shred: &ShredRef<'_>) -> Result<Verdict> {
         let (slot, index) = (shred.slot(), shred.index().0);
         let Some(parent) = shred.parent_slot() else {
@@ -245,6 +271,13 @@ impl Work<'_> {
         }
         if let Some(rejected) = index_too_large(shred) {
             return Ok(rejected);
+        }
+        let known = || cache.root(slot, shred.fec_set_index());
+        if let Some(e) = self
+            .roots
+            .check(shred, &self.options, known, engine, present)?
+        {
+            return Ok(Verdict::Rejected(e));
         }
         let meta = w.meta.get_or_insert_with(|| SlotMeta::new(slot, None));
         if let Some(defect) = check_data(meta, index, shred.last_in_slot(), parent) {
@@ -279,13 +312,24 @@ impl Work<'_> {
         if w.code.is_none() {
             w.code = Some(cache.load(engine, slot, ShredColumn::Code, None)?);
         }
-        let present = w.code.get_or_insert_with(ShredIndexSet::new);
-        if present.contains(index) {
+        if w.code.as_ref().is_some_and(|p| p.contains(index)) {
             return Ok(Verdict::Duplicate);
         }
         if let Some(rejected) = index_too_large(shred) {
             return Ok(rejected);
         }
+        if w.data.is_none() {
+            w.data = Some(cache.load(engine, slot, ShredColumn::Data, w.meta.as_ref())?);
+        }
+        let data_present = w.data.get_or_insert_with(ShredIndexSet::new);
+        let known = || cache.root(slot, shred.fec_set_index());
+        if let Some(e) = self
+            .roots
+            .check(shred, &self.options, known, engine, data_present)?
+        {
+            return Ok(Verdict::Rejected(e));
+        }
+        let present = w.code.get_or_insert_with(ShredIndexSet::new);
         self.batch
             .put_bytes::<CodeShred>((slot, shred.index()), shred.payload())?;
         present.insert(index);

@@ -6,10 +6,11 @@
 //! - [`SlotMeta`] (SPEC 2.1) and its [`CompletedDataIndexes`] bitset.
 //! - [`InsertDefect`]: why a well-formed shred was refused by the store.
 //!
-//! With feature `storage`:
-//! - [`Blockstore`]: open (read-write, read-only, secondary), typed getters and setters,
-//!   [`Blockstore::insert_shreds`] (SPEC 2.2).
-//! - `engine` is the only file that names `rocksdb::` types.
+//! - [`Blockstore`]: typed getters and setters and [`Blockstore::insert_shreds`] (SPEC 2.2)
+//!   over any engine of the storage seam ([`kv`]: small traits over raw bytes). Two engines:
+//!   [`MemEngine`] (in memory, always built: model tests and the model-based fuzz target)
+//!   and, with feature `storage`, [`RocksEngine`] (`rocks.rs`, the only file that names
+//!   `rocksdb::` types; open read-write, read-only or as a secondary).
 //!
 //! Start reading at [`Blockstore`], then `insert.rs`.
 
@@ -19,31 +20,29 @@ mod defect;
 mod index_set;
 mod slot_meta;
 
-#[cfg(feature = "storage")]
 mod blockstore;
-#[cfg(feature = "storage")]
 mod chain;
-#[cfg(feature = "storage")]
+mod checks;
 mod data_sets;
-#[cfg(feature = "storage")]
-mod engine;
-#[cfg(feature = "storage")]
 mod insert;
-#[cfg(feature = "storage")]
+pub mod kv;
+mod mem_engine;
 mod presence;
 #[cfg(feature = "storage")]
+mod rocks;
 mod roots;
+mod typed;
 
+pub use checks::{InsertOptions, LeaderCheck};
 pub use column::Column;
 pub use defect::InsertDefect;
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};
-pub use slot_meta::{CompletedIndexesFormat, SlotMeta};
+pub use slot_meta::{CompletedIndexesFormat, MAX_NEXT_SLOTS, SlotMeta};
 
-#[cfg(feature = "storage")]
-pub use blockstore::{Blockstore, SlotMetaIter};
-#[cfg(feature = "storage")]
-pub use engine::{AccessMode, PinnedBytes};
-#[cfg(feature = "storage")]
+pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
 pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
+pub use kv::{AccessMode, KvEngine};
+pub use mem_engine::{MemBytes, MemEngine};
 #[cfg(feature = "storage")]
+pub use rocks::{PinnedBytes, RocksEngine};
 pub use roots::RootIter;

@@ -12,13 +12,14 @@ use std::collections::BTreeMap;
 
 use super::column::Column;
 use super::columns::{CodeShred, DataShred, shred_key};
-use super::engine::{Direction, Engine};
 use super::index_set::ShredIndexSet;
+use super::kv::{Direction, KvEngine};
 use super::slot_meta::SlotMeta;
+use super::typed::Engine;
 use crate::error::Result;
-use crate::types::{ShredIndex, Slot};
+use crate::types::{Hash, ShredIndex, Slot};
 
-/// Slots kept (each up to 2 × 4 KiB).
+/// Slots kept (each up to 2 × 4 KiB of presence plus 32 bytes per FEC set root).
 const MAX_SLOTS: usize = 512;
 
 /// Which kind of shred a presence set is about.
@@ -32,6 +33,8 @@ pub(crate) enum ShredColumn {
 struct SlotPresence {
     data: Option<ShredIndexSet>,
     code: Option<ShredIndexSet>,
+    /// Merkle roots of the slot's FEC sets, by `fec_set_index`, as accepted by insert.
+    roots: BTreeMap<u32, Hash>,
 }
 
 /// Presence sets of recently written slots. Owned by the writer mutex.
@@ -48,9 +51,9 @@ impl PresenceCache {
 
     /// A copy of the slot's presence set for `column`, from the cache or built from the
     /// database. `meta` is the slot's stored meta (data presence is built from it).
-    pub(crate) fn load(
+    pub(crate) fn load<E: KvEngine>(
         &self,
-        engine: &Engine,
+        engine: &Engine<E>,
         slot: Slot,
         column: ShredColumn,
         meta: Option<&SlotMeta>,
@@ -72,16 +75,27 @@ impl PresenceCache {
                 let consumed = clamp_index(meta.consumed);
                 let mut set = ShredIndexSet::with_prefix(consumed);
                 if meta.received > meta.consumed {
-                    scan::<DataShred>(engine, slot, consumed, &mut set)?;
+                    scan::<E, DataShred>(engine, slot, consumed, &mut set)?;
                 }
                 Ok(set)
             }
             ShredColumn::Code => {
                 let mut set = ShredIndexSet::new();
-                scan::<CodeShred>(engine, slot, 0, &mut set)?;
+                scan::<E, CodeShred>(engine, slot, 0, &mut set)?;
                 Ok(set)
             }
         }
+    }
+
+    /// The root insert accepted for set `fec` of `slot`, when still cached.
+    pub(crate) fn root(&self, slot: Slot, fec: u32) -> Option<Hash> {
+        self.slots.get(&slot)?.roots.get(&fec).copied()
+    }
+
+    /// Records a root of a committed write.
+    pub(crate) fn store_root(&mut self, slot: Slot, fec: u32, root: Hash) {
+        self.slots.entry(slot).or_default().roots.insert(fec, root);
+        self.evict();
     }
 
     /// Records the sets of a committed write.
@@ -91,6 +105,10 @@ impl PresenceCache {
             ShredColumn::Data => entry.data = Some(set),
             ShredColumn::Code => entry.code = Some(set),
         }
+        self.evict();
+    }
+
+    fn evict(&mut self) {
         while self.slots.len() > MAX_SLOTS {
             self.slots.pop_first();
         }
@@ -108,8 +126,8 @@ fn decode_index<C: Column<Key = (Slot, ShredIndex)>>(key: &[u8], _value: &[u8]) 
 }
 
 /// Adds the indices `≥ from` of `slot` stored in column `C` to `set`.
-fn scan<C: Column<Key = (Slot, ShredIndex), KeyBytes = [u8; 16]>>(
-    engine: &Engine,
+fn scan<E: KvEngine, C: Column<Key = (Slot, ShredIndex), KeyBytes = [u8; 16]>>(
+    engine: &Engine<E>,
     slot: Slot,
     from: u32,
     set: &mut ShredIndexSet,

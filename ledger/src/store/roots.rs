@@ -3,18 +3,19 @@
 
 use std::ops::{Bound, RangeBounds};
 
-use super::blockstore::Blockstore;
+use super::blockstore::{Blockstore, DefaultEngine};
 use super::column::Column;
 use super::columns::{self, Root};
-use super::engine::{Direction, RangeIter};
+use super::kv::{Direction, KvEngine};
+use super::typed::RangeIter;
 use crate::error::Result;
 use crate::types::Slot;
 
 /// Rooted slots in slot order (see [`Blockstore::rooted_slots`]). A `root` entry whose value
 /// is `false` is skipped; a key or value that does not decode is an `Err` item.
-pub struct RootIter<'a>(RangeIter<'a, Root, Option<Slot>>);
+pub struct RootIter<'a, E: KvEngine = DefaultEngine>(RangeIter<'a, E, Root, Option<Slot>>);
 
-impl Iterator for RootIter<'_> {
+impl<E: KvEngine> Iterator for RootIter<'_, E> {
     type Item = Result<Slot>;
     fn next(&mut self) -> Option<Result<Slot>> {
         loop {
@@ -27,7 +28,7 @@ impl Iterator for RootIter<'_> {
     }
 }
 
-impl std::fmt::Debug for RootIter<'_> {
+impl<E: KvEngine> std::fmt::Debug for RootIter<'_, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("RootIter")
     }
@@ -54,8 +55,8 @@ fn key_bounds(range: &impl RangeBounds<Slot>) -> Option<(u64, Option<u64>)> {
     Some((lower, upper))
 }
 
-impl Blockstore {
-    fn roots_in(&self, range: impl RangeBounds<Slot>, direction: Direction) -> RootIter<'_> {
+impl<E: KvEngine> Blockstore<E> {
+    fn roots_in(&self, range: impl RangeBounds<Slot>, direction: Direction) -> RootIter<'_, E> {
         let (lower, upper) = key_bounds(&range).unwrap_or((u64::MAX, Some(u64::MAX)));
         RootIter(self.engine.range::<Root, Option<Slot>>(
             columns::slot_key(Slot(lower)),
@@ -66,12 +67,12 @@ impl Blockstore {
     }
 
     /// Rooted slots in `range`, ascending.
-    pub fn rooted_slots(&self, range: impl RangeBounds<Slot>) -> RootIter<'_> {
+    pub fn rooted_slots(&self, range: impl RangeBounds<Slot>) -> RootIter<'_, E> {
         self.roots_in(range, Direction::Forward)
     }
 
     /// Rooted slots in `range`, descending.
-    pub fn rooted_slots_rev(&self, range: impl RangeBounds<Slot>) -> RootIter<'_> {
+    pub fn rooted_slots_rev(&self, range: impl RangeBounds<Slot>) -> RootIter<'_, E> {
         self.roots_in(range, Direction::Reverse)
     }
 
@@ -89,12 +90,10 @@ impl Blockstore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::AccessMode;
 
     #[test]
     fn roots_iterate_in_order_within_bounds() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open");
+        let store = Blockstore::in_memory();
         assert_eq!(store.max_root().expect("max"), None);
         assert_eq!(store.lowest_root().expect("low"), None);
         store

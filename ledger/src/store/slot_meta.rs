@@ -12,6 +12,7 @@
 //! allocated, so corrupt bytes give an error, never a panic or a huge allocation.
 
 use super::index_set::{BITMAP_BYTES, CompletedDataIndexes};
+use crate::shred::MAX_SHREDS_PER_SLOT;
 use crate::types::Slot;
 
 /// Per-slot bookkeeping of the shreds held. See the module docs for the byte layout.
@@ -136,8 +137,13 @@ impl SlotMeta {
         out
     }
 
-    /// Decodes either encoding. The error is a human-readable reason; the store wraps it in
-    /// `LedgerError::CorruptValue` with the column and key.
+    /// Decodes either encoding. The error is a human-readable reason naming the slot; the
+    /// store wraps it in `LedgerError::CorruptValue` with the column and key.
+    ///
+    /// Every count is bounded before it is used, so a corrupt meta can never make a reader
+    /// allocate or read more than one slot's worth: `consumed ≤ received ≤ 32,768` (a slot
+    /// holds at most 32,768 data shreds), `last_index < 32,768`, and `next_slots` holds no
+    /// more than the bytes present (8 each, at most [`MAX_NEXT_SLOTS`]).
     pub fn decode(bytes: &[u8]) -> Result<Self, String> {
         let mut r = Reader { bytes, pos: 0 };
         let slot = Slot(r.u64("slot")?);
@@ -148,10 +154,12 @@ impl SlotMeta {
         let parent_slot = Some(r.u64("parent_slot")?)
             .filter(|&v| v != NONE_SENTINEL)
             .map(Slot);
+        check_counts(slot, consumed, received, last_index)?;
         let count = r.u64("next_slots length")?;
-        if count > (r.remaining() / 8) as u64 {
+        if count > (r.remaining() / 8) as u64 || count > MAX_NEXT_SLOTS {
             return Err(format!(
-                "next_slots length {count} exceeds the {} bytes left",
+                "slot {slot}: next_slots length {count} exceeds the {} bytes left or the \
+                 bound of {MAX_NEXT_SLOTS}",
                 r.remaining()
             ));
         }
@@ -182,6 +190,36 @@ impl SlotMeta {
             completed_data_indexes,
         })
     }
+}
+
+/// Most children a slot may list. Forks are few in practice (Agave keeps no bound); this
+/// one only stops a corrupt count, far above anything a cluster produces.
+pub const MAX_NEXT_SLOTS: u64 = 4096;
+
+/// The shred counts of a meta must describe at most one slot's worth of data shreds.
+fn check_counts(
+    slot: Slot,
+    consumed: u64,
+    received: u64,
+    last_index: Option<u64>,
+) -> Result<(), String> {
+    let max = u64::from(MAX_SHREDS_PER_SLOT);
+    if received > max {
+        return Err(format!(
+            "slot {slot}: received {received} exceeds {max} shreds per slot"
+        ));
+    }
+    if consumed > received {
+        return Err(format!(
+            "slot {slot}: consumed {consumed} exceeds received {received}"
+        ));
+    }
+    if let Some(last) = last_index.filter(|&l| l >= max) {
+        return Err(format!(
+            "slot {slot}: last_index {last} is not below {max} shreds per slot"
+        ));
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

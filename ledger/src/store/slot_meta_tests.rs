@@ -140,23 +140,68 @@ fn full_orphan_and_flags() {
     assert!(SlotMeta::new_orphan(Slot(9)).is_orphan());
 }
 
+/// A head whose counts are `consumed`, `received`, `last_index`, `next_slots` length.
+fn head_with(consumed: u64, received: u64, last_index: u64, next_len: u64) -> Vec<u8> {
+    let mut b = head();
+    b[8..16].copy_from_slice(&consumed.to_le_bytes());
+    b[16..24].copy_from_slice(&received.to_le_bytes());
+    b[32..40].copy_from_slice(&last_index.to_le_bytes());
+    b[48..56].copy_from_slice(&next_len.to_le_bytes());
+    b
+}
+
+#[test]
+fn counts_beyond_one_slot_are_errors_naming_the_slot() {
+    let cases = [
+        (head_with(3, 32_769, u64::MAX, 2), "received 32769"),
+        (head_with(u64::MAX, u64::MAX, u64::MAX, 2), "received"),
+        (
+            head_with(8, 7, u64::MAX, 2),
+            "consumed 8 exceeds received 7",
+        ),
+        (head_with(3, 7, 32_768, 2), "last_index 32768"),
+        (head_with(3, 7, u64::MAX, u64::MAX), "next_slots length"),
+    ];
+    for (mut bytes, want) in cases {
+        bytes.extend(v2_tail());
+        let err = SlotMeta::decode(&bytes).expect_err(want);
+        assert!(err.contains("slot 5") && err.contains(want), "{err}");
+    }
+    // The largest valid counts still decode.
+    let mut ok = head_with(32_768, 32_768, 32_767, 2);
+    ok.extend(v2_tail());
+    assert_eq!(SlotMeta::decode(&ok).map(|m| m.received), Ok(32_768));
+}
+
+#[test]
+fn next_slots_count_above_the_bound_is_refused_even_when_bytes_are_there() {
+    let n = MAX_NEXT_SLOTS + 1;
+    let mut b = head_with(3, 7, u64::MAX, n);
+    b.truncate(56);
+    b.extend(std::iter::repeat_n(0u8, 8 * n as usize));
+    b.push(0);
+    b.extend(v2_tail());
+    let err = SlotMeta::decode(&b).expect_err("too many children");
+    assert!(err.contains("bound of 4096"), "{err}");
+}
+
 fn arb_meta() -> impl Strategy<Value = SlotMeta> {
     (
         any::<u64>(),
+        0u64..=32_768,
+        0u64..=32_768,
         any::<u64>(),
-        any::<u64>(),
-        any::<u64>(),
-        proptest::option::of(0u64..u64::MAX),
+        proptest::option::of(0u64..32_768),
         proptest::option::of(0u64..u64::MAX),
         proptest::collection::vec(any::<u64>(), 0..8),
         any::<u8>(),
         proptest::collection::btree_set(0u32..32_768, 0..64),
     )
         .prop_map(
-            |(slot, consumed, received, ts, last, parent, next, flags, done)| SlotMeta {
+            |(slot, a, b, ts, last, parent, next, flags, done)| SlotMeta {
                 slot: Slot(slot),
-                consumed,
-                received,
+                consumed: a.min(b),
+                received: a.max(b),
                 first_shred_timestamp: ts,
                 last_index: last,
                 parent_slot: parent.map(Slot),

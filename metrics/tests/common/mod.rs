@@ -3,8 +3,8 @@
 //! `Influx::start` runs `influxd` on 127.0.0.1 with free ports, a temporary data/meta/wal
 //! directory and a config that turns off reporting, monitoring and every other listener, then
 //! waits for `/ping`. The server is killed when the guard drops, also when a test fails.
-//! Without `influxd` the test fails with install instructions, unless
-//! `BSTORE_SKIP_INFLUXDB=1` is set (then `start` returns `None` and the test returns early).
+//! Without `influxd` the test fails with install instructions: no environment variable turns
+//! it into a skip (`scripts/test.sh` installs InfluxDB).
 #![allow(dead_code, clippy::unwrap_used)]
 
 use std::net::TcpListener;
@@ -15,8 +15,6 @@ use std::time::{Duration, Instant};
 use bstore_metrics::query::InfluxClient;
 use bstore_metrics::writer::HttpOptions;
 use bstore_metrics::{AgentOptions, HostId, InfluxConfig};
-
-pub const SKIP_ENV: &str = "BSTORE_SKIP_INFLUXDB";
 
 /// Agent options for a test: a fixed host id and the given write frequency.
 pub fn options(host: &str, write_frequency: Duration) -> AgentOptions {
@@ -53,33 +51,29 @@ pub struct Influx {
 }
 
 impl Influx {
-    /// Starts a server and creates database `db`; `None` when skipped by `BSTORE_SKIP_INFLUXDB=1`.
-    pub fn start(db: &str) -> Option<Self> {
-        let mut server = Self::prepare(free_port())?;
+    /// Starts a server and creates database `db`.
+    pub fn start(db: &str) -> Self {
+        let mut server = Self::prepare(free_port());
         server.launch();
         server.create_db(db);
-        Some(server)
+        server
     }
 
     /// Everything but launching: for tests that start the server later on a known port.
-    pub fn prepare(port: u16) -> Option<Self> {
-        if std::env::var(SKIP_ENV).is_ok_and(|v| v == "1") {
-            eprintln!("{SKIP_ENV}=1: skipping the real InfluxDB test");
-            return None;
-        }
+    pub fn prepare(port: u16) -> Self {
         let binary = find_influxd().unwrap_or_else(|| {
             panic!(
                 "influxd not found: these tests need a real InfluxDB 1.x \
-                 (`apt-get install -y influxdb influxdb-client`), or set {SKIP_ENV}=1 to skip them"
+                 (`apt-get install -y influxdb influxdb-client`; scripts/test.sh does)"
             )
         });
         let dir = tempfile::tempdir().expect("temp dir for influxd");
-        Some(Self {
+        Self {
             binary,
             dir,
             child: None,
             port,
-        })
+        }
     }
 
     pub fn url(&self) -> String {

@@ -1,0 +1,82 @@
+//! The fetch side of the blockstore as small traits, one per concern (reth's `storage-api`
+//! is the model), so a consumer names only what it reads and another store (an archive
+//! tier, a test double) can offer the same reads:
+//!
+//! - [`ShredRanges`]: which shred ranges of a slot are complete, and how many shreds it holds.
+//! - [`ViewFetch`]: completed data sets as zero-copy views over a caller's buffer (replay,
+//!   the completed-data-sets service, RPC).
+//! - [`EntryFetch`]: the same as owned entries, as Agave's getters return them.
+//!
+//! `Blockstore<E>` implements all three over any engine; each fetch is one multi-get over
+//! every shred of every range and decodes on the caller's thread.
+
+use std::ops::Range;
+
+use crate::entry::Entry;
+use crate::error::Result;
+use crate::fetch::{AllowDead, FetchBuffer, SlotViews};
+use crate::types::Slot;
+
+/// Entries completed since a shred index, with what Agave's
+/// `get_slot_entries_with_shred_info` returns beside them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SlotEntries {
+    /// Entries of every data set completed since `start`, in order.
+    pub entries: Vec<Entry>,
+    /// `last.end - start`: how far the caller's running shred count advances (0 when no
+    /// data set completed).
+    pub num_shreds: u64,
+    /// The slot is full (and at least one data set was returned).
+    pub is_full: bool,
+}
+
+/// Which shred ranges of a slot a fetch would read.
+pub trait ShredRanges {
+    /// The completed ranges of `slot` from `start`; empty when the slot has no meta.
+    fn completed_ranges(&self, slot: Slot, start: u32) -> Result<Vec<Range<u32>>>;
+
+    /// Number of data shreds of `slot` held in the store (one multi-get over `0..received`).
+    fn data_shred_count(&self, slot: Slot) -> Result<u64>;
+}
+
+/// Completed data sets as zero-copy views over a caller's [`FetchBuffer`].
+pub trait ViewFetch {
+    /// The data sets completed since `start`.
+    fn fetch_slot_views<'b>(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<SlotViews<'b>>;
+
+    /// One data set, `range` (as the completed-data-sets service fetches it).
+    fn fetch_data_block_views<'b>(
+        &self,
+        slot: Slot,
+        range: Range<u32>,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<SlotViews<'b>>;
+}
+
+/// Completed data sets as owned entries.
+pub trait EntryFetch {
+    /// Agave's fetch: the entries completed since `start`, the shred count, and whether
+    /// the slot is full.
+    fn get_slot_entries_with_shred_info(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+    ) -> Result<SlotEntries>;
+
+    /// Entries completed since `start`; a dead slot is an error.
+    fn get_slot_entries(&self, slot: Slot, start: u32) -> Result<Vec<Entry>> {
+        Ok(self
+            .get_slot_entries_with_shred_info(slot, start, AllowDead::No)?
+            .entries)
+    }
+
+    /// The entries of one data set `range` (end exclusive).
+    fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>>;
+}

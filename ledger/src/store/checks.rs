@@ -1,0 +1,150 @@
+//! What insert verifies of a shred beyond parsing, before it is stored:
+//!
+//! - **Merkle consistency**: every Merkle shred's proof must lead to the root of its FEC set.
+//!   The set's root is the one of the first shred of the set the store accepted (in this
+//!   call, in an earlier call still in the writer's cache, or a stored data shred of the set
+//!   read back); a shred whose proof leads elsewhere was not made with the set's other
+//!   shreds and is rejected with [`InsertDefect::MerkleRootMismatch`]. A shred whose proof
+//!   cannot be evaluated at all is `InvalidShred`.
+//! - **Leader signature**, only when the caller names the slot leader
+//!   ([`LeaderCheck::Verify`]): Merkle shreds once per (slot, set, root) per call, legacy
+//!   shreds each. Without a leader key a forged set is caught only by the root check against
+//!   shreds already stored.
+//!
+//! What is not checked here: the chained root against the previous set (that is duplicate
+//! detection), and legacy shreds against each other (they carry no root).
+
+use std::collections::BTreeMap;
+
+use super::columns::DataShred;
+use super::defect::InsertDefect;
+use super::index_set::ShredIndexSet;
+use super::kv::KvEngine;
+use super::typed::Engine;
+use crate::error::{LedgerError, Result};
+use crate::shred::{ShredRef, merkle_root, verify_signature};
+use crate::types::{Hash, Pubkey, ShredIndex, Slot};
+
+/// Whether insert verifies the leader's signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LeaderCheck {
+    /// Signatures are not checked (the caller verified them, as Agave's sigverify stage
+    /// does before its blockstore).
+    #[default]
+    Skip,
+    /// Every shred must carry this leader's valid signature.
+    Verify(Pubkey),
+}
+
+/// Options of [`Blockstore::insert_shreds_with`](super::Blockstore::insert_shreds_with).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InsertOptions {
+    pub leader: LeaderCheck,
+}
+
+/// Data shreds of one FEC set sit at `fec_set_index..fec_set_index + num_data`; a Merkle set
+/// has at most this many (a stored shred of the set is looked for that far).
+const MAX_DATA_PER_SET: u32 = 64;
+
+/// Roots known to one insert call, and which were signature-checked.
+#[derive(Debug, Default)]
+pub(super) struct SetRoots {
+    roots: BTreeMap<(Slot, u32), Hash>,
+    verified: BTreeMap<(Slot, u32), Hash>,
+}
+
+impl SetRoots {
+    /// The roots this call learned, for the writer's cache once the batch is committed.
+    pub(super) fn into_roots(self) -> BTreeMap<(Slot, u32), Hash> {
+        self.roots
+    }
+
+    /// `Ok(None)` when the shred may be stored; `Ok(Some(rejection))` when it may not;
+    /// `Err` only for a storage failure or a corrupt stored shred of the same set.
+    pub(super) fn check<E: KvEngine>(
+        &mut self,
+        shred: &ShredRef<'_>,
+        options: &InsertOptions,
+        known: impl FnOnce() -> Option<Hash>,
+        engine: &Engine<E>,
+        data_present: &ShredIndexSet,
+    ) -> Result<Option<LedgerError>> {
+        let (slot, fec) = (shred.slot(), shred.fec_set_index());
+        if shred.proof_size().is_none() {
+            // Legacy: no root; only the signature can be checked.
+            return Ok(match options.leader {
+                LeaderCheck::Verify(leader) => verify_signature(shred, &leader).err(),
+                LeaderCheck::Skip => None,
+            });
+        }
+        let root = match merkle_root(shred) {
+            Ok(root) => root,
+            Err(e) => return Ok(Some(e)),
+        };
+        let expected = match self.roots.get(&(slot, fec)) {
+            Some(r) => Some(*r),
+            None => match known() {
+                Some(r) => Some(r),
+                None => stored_root(engine, slot, fec, data_present)?,
+            },
+        };
+        if let Some(expected) = expected.filter(|e| *e != root) {
+            return Ok(Some(LedgerError::ShredRejected {
+                slot,
+                index: shred.index(),
+                defect: InsertDefect::MerkleRootMismatch {
+                    fec_set_index: fec,
+                    expected,
+                    found: root,
+                },
+            }));
+        }
+        if let LeaderCheck::Verify(leader) = options.leader {
+            if self.verified.get(&(slot, fec)) != Some(&root) {
+                if let Err(e) = verify_signature(shred, &leader) {
+                    return Ok(Some(e));
+                }
+                self.verified.insert((slot, fec), root);
+            }
+        }
+        self.roots.insert((slot, fec), root);
+        Ok(None)
+    }
+}
+
+/// The root of a stored data shred of set `fec` (the first one present), `None` when the
+/// store holds none of the set's data shreds.
+fn stored_root<E: KvEngine>(
+    engine: &Engine<E>,
+    slot: Slot,
+    fec: u32,
+    data_present: &ShredIndexSet,
+) -> Result<Option<Hash>> {
+    let end = fec
+        .saturating_add(MAX_DATA_PER_SET)
+        .min(ShredIndexSet::CAPACITY);
+    let mut from = fec;
+    while let Some(index) = data_present.next_member(from, end) {
+        from = index + 1;
+        let Some(payload) = engine.get_pinned::<DataShred>((slot, ShredIndex(index)))? else {
+            continue;
+        };
+        let corrupt = |reason: String| LedgerError::CorruptValue {
+            column: "data_shred",
+            key: format!("({slot}, {index})"),
+            reason,
+        };
+        let stored = ShredRef::parse(&payload).map_err(|e| corrupt(e.to_string()))?;
+        if stored.fec_set_index() != fec {
+            // Past the set: a later set's shred.
+            return Ok(None);
+        }
+        if stored.proof_size().is_none() {
+            return Ok(None);
+        }
+        return merkle_root(&stored)
+            .map(Some)
+            .map_err(|e| corrupt(e.to_string()));
+    }
+    Ok(None)
+}

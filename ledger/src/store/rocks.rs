@@ -1,0 +1,340 @@
+//! The RocksDB engine: the only file that names `rocksdb::` types. It implements the
+//! storage seam of `kv.rs` over one database at `<ledger>/rocksdb`: point gets and one
+//! batched multi-get over sorted keys returning pinned slices, key-range cursors, atomic
+//! write batches, and catching a secondary up with its primary.
+
+use std::ops::Deref;
+use std::path::Path;
+
+use rocksdb::{
+    ColumnFamily, ColumnFamilyDescriptor, DB, DBCompressionType, DBPinnableSlice, DBRawIterator,
+    Options, ReadOptions, WriteBatch,
+};
+
+use super::column::Compression;
+use super::columns;
+use super::kv::{AccessMode, Direction, KvBatch, KvCursor, KvEngine, KvRead, KvScan, KvWrite};
+use crate::error::{LedgerError, Result};
+
+/// Sub-directory of the ledger that holds the RocksDB database.
+const ROCKSDB_DIR: &str = "rocksdb";
+/// Column name used in errors that concern the whole database.
+const DB_WIDE: &str = "<database>";
+
+/// A value pinned inside RocksDB's block cache or memtable: no copy is made. Holds a borrow
+/// of the blockstore.
+pub struct PinnedBytes<'a>(DBPinnableSlice<'a>);
+
+impl Deref for PinnedBytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl AsRef<[u8]> for PinnedBytes<'_> {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for PinnedBytes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PinnedBytes({} bytes)", self.0.len())
+    }
+}
+
+/// `LedgerError::Storage` keeping RocksDB's error as the typed source.
+fn storage(column: &'static str, e: rocksdb::Error) -> LedgerError {
+    LedgerError::Storage {
+        column,
+        source: Box::new(e),
+    }
+}
+
+fn missing_column(column: &'static str) -> LedgerError {
+    LedgerError::ColumnNotOpen { column }
+}
+
+fn cf_options(compression: Compression) -> Options {
+    let mut opts = Options::default();
+    if compression == Compression::None {
+        opts.set_compression_type(DBCompressionType::None);
+    }
+    opts
+}
+
+/// An open RocksDB database. `Send + Sync`: RocksDB serialises concurrent access itself.
+pub struct RocksEngine {
+    db: DB,
+    mode: AccessMode,
+}
+
+impl std::fmt::Debug for RocksEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RocksEngine({:?}, {})", self.db.path(), self.mode.name())
+    }
+}
+
+impl RocksEngine {
+    /// Opens `<ledger>/rocksdb`. Every column family on disk is opened (RocksDB requires
+    /// it; unknown ones with default options); in read-write mode the known ones that are
+    /// missing are created.
+    pub fn open(ledger: &Path, mode: AccessMode) -> Result<Self> {
+        let path = ledger.join(ROCKSDB_DIR);
+        let open_error = |e: rocksdb::Error| LedgerError::Open {
+            path: path.clone(),
+            mode: mode.name(),
+            source: Box::new(e),
+        };
+        let existing = match DB::list_cf(&Options::default(), &path) {
+            Ok(names) => names,
+            // No database yet: only read-write may create one.
+            Err(_) if mode == AccessMode::ReadWrite => Vec::new(),
+            Err(e) => return Err(open_error(e)),
+        };
+        let mut descriptors: Vec<ColumnFamilyDescriptor> = Vec::new();
+        for (name, compression) in columns::ALL {
+            if mode == AccessMode::ReadWrite || existing.iter().any(|e| e == name) {
+                descriptors.push(ColumnFamilyDescriptor::new(name, cf_options(compression)));
+            }
+        }
+        for name in &existing {
+            if !columns::ALL.iter().any(|(known, _)| known == name) {
+                descriptors.push(ColumnFamilyDescriptor::new(name, Options::default()));
+            }
+        }
+        let mut db_opts = Options::default();
+        let db = match &mode {
+            AccessMode::ReadWrite => {
+                db_opts.create_if_missing(true);
+                db_opts.create_missing_column_families(true);
+                DB::open_cf_descriptors(&db_opts, &path, descriptors)
+            }
+            AccessMode::ReadOnly => {
+                DB::open_cf_descriptors_read_only(&db_opts, &path, descriptors, false)
+            }
+            AccessMode::Secondary { secondary_path } => {
+                // RocksDB requires a secondary to keep every file open.
+                db_opts.set_max_open_files(-1);
+                DB::open_cf_descriptors_as_secondary(
+                    &db_opts,
+                    path.as_path(),
+                    secondary_path.as_path(),
+                    descriptors,
+                )
+            }
+        }
+        .map_err(open_error)?;
+        Ok(Self { db, mode })
+    }
+
+    /// The handle of `name`; `None` when a read-only or secondary instance opened a
+    /// database that lacks the column (it then reads as empty).
+    fn cf(&self, name: &'static str) -> Option<&ColumnFamily> {
+        self.db.cf_handle(name)
+    }
+}
+
+impl KvRead for RocksEngine {
+    type Pinned<'a> = PinnedBytes<'a>;
+
+    fn get_pinned(&self, cf: &'static str, key: &[u8]) -> Result<Option<PinnedBytes<'_>>> {
+        let Some(handle) = self.cf(cf) else {
+            return Ok(None);
+        };
+        let value = self
+            .db
+            .get_pinned_cf(handle, key)
+            .map_err(|e| storage(cf, e))?;
+        Ok(value.map(PinnedBytes))
+    }
+
+    /// RocksDB is told the keys are sorted and skips sorting them.
+    fn multi_get_pinned<K: AsRef<[u8]>>(
+        &self,
+        cf: &'static str,
+        keys: &[K],
+    ) -> Result<Vec<Option<PinnedBytes<'_>>>> {
+        let Some(handle) = self.cf(cf) else {
+            return Ok(keys.iter().map(|_| None).collect());
+        };
+        self.db
+            .batched_multi_get_cf(handle, keys.iter().map(AsRef::as_ref), true)
+            .into_iter()
+            .map(|r| r.map(|v| v.map(PinnedBytes)).map_err(|e| storage(cf, e)))
+            .collect()
+    }
+}
+
+/// A RocksDB raw iterator inside its bounds.
+pub struct RocksCursor<'a> {
+    raw: Option<DBRawIterator<'a>>,
+    column: &'static str,
+    direction: Direction,
+    started: bool,
+}
+
+impl std::fmt::Debug for RocksCursor<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RocksCursor({})", self.column)
+    }
+}
+
+impl KvCursor for RocksCursor<'_> {
+    fn advance(&mut self) -> Option<Result<(&[u8], &[u8])>> {
+        let raw = self.raw.as_mut()?;
+        match (self.started, self.direction) {
+            (false, Direction::Forward) => raw.seek_to_first(),
+            (false, Direction::Reverse) => raw.seek_to_last(),
+            (true, Direction::Forward) => raw.next(),
+            (true, Direction::Reverse) => raw.prev(),
+        }
+        self.started = true;
+        if !raw.valid() {
+            let status = raw.status();
+            self.raw = None;
+            return status.err().map(|e| Err(storage(self.column, e)));
+        }
+        let column = self.column;
+        let raw = self.raw.as_ref()?;
+        Some(match (raw.key(), raw.value()) {
+            (Some(k), Some(v)) => Ok((k, v)),
+            _ => Err(LedgerError::CursorUnpositioned { column }),
+        })
+    }
+}
+
+impl KvScan for RocksEngine {
+    type Cursor<'a> = RocksCursor<'a>;
+
+    fn cursor(
+        &self,
+        cf: &'static str,
+        lower: &[u8],
+        upper: Option<&[u8]>,
+        direction: Direction,
+    ) -> RocksCursor<'_> {
+        let raw = self.cf(cf).map(|handle| {
+            let mut opts = ReadOptions::default();
+            opts.set_iterate_lower_bound(lower);
+            if let Some(upper) = upper {
+                opts.set_iterate_upper_bound(upper);
+            }
+            self.db.raw_iterator_cf_opt(handle, opts)
+        });
+        RocksCursor {
+            raw,
+            column: cf,
+            direction,
+            started: false,
+        }
+    }
+}
+
+/// Puts collected for one atomic write.
+pub struct RocksBatch<'e> {
+    engine: &'e RocksEngine,
+    inner: WriteBatch,
+}
+
+impl std::fmt::Debug for RocksBatch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RocksBatch({} writes)", self.inner.len())
+    }
+}
+
+impl KvBatch for RocksBatch<'_> {
+    fn put(&mut self, cf: &'static str, key: &[u8], value: &[u8]) -> Result<()> {
+        let handle = self.engine.cf(cf).ok_or_else(|| missing_column(cf))?;
+        self.inner.put_cf(handle, key, value);
+        Ok(())
+    }
+
+    fn delete(&mut self, cf: &'static str, key: &[u8]) -> Result<()> {
+        let handle = self.engine.cf(cf).ok_or_else(|| missing_column(cf))?;
+        self.inner.delete_cf(handle, key);
+        Ok(())
+    }
+
+    fn delete_range(&mut self, cf: &'static str, lower: &[u8], upper: &[u8]) -> Result<()> {
+        let handle = self.engine.cf(cf).ok_or_else(|| missing_column(cf))?;
+        self.inner.delete_range_cf(handle, lower, upper);
+        Ok(())
+    }
+}
+
+impl KvWrite for RocksEngine {
+    type Batch<'a> = RocksBatch<'a>;
+
+    fn batch(&self) -> Result<RocksBatch<'_>> {
+        match self.mode {
+            AccessMode::ReadWrite => Ok(RocksBatch {
+                engine: self,
+                inner: WriteBatch::default(),
+            }),
+            _ => Err(LedgerError::NotWritable {
+                mode: self.mode.name(),
+            }),
+        }
+    }
+
+    /// Written to the WAL without fsync: a killed process loses nothing that returned; a
+    /// power loss may lose the latest batches (never part of one). See the README's
+    /// durability section for the setting a validator runs with.
+    fn write(&self, batch: RocksBatch<'_>) -> Result<()> {
+        self.db.write(batch.inner).map_err(|e| storage(DB_WIDE, e))
+    }
+}
+
+impl KvEngine for RocksEngine {
+    fn mode(&self) -> &AccessMode {
+        &self.mode
+    }
+
+    fn catch_up(&self) -> Result<()> {
+        match self.mode {
+            AccessMode::Secondary { .. } => self
+                .db
+                .try_catch_up_with_primary()
+                .map_err(|e| storage(DB_WIDE, e)),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Creates `<ledger>/rocksdb` holding only the default column family and `extra` (as
+    /// Agave's columns this crate does not know would be), with one value in `extra`.
+    pub(crate) fn create_db_with_extra_cf(ledger: &Path, extra: &str) {
+        let mut opts = Options::default();
+        opts.create_if_missing(true);
+        opts.create_missing_column_families(true);
+        let db = DB::open_cf(&opts, ledger.join(ROCKSDB_DIR), [extra]).expect("create");
+        let cf = db.cf_handle(extra).expect("extra column");
+        db.put_cf(cf, b"k", b"v").expect("put");
+    }
+
+    #[test]
+    fn read_write_open_keeps_unknown_columns_and_adds_known_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        create_db_with_extra_cf(dir.path(), "index");
+        drop(RocksEngine::open(dir.path(), AccessMode::ReadWrite).expect("open"));
+        let mut names =
+            DB::list_cf(&Options::default(), dir.path().join(ROCKSDB_DIR)).expect("list");
+        names.sort();
+        let mut want: Vec<String> = columns::ALL.iter().map(|(n, _)| n.to_string()).collect();
+        want.extend(["default".to_string(), "index".to_string()]);
+        want.sort();
+        assert_eq!(names, want);
+        let engine = RocksEngine::open(dir.path(), AccessMode::ReadOnly).expect("read-only");
+        let cf = engine.db.cf_handle("index").expect("unknown column opened");
+        assert_eq!(
+            engine.db.get_cf(cf, b"k").expect("get").as_deref(),
+            Some(&b"v"[..])
+        );
+    }
+}
