@@ -18,13 +18,15 @@ use crate::shred::layout::{
     SIZE_OF_CODE_HEADERS, SIZE_OF_MERKLE_ROOT, SIZE_OF_SIGNATURE, merkle_offsets, read_array,
     read_u16, read_u32, read_u64,
 };
-use crate::shred::merkle::{MerkleTree, leaf_hash, root_bytes};
+use crate::shred::merkle::{MerkleTree, leaf_hash, root_from_proof};
 use crate::shred::parse::ShredRef;
 use crate::shred::variant::ShredVariant;
 use crate::types::Pubkey;
 
 /// The parts of a Merkle set that are not erasure coded, taken from present shreds.
 struct Trailer {
+    /// Leaf of each present shred by erasure position (hashed once, reused by the tree).
+    leaves: Vec<Option<[u8; 32]>>,
     signature: [u8; SIZE_OF_SIGNATURE],
     root: [u8; 32],
     chained_root: Option<[u8; SIZE_OF_MERKLE_ROOT]>,
@@ -42,7 +44,7 @@ pub(super) fn recover(
     };
     let data_off = merkle_offsets(MERKLE_DATA_PAYLOAD_LEN, proof_size, chained, resigned);
     let code_off = merkle_offsets(CODE_PAYLOAD_LEN, proof_size, chained, resigned);
-    let trailer = check_present(set, &code_off, chained, resigned, options)?;
+    let trailer = check_present(set, &data_off, &code_off, chained, resigned, options)?;
 
     // Missing positions get their full payload buffer, the shard decoded in place; present
     // positions lend the decoder a copy of their shard.
@@ -96,16 +98,7 @@ pub(super) fn recover(
     let mut leaves = Vec::with_capacity(total);
     for (pos, buf) in bufs.iter_mut().enumerate() {
         let leaf = match set.present.get(pos).copied().flatten() {
-            Some(shred) => shred
-                .payload()
-                .get(
-                    SIZE_OF_SIGNATURE..if pos < set.num_data {
-                        data_off.proof
-                    } else {
-                        code_off.proof
-                    },
-                )
-                .map(leaf_hash),
+            Some(_) => trailer.leaves.get(pos).copied().flatten(),
             None if pos < set.num_data => {
                 finish_data(set, pos, buf, data_variant, &data_off, &trailer)?;
                 buf.get(SIZE_OF_SIGNATURE..data_off.proof).map(leaf_hash)
@@ -156,26 +149,44 @@ pub(super) fn recover(
 /// checking every present shred against them (and the optional keys against the root).
 fn check_present(
     set: &SetLayout<'_>,
+    data_off: &MerkleOffsets,
     code_off: &MerkleOffsets,
     chained: bool,
     resigned: bool,
     options: &RecoverOptions,
 ) -> Result<Trailer, RecoveryDefect> {
-    let source = &set.last_code;
-    let root_of = |shred: &ShredRef<'_>| {
-        root_bytes(shred).map_err(|_| RecoveryDefect::InvalidProof {
-            index: shred.index().0,
-        })
+    // Leaf and root of a present shred at `pos`, from its own proof.
+    let leaf_and_root = |pos: usize, shred: &ShredRef<'_>| {
+        let off = if pos < set.num_data {
+            data_off
+        } else {
+            code_off
+        };
+        let payload = shred.payload();
+        let leaf = payload.get(SIZE_OF_SIGNATURE..off.proof).map(leaf_hash);
+        let proof = payload.get(off.proof..off.retransmitter);
+        leaf.zip(proof)
+            .and_then(|(leaf, proof)| Some((leaf, root_from_proof(leaf, pos, proof)?)))
+            .ok_or(RecoveryDefect::InvalidProof {
+                index: shred.index().0,
+            })
     };
+    let source = &set.last_code;
     let signature = source.signature().0;
-    let root = root_of(source)?;
-    for shred in set.present.iter().flatten() {
+    let (_, root) = leaf_and_root(source.erasure_position(), source)?;
+    let mut leaves = vec![None; set.present.len()];
+    for (pos, shred) in set.present.iter().enumerate() {
+        let Some(shred) = shred else { continue };
         let index = shred.index().0;
         if shred.signature().0 != signature {
             return Err(RecoveryDefect::LeaderSignatureMismatch { index });
         }
-        if root_of(shred)? != root {
+        let (leaf, shred_root) = leaf_and_root(pos, shred)?;
+        if shred_root != root {
             return Err(RecoveryDefect::MerkleRootMismatch { index });
+        }
+        if let Some(slot) = leaves.get_mut(pos) {
+            *slot = Some(leaf);
         }
     }
     let payload = source.payload();
@@ -200,6 +211,7 @@ fn check_present(
         return Err(RecoveryDefect::InvalidRetransmitterSignature);
     }
     Ok(Trailer {
+        leaves,
         signature,
         root,
         chained_root,
