@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::entry::{EntryDefect, PohDefect};
 use crate::fetch::DataDefect;
-use crate::shred::ShredDefect;
+use crate::shred::{RecoveryDefect, ShredDefect};
 use crate::store::InsertDefect;
 use crate::types::{ShredIndex, Slot};
 
@@ -129,6 +129,15 @@ pub enum LedgerError {
         record: u64,
         offset: u64,
         reason: String,
+    },
+
+    /// Erasure recovery of one FEC set was refused; nothing of the set was recovered.
+    /// (`slot` 0 / `fec_set_index` 0 when no shred was given.)
+    #[error("slot {slot}, FEC set {fec_set_index}: recovery refused: {defect}")]
+    Recovery {
+        slot: Slot,
+        fec_set_index: u32,
+        defect: RecoveryDefect,
     },
 
     /// The shredder was asked for something it cannot produce.

@@ -3,6 +3,7 @@
 //! - [`ShredRef::parse`] validates a packet or stored payload and exposes its header fields.
 //! - [`merkle_root`], [`merkle_leaf`], [`chained_merkle_root`] evaluate the Merkle proof.
 //! - [`verify_signature`] checks the leader's signature.
+//! - [`recover_fec_set`] rebuilds the missing shreds of an FEC set with Reed–Solomon.
 //! - [`Shredder`] turns serialized data sets into signed, chained Merkle data shreds.
 //!
 //! Layout constants live in `layout`, the variant byte in `variant`.
@@ -13,6 +14,7 @@ mod fec_set;
 mod layout;
 mod merkle;
 mod parse;
+mod recovery;
 mod shredder;
 mod signature;
 mod variant;
@@ -30,6 +32,9 @@ pub use merkle::{
     retransmitter_signature,
 };
 pub use parse::{MAX_CODE_SHREDS_PER_FEC_SET, ShredRef};
+pub use recovery::{
+    RecoverOptions, RecoveredSet, RecoveryDefect, recover_fec_set, recover_fec_set_with,
+};
 pub use shredder::{BatchOptions, LastInSlot, Resign, SHREDS_PER_FEC_SET, ShredBatch, Shredder};
 pub use signature::verify_signature;
 pub use variant::{ShredKind, ShredVariant};

@@ -69,7 +69,7 @@ impl<'a> ShredRef<'a> {
         })
     }
 
-    fn parse_inner(packet: &'a [u8]) -> Result<ShredRef<'a>, ShredDefect> {
+    pub(crate) fn parse_inner(packet: &'a [u8]) -> Result<ShredRef<'a>, ShredDefect> {
         let too_short = |need| ShredDefect::TooShort {
             len: packet.len(),
             need,
