@@ -92,6 +92,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
         } => {
             let options = InsertOptions {
                 leader: leader.map_or(LeaderCheck::Skip, LeaderCheck::Verify),
+                ..InsertOptions::default()
             };
             ingest(&ledger, batch.max(1), options, &files)
         }

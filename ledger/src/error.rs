@@ -169,6 +169,7 @@ impl LedgerError {
             Self::Io { .. } => "io",
             Self::StreamFile { .. } => "stream_file",
             Self::Shredder(_) => "shredder",
+            Self::Recovery { .. } => "recovery",
         }
     }
 }
@@ -180,6 +181,7 @@ impl LedgerError {
         match self {
             Self::InvalidShred { defect, .. } => defect.kind(),
             Self::ShredRejected { defect, .. } => defect.kind(),
+            Self::Recovery { defect, .. } => defect.kind(),
             other => other.kind(),
         }
     }

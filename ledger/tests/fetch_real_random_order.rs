@@ -122,7 +122,9 @@ fn random_order_ingest_fetches_what_the_file_deshred_gives() {
                 .gen_range(1..=(order.len() / 4).max(1))
                 .min(order.len() - pos);
             let call: Vec<&Vec<u8>> = order[pos..pos + n].iter().map(|&i| &packets[i]).collect();
-            store.insert_shreds(call).expect("insert");
+            store
+                .insert_shreds_with(call, common::insert_options(rel))
+                .expect("insert");
             present.extend(order[pos..pos + n].iter().filter(|i| data.contains(i)));
             pos += n;
             let (slot, ranges, want) = model(&packets, &present);

@@ -85,6 +85,7 @@ fn with_the_leader_key_a_forgery_is_refused_in_any_order() {
     let leader: Pubkey = LEADER.parse().expect("pubkey");
     let options = InsertOptions {
         leader: LeaderCheck::Verify(leader),
+        ..InsertOptions::default()
     };
     let store = Blockstore::in_memory();
     let bad = forged(&shreds, 3);
@@ -113,4 +114,28 @@ fn without_the_leader_key_the_first_shred_of_a_set_defines_its_root() {
         .expect("insert");
     assert_eq!(out.inserted, 1);
     assert_eq!(out.rejected[0].error.cause_kind(), "merkle_root_mismatch");
+}
+
+/// Firedancer's early `0x85` localnet shreds (root stored in the payload) cannot be checked
+/// against one root per set: by default the first one of the set is taken and the rest are
+/// refused, as Agave's insert would; `MerkleCheck::Skip` imports them whole.
+#[test]
+fn early_merkle_layout_is_refused_by_default() {
+    use bstore_ledger::store::MerkleCheck;
+    let packets = common::read_ar("firedancer/localnet-shreds/localnet-slot0-shreds.ar");
+    let store = Blockstore::in_memory();
+    let out = store.insert_shreds(&packets).expect("insert");
+    assert_eq!((out.inserted, out.rejected.len()), (1, 3));
+    assert!(
+        out.rejected
+            .iter()
+            .all(|r| r.error.cause_kind() == "merkle_root_mismatch")
+    );
+    let store = Blockstore::in_memory();
+    let options = InsertOptions {
+        merkle: MerkleCheck::Skip,
+        ..InsertOptions::default()
+    };
+    let out = store.insert_shreds_with(&packets, options).expect("insert");
+    assert_eq!((out.inserted, out.completed_data_sets.len()), (4, 1));
 }

@@ -1,14 +1,23 @@
 //! Invalid shreds in a call are rejected with typed errors and counted, duplicates are
 //! counted, and the rest of the call is still stored.
+//!
+//! The shreds here are real ones with header fields rewritten, which also breaks their
+//! Merkle proofs; these tests are about the meta rules, so they insert with
+//! `MerkleCheck::Skip` (the root check has its own tests in `store_merkle_checks.rs`).
 #![cfg(feature = "storage")]
 
 mod common;
 mod store_support;
 
 use bstore_ledger::shred::{ShredDefect, ShredRef};
-use bstore_ledger::store::{CompletedDataSet, InsertDefect};
+use bstore_ledger::store::{CompletedDataSet, InsertDefect, InsertOptions, MerkleCheck};
 use bstore_ledger::{LedgerError, ShredIndex, Slot};
 use store_support::{SlotExpectation, open_rw, testnet};
+
+const META_RULES_ONLY: InsertOptions = InsertOptions {
+    leader: bstore_ledger::store::LeaderCheck::Skip,
+    merkle: MerkleCheck::Skip,
+};
 
 fn index_of(packet: &[u8]) -> u32 {
     ShredRef::parse(packet).expect("parse").index().0
@@ -65,7 +74,9 @@ fn rejects_and_duplicates_are_counted_and_the_rest_is_stored() {
     ];
     // Then the genuine held-back shreds, which complete the data set around them.
     call.extend(held_back.iter().map(|p| (*p).clone()));
-    let out = store.insert_shreds(&call).expect("insert");
+    let out = store
+        .insert_shreds_with(&call, META_RULES_ONLY)
+        .expect("insert");
 
     assert_eq!(out.inserted, held_back.len());
     assert_eq!(out.duplicates, 1);
@@ -172,7 +183,10 @@ fn last_in_slot_below_received_is_rejected() {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = open_rw(dir.path());
     let out = store
-        .insert_shreds([retag(s50), with(&retag(s40), 85, &[0xC0])])
+        .insert_shreds_with(
+            [retag(s50), with(&retag(s40), 85, &[0xC0])],
+            META_RULES_ONLY,
+        )
         .expect("insert");
     assert_eq!(out.inserted, 1);
     assert!(matches!(

@@ -38,7 +38,9 @@ fn check(name: &str, packets: &[Vec<u8>], expectations: &[(&Value, Option<&Value
     let (mut inserted, mut duplicates) = (0, 0);
     let mut full = Vec::new();
     for chunk in shuffled_chunks(packets, seed, 40) {
-        let out = store.insert_shreds(&chunk).expect("insert");
+        let out = store
+            .insert_shreds_with(&chunk, common::insert_options(name))
+            .expect("insert");
         assert!(
             out.rejected.is_empty(),
             "{name}: rejected {:?}",

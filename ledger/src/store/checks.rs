@@ -7,8 +7,8 @@
 //!   shreds and is rejected with [`InsertDefect::MerkleRootMismatch`]. A shred whose proof
 //!   cannot be evaluated at all is `InvalidShred`.
 //! - **Leader signature**, only when the caller names the slot leader
-//!   ([`LeaderCheck::Verify`]): Merkle shreds once per (slot, set, root) per call, legacy
-//!   shreds each. Without a leader key a forged set is caught only by the root check against
+//!   ([`LeaderCheck::Verify`]): Merkle shreds once per (slot, set, root, signature) per
+//!   call, legacy shreds each. Without a leader key a forged set is caught only by the root check against
 //!   shreds already stored.
 //!
 //! What is not checked here: the chained root against the previous set (that is duplicate
@@ -23,7 +23,7 @@ use super::kv::KvEngine;
 use super::typed::Engine;
 use crate::error::{LedgerError, Result};
 use crate::shred::{ShredRef, merkle_root, verify_signature};
-use crate::types::{Hash, Pubkey, ShredIndex, Slot};
+use crate::types::{Hash, Pubkey, ShredIndex, Signature, Slot};
 
 /// Whether insert verifies the leader's signature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -36,10 +36,23 @@ pub enum LeaderCheck {
     Verify(Pubkey),
 }
 
+/// Whether insert checks Merkle shreds against their FEC set's root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MerkleCheck {
+    /// Every Merkle shred's proof must lead to its set's root (what Agave's insert does).
+    #[default]
+    Verify,
+    /// No root check: only for importing historic shreds of a pre-release Merkle layout
+    /// (e.g. Firedancer's early `0x85` localnet fixtures, which store the root in the
+    /// payload), whose proofs no current validator can evaluate.
+    Skip,
+}
+
 /// Options of [`Blockstore::insert_shreds_with`](super::Blockstore::insert_shreds_with).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct InsertOptions {
     pub leader: LeaderCheck,
+    pub merkle: MerkleCheck,
 }
 
 /// Data shreds of one FEC set sit at `fec_set_index..fec_set_index + num_data`; a Merkle set
@@ -50,7 +63,9 @@ const MAX_DATA_PER_SET: u32 = 64;
 #[derive(Debug, Default)]
 pub(super) struct SetRoots {
     roots: BTreeMap<(Slot, u32), Hash>,
-    verified: BTreeMap<(Slot, u32), Hash>,
+    /// Root and signature verified per set: every shred of a Merkle set carries the same
+    /// signature of the same root, so a shred with both equal needs no second verify.
+    verified: BTreeMap<(Slot, u32), (Hash, Signature)>,
 }
 
 impl SetRoots {
@@ -72,6 +87,12 @@ impl SetRoots {
         let (slot, fec) = (shred.slot(), shred.fec_set_index());
         if shred.proof_size().is_none() {
             // Legacy: no root; only the signature can be checked.
+            return Ok(match options.leader {
+                LeaderCheck::Verify(leader) => verify_signature(shred, &leader).err(),
+                LeaderCheck::Skip => None,
+            });
+        }
+        if options.merkle == MerkleCheck::Skip {
             return Ok(match options.leader {
                 LeaderCheck::Verify(leader) => verify_signature(shred, &leader).err(),
                 LeaderCheck::Skip => None,
@@ -100,11 +121,12 @@ impl SetRoots {
             }));
         }
         if let LeaderCheck::Verify(leader) = options.leader {
-            if self.verified.get(&(slot, fec)) != Some(&root) {
+            let seen = (root, shred.signature());
+            if self.verified.get(&(slot, fec)) != Some(&seen) {
                 if let Err(e) = verify_signature(shred, &leader) {
                     return Ok(Some(e));
                 }
-                self.verified.insert((slot, fec), root);
+                self.verified.insert((slot, fec), seen);
             }
         }
         self.roots.insert((slot, fec), root);

@@ -33,7 +33,7 @@ mod rocks;
 mod roots;
 mod typed;
 
-pub use checks::{InsertOptions, LeaderCheck};
+pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};
 pub use column::Column;
 pub use defect::InsertDefect;
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};

@@ -19,6 +19,22 @@ pub fn testdata() -> PathBuf {
     dir
 }
 
+/// Firedancer's early localnet fixtures use a pre-release Merkle layout (the root stored in
+/// the payload): their proofs do not evaluate to one root per set, so insert's root check
+/// refuses them, as Agave's would (`store_merkle_checks::early_merkle_layout_is_refused_by_default`).
+/// Importing them takes `MerkleCheck::Skip`; every other fixture is inserted with defaults.
+pub fn insert_options(name: &str) -> bstore_ledger::store::InsertOptions {
+    let early = ["localnet-slot0-shreds.ar", "localnet-v14-slot0-shreds.ar"];
+    bstore_ledger::store::InsertOptions {
+        merkle: if early.iter().any(|f| name.ends_with(f)) {
+            bstore_ledger::store::MerkleCheck::Skip
+        } else {
+            bstore_ledger::store::MerkleCheck::Verify
+        },
+        ..Default::default()
+    }
+}
+
 /// A file below the test data folder.
 pub fn path(rel: &str) -> PathBuf {
     testdata().join(rel)

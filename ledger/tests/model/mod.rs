@@ -144,6 +144,7 @@ pub fn run<E: KvEngine>(
     };
     let options = InsertOptions {
         leader: LeaderCheck::Verify(ledger.leader),
+        ..InsertOptions::default()
     };
     let mut step = 0usize;
     while let Some(tag) = byte(&mut ops) {

@@ -55,6 +55,33 @@ pub enum RecoveryDefect {
     InvalidRetransmitterSignature,
 }
 
+impl RecoveryDefect {
+    /// A stable snake_case name of the defect (for grouping and metrics tags).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::NoShreds => "no_shreds",
+            Self::NoCodeShred => "no_code_shred",
+            Self::TooFewShreds { .. } => "too_few_shreds",
+            Self::ForeignShred { .. } => "foreign_shred",
+            Self::VariantMismatch { .. } => "variant_mismatch",
+            Self::CodeHeaderMismatch { .. } => "code_header_mismatch",
+            Self::OutsideSet { .. } => "outside_set",
+            Self::UnsupportedShape { .. } => "unsupported_shape",
+            Self::ConflictingShreds { .. } => "conflicting_shreds",
+            Self::LeaderSignatureMismatch { .. } => "leader_signature_mismatch",
+            Self::InvalidProof { .. } => "invalid_proof",
+            Self::MerkleRootMismatch { .. } => "merkle_root_mismatch",
+            Self::ReedSolomon(_) => "reed_solomon",
+            Self::RecoveredHeaderMismatch { .. } => "recovered_header_mismatch",
+            Self::RecoveredShredInvalid { .. } => "recovered_shred_invalid",
+            Self::RecoveredPaddingNotZero { .. } => "recovered_padding_not_zero",
+            Self::RecoveredRootMismatch => "recovered_root_mismatch",
+            Self::InvalidLeaderSignature { .. } => "invalid_leader_signature",
+            Self::InvalidRetransmitterSignature => "invalid_retransmitter_signature",
+        }
+    }
+}
+
 impl fmt::Display for RecoveryDefect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
