@@ -35,7 +35,7 @@ pub use data_sets::{
     COMPLETED_DATA_SETS_CAPACITY, CompletedDataSetsService, DataSetsStats, SignatureSubscriber,
     completed_data_sets_channel,
 };
-pub use driver::{Completion, ReplayDriver, ReplayOptions, SlotStatus};
+pub use driver::{Completion, DeadSlots, ReplayDriver, ReplayOptions, SlotStatus};
 pub use error::ReplayError;
 pub use executor::{
     CountingExecutor, ExecuteError, ExecutionTotals, Executor, MAX_TRANSACTION_BYTES,

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use bstore_ledger::entry::verify_poh;
+use bstore_ledger::entry::{HashLimits, PohEntry, TickRules, verify_poh_with_limits};
 use bstore_ledger::fetch::{AllowDead, FetchBuffer};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, LedgerError, Slot};
@@ -77,14 +77,15 @@ impl SlotReplay {
     pub(crate) fn new(
         slot: Slot,
         parent_hash: Hash,
-        rules: &bstore_ledger::entry::TickRules,
+        rules: &TickRules,
+        limits: &HashLimits,
     ) -> Self {
         Self {
             slot,
             last_hash: parent_hash,
             shreds: 0,
             entries: 0,
-            ticks: TickCheck::new(rules),
+            ticks: TickCheck::with_limits(rules, limits),
             stats: SlotStats::new(slot),
             started: Instant::now(),
         }
@@ -204,27 +205,30 @@ impl SlotReplay {
         Ok(Step::Complete)
     }
 
-    /// PoH chain from the running hash, then the tick rules, over one batch.
+    /// The tick rules and hash limits, then the PoH chain from the running hash, over one
+    /// batch. The tick pass reads only hash counts, so the batch's hashing work is bounded
+    /// (as Agave checks tick hash counts before PoH) before any of it starts.
     fn verify(&mut self, batch: EntryBatch<'_>) -> Result<(), ReplayError> {
         let slot = self.slot;
         let first = self.entries;
-        let last = verify_poh(&self.last_hash, batch.entries()).map_err(|e| match e {
-            LedgerError::Poh { entry, defect } => ReplayError::Poh {
-                slot,
-                entry: first + entry,
-                defect,
-            },
-            other => ReplayError::InvalidData {
-                slot,
-                source: other,
-            },
-        })?;
         for entry in batch.entries() {
-            use bstore_ledger::entry::PohEntry;
             self.ticks
                 .push(entry.num_hashes(), entry.is_tick())
                 .map_err(|v| ticks_error(slot, v))?;
         }
+        // `self.ticks` has counted every entry of the batch against the limits already.
+        let last = verify_poh_with_limits(&self.last_hash, batch.entries(), &HashLimits::UNLIMITED)
+            .map_err(|e| match e {
+                LedgerError::Poh { entry, defect } => ReplayError::Poh {
+                    slot,
+                    entry: first + entry,
+                    defect,
+                },
+                other => ReplayError::InvalidData {
+                    slot,
+                    source: other,
+                },
+            })?;
         self.last_hash = last;
         Ok(())
     }

@@ -62,6 +62,13 @@ pub enum PohDefect {
     HashesPerTick { expected: u64, found: u64 },
     /// The slot's last entry is not a tick.
     DoesNotEndOnTick,
+    /// The hashes since the last tick (this entry's included) exceed what a tick may hold:
+    /// hashes per tick when known, else `HashLimits::max_hashes_per_tick`. Found before
+    /// hashing.
+    TickHashLimit { limit: u64, found: u64 },
+    /// The slot's hashes so far exceed `HashLimits::max_slot_hashes` (or ticks per slot ×
+    /// hashes per tick when known). Found before hashing.
+    SlotHashLimit { limit: u64, found: u64 },
 }
 
 impl fmt::Display for PohDefect {
@@ -77,6 +84,14 @@ impl fmt::Display for PohDefect {
                 write!(f, "{found} hashes in a tick, expected {expected}")
             }
             Self::DoesNotEndOnTick => write!(f, "slot does not end on a tick"),
+            Self::TickHashLimit { limit, found } => write!(
+                f,
+                "{found} hashes since the last tick exceed the limit of {limit} (refused before hashing)"
+            ),
+            Self::SlotHashLimit { limit, found } => write!(
+                f,
+                "{found} hashes in the slot exceed the limit of {limit} (refused before hashing)"
+            ),
         }
     }
 }
