@@ -11,21 +11,9 @@ use bstore_ledger::{Hash, LedgerError, Slot};
 use crate::batch::EntryBatch;
 use crate::error::ReplayError;
 use crate::executor::Executor;
+use crate::fetch_mode::{FetchMode, Kind};
 use crate::stats::SlotStats;
 use crate::ticks::{TickCheck, TickViolation};
-
-/// How replay fetches.
-#[derive(Debug, Clone, Default)]
-pub enum FetchMode {
-    /// One multi-get and a serial deshred + view decode on the replay thread itself (the
-    /// design: replay never waits behind anyone else's work).
-    #[default]
-    Serial,
-    /// Through a bounded rayon pool, possibly shared with other readers (the design the
-    /// contention benchmark compares against).
-    #[cfg(feature = "fetch-pool")]
-    Pool(std::sync::Arc<bstore_ledger::fetch::FetchPool>),
-}
 
 /// Replay's fetch state: the mode and the reusable buffer of the serial fetch.
 #[derive(Debug, Default)]
@@ -112,8 +100,8 @@ impl SlotReplay {
         let call = Instant::now();
         // The running count is below 2^15 (SPEC 2.2 caps indices), so this never saturates.
         let start = u32::try_from(self.shreds).unwrap_or(u32::MAX);
-        let outcome = match &fetcher.mode {
-            FetchMode::Serial => {
+        let outcome = match &fetcher.mode.0 {
+            Kind::Serial => {
                 match blockstore.fetch_slot_views(self.slot, start, AllowDead::No, &mut fetcher.buf)
                 {
                     Ok(views) => {
@@ -124,7 +112,7 @@ impl SlotReplay {
                 }
             }
             #[cfg(feature = "fetch-pool")]
-            FetchMode::Pool(pool) => {
+            Kind::Pool(pool) => {
                 match blockstore.get_slot_entries_pooled(self.slot, start, AllowDead::No, pool) {
                     Ok((entries, num_shreds, is_full)) => {
                         let batch = EntryBatch::Owned(&entries);
