@@ -76,7 +76,14 @@ fn replay_marks_a_huge_num_hashes_slot_dead_with_a_hash_limit_reason() {
     }
     let l = replay_line(&ledger, &["--hashes-per-tick", "62500"]);
     assert_eq!(l["status"], "dead", "{l}");
-    assert_eq!(l["reason"], "hash_limit", "{l}");
+    assert_eq!(l["reason"], "ticks", "{l}");
+    assert!(
+        l["error"]
+            .as_str()
+            .expect("error")
+            .contains("18446744073709551615 hashes in a tick, expected 62500"),
+        "{l}"
+    );
     // Now marked: refused from then on.
     let l = replay_line(&ledger, &[]);
     assert_eq!(l["status"], "refused", "{l}");

@@ -65,7 +65,17 @@ impl TickCheck {
         self.hashes_since_tick = self.hashes_since_tick.saturating_add(num_hashes);
         self.last_is_tick = is_tick;
         if !is_tick {
-            return Ok(());
+            // Already too many for the coming tick: fail now, before the entry is hashed.
+            return match self.hashes_per_tick {
+                Some(expected) if self.hashes_since_tick > expected => Err(TickViolation {
+                    entry,
+                    defect: PohDefect::HashesPerTick {
+                        expected,
+                        found: self.hashes_since_tick,
+                    },
+                }),
+                _ => Ok(()),
+            };
         }
         self.ticks += 1;
         if self.ticks > self.ticks_per_slot {

@@ -58,16 +58,16 @@ pub enum PohDefect {
     HashMismatch { expected: Hash, found: Hash },
     /// The slot has the wrong number of ticks.
     TickCount { expected: u64, found: u64 },
-    /// The hashes between two ticks do not sum to `hashes_per_tick`.
+    /// The hashes between two ticks do not sum to `hashes_per_tick` (reported at the tick,
+    /// or earlier at the first entry whose hashes since the last tick already exceed it).
     HashesPerTick { expected: u64, found: u64 },
     /// The slot's last entry is not a tick.
     DoesNotEndOnTick,
-    /// The hashes since the last tick (this entry's included) exceed what a tick may hold:
-    /// hashes per tick when known, else `HashLimits::max_hashes_per_tick`. Found before
-    /// hashing.
+    /// The hashes since the last tick (this entry's included) exceed
+    /// `HashLimits::max_hashes_per_tick` (hashes per tick unknown). Found before hashing.
     TickHashLimit { limit: u64, found: u64 },
-    /// The slot's hashes so far exceed `HashLimits::max_slot_hashes` (or ticks per slot ×
-    /// hashes per tick when known). Found before hashing.
+    /// The slot's hashes so far exceed `HashLimits::max_slot_hashes` (hashes per tick
+    /// unknown). Found before hashing.
     SlotHashLimit { limit: u64, found: u64 },
 }
 

@@ -2,7 +2,8 @@
 //!
 //! An entry's `num_hashes` is a plain u64 chosen by the leader: one entry claiming
 //! `u64::MAX` hashes would keep a verifier busy for ages. With hashes per tick known, the
-//! tick rules refuse such an entry on sight (see `verify_slot_ticks`). Without it, these
+//! tick rules refuse such an entry on sight (`HashesPerTick` as soon as the hashes since
+//! the last tick exceed it, tick or not; see `verify_slot_ticks`). Without it, these
 //! limits do: they are derived from mainnet's 64 ticks × 62,500 hashes with an 8× margin.
 //! At ~10 M hashes/s, the slot limit caps verification of one slot at about 3 s.
 
@@ -34,15 +35,13 @@ impl HashLimits {
 }
 
 impl HashLimits {
-    /// The limits that apply under `rules`: with hashes per tick known, a tick holds
-    /// exactly that many and a slot `ticks_per_slot` times that, so those are the bounds
-    /// (whatever `self` says); otherwise `self`.
+    /// The limits that apply under `rules`. With hashes per tick known, the tick rules
+    /// bound the work themselves (no run of hashes since a tick may exceed hashes per tick,
+    /// and at most `ticks_per_slot` ticks are taken, so a slot costs at most
+    /// (`ticks_per_slot` + 1) × hashes per tick): [`Self::UNLIMITED`]. Otherwise `self`.
     pub fn under(&self, rules: &TickRules) -> Self {
         match rules.hashes_per_tick.filter(|&h| h > 0) {
-            Some(per_tick) => Self {
-                max_hashes_per_tick: per_tick,
-                max_slot_hashes: per_tick.saturating_mul(rules.ticks_per_slot),
-            },
+            Some(_) => Self::UNLIMITED,
             None => *self,
         }
     }
@@ -106,6 +105,9 @@ mod tests {
         let l = HashLimits::default();
         assert_eq!(l.max_hashes_per_tick, 500_000);
         assert_eq!(l.max_slot_hashes, 32_000_000);
+        // Known hashes per tick: the tick rules bound the work instead.
+        assert_eq!(l.under(&TickRules::MAINNET), HashLimits::UNLIMITED);
+        assert_eq!(l.under(&TickRules::default()), l);
     }
 
     #[test]

@@ -53,9 +53,11 @@ pub fn verify_slot_ticks<E: PohEntry>(
 }
 
 /// [`verify_slot_ticks`] with explicit bounds. Each entry is first counted against
-/// `limits.under(rules)`: hashes since the last tick above the limit (hashes per tick when
-/// known) fail with `TickHashLimit` at the entry that crosses it, a slot total above the
-/// limit with `SlotHashLimit`; both before any other rule is looked at for that entry.
+/// `limits.under(rules)` (no bound when hashes per tick are known: the tick rules bound the
+/// work then, failing as soon as the hashes since the last tick exceed hashes per tick):
+/// hashes since the last tick above the limit fail with `TickHashLimit` at the entry that
+/// crosses it, a slot total above the limit with `SlotHashLimit`; both before any other
+/// rule is looked at for that entry.
 pub fn verify_slot_ticks_with_limits<E: PohEntry>(
     entries: impl IntoIterator<Item = E>,
     rules: &TickRules,
@@ -77,6 +79,18 @@ pub fn verify_slot_ticks_with_limits<E: PohEntry>(
         hashes_since_tick = hashes_since_tick.saturating_add(entry.num_hashes());
         last_is_tick = entry.is_tick();
         if !last_is_tick {
+            // Already too many for the coming tick: fail now, before anyone hashes more.
+            if let Some(expected) = hashes_per_tick
+                && hashes_since_tick > expected
+            {
+                return fail(
+                    i,
+                    PohDefect::HashesPerTick {
+                        expected,
+                        found: hashes_since_tick,
+                    },
+                );
+            }
             continue;
         }
         ticks += 1;
