@@ -15,7 +15,8 @@ use log::Level;
 
 use crate::error::ReplayError;
 use crate::executor::{CountingExecutor, Executor};
-use crate::slot::{FetchMode, Fetcher, SlotReplay, Step};
+use crate::fetch_mode::FetchMode;
+use crate::slot::{Fetcher, SlotReplay, Step};
 use crate::stats::{MetricsSink, SlotStats, dead_slot_datapoint};
 
 /// Whether more shreds may still arrive for the slots being replayed.

@@ -24,6 +24,7 @@ fn pooled_replay_matches_the_serial_one() {
         completion: Completion::Final,
         fetch: FetchMode::pooled(Arc::new(pool)),
         metrics: MetricsSink::Off,
+        ..ReplayOptions::default()
     };
     let mut pooled = ReplayDriver::new(store.clone(), options, CountingExecutor::new());
     pooled.seed_blockhash(t.parent, t.parent_blockhash);
