@@ -21,11 +21,11 @@ use bstore_ledger::fetch::AllowDead;
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
-use bstore_replay::contention::{ReaderGate, ReaderPriority};
-use bstore_replay::pipeline::{PipelineConfig, Progress, ReaderFetch, run_pipeline};
 use bstore_replay::{
     Completion, CountingExecutor, FetchMode, MetricsSink, ReplayDriver, ReplayOptions, SlotStatus,
 };
+use bstore_testkit::contention::{ReaderGate, ReaderPriority};
+use bstore_testkit::pipeline::{PipelineConfig, Progress, run_pipeline};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 
@@ -63,17 +63,17 @@ impl Design {
     }
 
     /// Replay's fetch, the readers' fetch, reader permits and priority.
-    fn setup(self) -> (FetchMode, ReaderFetch, Option<usize>, ReaderPriority) {
+    fn setup(self) -> (FetchMode, FetchMode, Option<usize>, ReaderPriority) {
         match self {
             Self::Serial => (
-                FetchMode::Serial,
-                ReaderFetch::Serial,
+                FetchMode::serial(),
+                FetchMode::serial(),
                 Some(ReaderGate::for_machine().permits()),
                 ReaderPriority::Lowest,
             ),
             Self::SerialUncontrolled => (
-                FetchMode::Serial,
-                ReaderFetch::Serial,
+                FetchMode::serial(),
+                FetchMode::serial(),
                 None,
                 ReaderPriority::Normal,
             ),
@@ -90,8 +90,8 @@ impl Design {
                     .expect("a fetch pool"),
                 );
                 (
-                    FetchMode::Pool(pool.clone()),
-                    ReaderFetch::Pool(pool),
+                    FetchMode::pooled(pool.clone()),
+                    FetchMode::pooled(pool),
                     None,
                     ReaderPriority::Normal,
                 )
@@ -225,7 +225,7 @@ fn bench_full_slot(c: &mut Criterion) {
 
 fn read_loop(
     store: &Blockstore,
-    fetch: &ReaderFetch,
+    fetch: &FetchMode,
     gate: Option<&ReaderGate>,
     priority: ReaderPriority,
     stop: &AtomicBool,
@@ -236,15 +236,9 @@ fn read_loop(
     while !stop.load(Ordering::Relaxed) {
         let slot = Slot(rng.gen_range(1..=16));
         let _permit = gate.map(ReaderGate::enter);
-        let read = match fetch {
-            ReaderFetch::Serial => store
-                .get_slot_entries_with_shred_info(slot, 0, AllowDead::No)
-                .map(|r| r.0.len()),
-            #[cfg(feature = "fetch-pool")]
-            ReaderFetch::Pool(pool) => store
-                .get_slot_entries_pooled(slot, 0, AllowDead::No, pool)
-                .map(|r| r.0.len()),
-        };
+        let read = fetch
+            .read_slot(store, slot, 0, AllowDead::No)
+            .map(|r| r.0.len());
         std::hint::black_box(read.expect("full slot reads"));
     }
 }
@@ -259,6 +253,7 @@ fn replay_once(store: &Arc<Blockstore>, fetch: &FetchMode, slot: Slot, parent: H
         completion: Completion::Final,
         fetch: fetch.clone(),
         metrics: MetricsSink::Off,
+        ..ReplayOptions::default()
     };
     let mut driver = ReplayDriver::new(store.clone(), options, CountingExecutor::new());
     driver.seed_blockhash(Slot(slot.0 - 1), parent);

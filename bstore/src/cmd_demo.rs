@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_metrics::plot::{self, ChartSpec, REPLAY_SLOT_STATS};
-use bstore_replay::contention::ReaderPriority;
-use bstore_replay::pipeline::{PipelineConfig, PipelineReport, Progress, run_pipeline};
 use bstore_replay::{Latency, MetricsSink};
+use bstore_testkit::contention::ReaderPriority;
+use bstore_testkit::pipeline::{PipelineConfig, PipelineReport, Progress, run_pipeline};
 
 /// `bstore demo ...`
 #[derive(Debug, clap::Args)]

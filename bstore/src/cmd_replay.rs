@@ -11,9 +11,12 @@ use bstore_ledger::fetch::AllowDead;
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::{Hash, Slot};
 use bstore_replay::{
-    Completion, CountingExecutor, MetricsSink, ReplayDriver, ReplayOptions, SlotStats, SlotStatus,
+    Completion, CountingExecutor, DeadSlots, MetricsSink, ReplayDriver, ReplayOptions, SlotStats,
+    SlotStatus,
 };
 use serde_json::json;
+
+use crate::cmd_shreds::HashLimitArgs;
 
 /// `bstore replay ...`
 #[derive(Debug, clap::Args)]
@@ -33,9 +36,16 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "HASH")]
     pub parent_blockhash: Option<Hash>,
     /// Hashes between ticks to enforce (mainnet and testnet: 62500); unchecked when not
-    /// given or 0.
+    /// given or 0 (the hash limits below apply then).
     #[arg(long, value_name = "N")]
     pub hashes_per_tick: Option<u64>,
+    #[command(flatten)]
+    pub limits: HashLimitArgs,
+    /// Report bad slots but do not set their dead flag in the ledger (for a run whose
+    /// rules may be wrong, e.g. a guessed --hashes-per-tick). The ledger is opened
+    /// read-only then.
+    #[arg(long)]
+    pub no_mark_dead: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -64,7 +74,12 @@ struct Summary {
 /// Runs `bstore replay`.
 pub fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
     bstore_metrics::init()?;
-    let store = Arc::new(Blockstore::open(&args.ledger, AccessMode::ReadWrite)?);
+    let (access, dead_slots) = if args.no_mark_dead {
+        (AccessMode::ReadOnly, DeadSlots::Report)
+    } else {
+        (AccessMode::ReadWrite, DeadSlots::Mark)
+    };
+    let store = Arc::new(Blockstore::open(&args.ledger, access)?);
     let slots = replayable_slots(&store, &args)?;
     if slots.is_empty() {
         return Err(format!(
@@ -78,6 +93,8 @@ pub fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
             ticks_per_slot: TickRules::DEFAULT_TICKS_PER_SLOT,
             hashes_per_tick: args.hashes_per_tick,
         },
+        hash_limits: args.limits.limits(),
+        dead_slots,
         completion: Completion::Final,
         metrics: MetricsSink::Global,
         ..ReplayOptions::default()

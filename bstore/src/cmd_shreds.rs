@@ -4,7 +4,7 @@ use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use bstore_ledger::entry::EntriesView;
+use bstore_ledger::entry::{EntriesView, HashLimits, verify_poh_with_limits};
 use bstore_ledger::fetch::group_by_slot;
 use bstore_ledger::shred::ShredRef;
 use bstore_ledger::stream::StreamReader;
@@ -42,7 +42,36 @@ enum ShredsCommand {
         /// Add "first_signatures": the first signature of every transaction, in order.
         #[arg(long)]
         signatures: bool,
+        #[command(flatten)]
+        limits: HashLimitArgs,
     },
+}
+
+/// The PoH work bounds of `--verify-poh` and `bstore replay`: an entry or slot asking for
+/// more hashes is refused before any hashing.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct HashLimitArgs {
+    /// Most hashes from one tick to the next (and in any one entry) when hashes per tick
+    /// are not known [default: 500000, 8 × mainnet's 62500].
+    #[arg(long, value_name = "N")]
+    pub max_hashes_per_tick: Option<u64>,
+    /// Most hashes in a slot when hashes per tick are not known [default: 32000000, 8 ×
+    /// mainnet's 64 × 62500].
+    #[arg(long, value_name = "N")]
+    pub max_slot_hashes: Option<u64>,
+}
+
+impl HashLimitArgs {
+    /// The limits asked for, defaults where not given.
+    pub fn limits(&self) -> HashLimits {
+        let defaults = HashLimits::default();
+        HashLimits {
+            max_hashes_per_tick: self
+                .max_hashes_per_tick
+                .unwrap_or(defaults.max_hashes_per_tick),
+            max_slot_hashes: self.max_slot_hashes.unwrap_or(defaults.max_slot_hashes),
+        }
+    }
 }
 
 /// Runs `bstore shreds`.
@@ -53,12 +82,15 @@ pub fn run(args: ShredsArgs) -> Result<(), Box<dyn std::error::Error>> {
             files,
             verify_poh,
             signatures,
+            limits,
         } => {
+            // PoH is verified here, under the limits, not by `summarize`.
             let opts = SummaryOptions {
-                verify_poh,
+                verify_poh: None,
                 signatures,
             };
-            deshred(&files, &opts)
+            let poh = verify_poh.map(|start| (start, limits.limits()));
+            deshred(&files, &opts, poh.as_ref())
         }
     }
 }
@@ -116,7 +148,11 @@ fn shred_json(file: &std::path::Path, record: usize, s: &ShredRef<'_>, packet_le
     })
 }
 
-fn deshred(files: &[PathBuf], opts: &SummaryOptions) -> Result<(), Box<dyn std::error::Error>> {
+fn deshred(
+    files: &[PathBuf],
+    opts: &SummaryOptions,
+    poh: Option<&(Hash, HashLimits)>,
+) -> Result<(), Box<dyn std::error::Error>> {
     let mut packets = Vec::new();
     let mut invalid = 0u64;
     for file in files {
@@ -162,7 +198,11 @@ fn deshred(files: &[PathBuf], opts: &SummaryOptions) -> Result<(), Box<dyn std::
             None => match parse_views(&buffers) {
                 Ok(views) => {
                     let sets: Vec<_> = views.iter().map(|(r, v)| (r.clone(), v)).collect();
-                    summarize(&facts, &sets, opts)
+                    let mut line = summarize(&facts, &sets, opts);
+                    if let Some((start, limits)) = poh {
+                        line["poh"] = poh_verdict(start, limits, &views);
+                    }
+                    line
                 }
                 Err(message) => {
                     let mut v = facts.to_json(&sets);
@@ -192,6 +232,24 @@ fn parse_views(
                 .map_err(|e| format!("data set {}..{}: {e}", range.start, range.end))
         })
         .collect()
+}
+
+/// The `poh` field: "ok", why the chain fails (the first bad entry, or the hash limit an
+/// entry crosses, found before hashing it), or why it was not verified.
+fn poh_verdict(
+    start: &Hash,
+    limits: &HashLimits,
+    views: &[(Range<u32>, EntriesView<'_>)],
+) -> Value {
+    let contiguous = views.first().is_some_and(|(r, _)| r.start == 0)
+        && views.windows(2).all(|w| w[0].0.end == w[1].0.start);
+    if !contiguous {
+        return json!("not verified: the complete data sets do not run contiguously from shred 0");
+    }
+    match verify_poh_with_limits(start, views.iter().flat_map(|(_, v)| v.iter()), limits) {
+        Ok(_) => json!("ok"),
+        Err(e) => json!(e.to_string()),
+    }
 }
 
 fn summary_error(facts: &SlotFacts, sets: &[Range<u32>], e: &LedgerError) -> Value {

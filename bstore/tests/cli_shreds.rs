@@ -157,3 +157,74 @@ fn deshred_incomplete_fec_set_reports_no_data_set() {
     assert_eq!(l["blockhash"], serde_json::Value::Null);
     assert_eq!(l["full"], false);
 }
+
+/// The testnet shreds with the first entry's `num_hashes` (data bytes 8..16 of shred 0,
+/// after the data set's u64 entry count) set to `u64::MAX`, as a stream file in `dir`.
+fn tampered_testnet_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut shreds = bstore_ledger::stream::read_stream_file(
+        &testdata().join("sig-testnet-417955322/shreds.bin"),
+    )
+    .expect("testnet shreds");
+    let shred = shreds
+        .iter_mut()
+        .find(|s| u32::from_le_bytes(s[73..77].try_into().expect("4 bytes")) == 0)
+        .expect("shred 0");
+    // 88-byte data shred headers, then the data.
+    shred[88 + 8..88 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+    let mut bytes = Vec::new();
+    for s in &shreds {
+        bstore_ledger::stream::write_record(&mut bytes, s);
+    }
+    let path = dir.join("tampered.bin");
+    std::fs::write(&path, bytes).expect("write");
+    path
+}
+
+#[test]
+fn deshred_refuses_a_huge_num_hashes_within_a_second() {
+    let exp = expected("sig-testnet-417955322/expected.json");
+    let seed = exp["deshred"]["totals"]["poh_seed"].as_str().expect("seed");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = tampered_testnet_file(dir.path());
+    let file = file.to_str().expect("utf-8");
+    let args = ["shreds", "deshred", file, "--verify-poh", seed];
+    let (out, elapsed) = common::bstore_within(&args, std::time::Duration::from_secs(10));
+    let l = &json_lines(&out)[0];
+    let poh = l["poh"].as_str().expect("poh message");
+    assert!(poh.contains("entry 0"), "{poh}");
+    assert!(poh.contains("exceed the limit of 500000"), "{poh}");
+    assert!(
+        elapsed < std::time::Duration::from_secs(1),
+        "took {elapsed:?}"
+    );
+    // A lower limit is taken from the command line.
+    let args = [&args[..], &["--max-hashes-per-tick", "1000"]].concat();
+    let l = &json_lines(&common::bstore_within(&args, std::time::Duration::from_secs(10)).0)[0];
+    let poh = l["poh"].as_str().expect("poh message");
+    assert!(poh.contains("exceed the limit of 1000"), "{poh}");
+}
+
+#[test]
+fn deshred_slot_hash_limit_is_configurable() {
+    let exp = expected("sig-testnet-417955322/expected.json");
+    let seed = exp["deshred"]["totals"]["poh_seed"].as_str().expect("seed");
+    let file = testdata().join("sig-testnet-417955322/shreds.bin");
+    let file = file.to_str().expect("utf-8");
+    let out = bstore(&[
+        "shreds",
+        "deshred",
+        file,
+        "--verify-poh",
+        seed,
+        "--max-slot-hashes",
+        "3999999",
+    ]);
+    let poh = json_lines(&out)[0]["poh"]
+        .as_str()
+        .expect("poh")
+        .to_string();
+    assert!(
+        poh.contains("hashes in the slot exceed the limit of 3999999"),
+        "{poh}"
+    );
+}

@@ -12,7 +12,8 @@
 //! - [`store`]: columns, keys, `SlotMeta` (always built: pure codecs) and, with feature
 //!   `storage`, the RocksDB `Blockstore` and shred insertion (SPEC 2).
 //! - [`stream`]: the length-prefixed shred stream files of SPEC 8.
-//! - [`synth`]: deterministic mainnet-like slots for tests, benchmarks and the demo.
+//! - `synth` (feature `synth`, not default): deterministic mainnet-like slots for tests,
+//!   benchmarks and the demo.
 //!
 //! Start reading at [`shred::ShredRef`], then `store::Blockstore::insert_shreds` (SPEC 2.2),
 //! then the fetch in `fetch/store_fetch.rs` (`Blockstore::fetch_slot_views`,
@@ -24,6 +25,7 @@ pub mod fetch;
 pub mod shred;
 pub mod store;
 pub mod stream;
+#[cfg(feature = "synth")]
 pub mod synth;
 pub mod types;
 

@@ -8,14 +8,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use bstore_ledger::entry::TickRules;
+use bstore_ledger::entry::{HashLimits, TickRules};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, ShredIndex, Slot};
 use log::Level;
 
 use crate::error::ReplayError;
 use crate::executor::{CountingExecutor, Executor};
-use crate::slot::{FetchMode, Fetcher, SlotReplay, Step};
+use crate::fetch_mode::FetchMode;
+use crate::slot::{Fetcher, SlotReplay, Step};
 use crate::stats::{MetricsSink, SlotStats, dead_slot_datapoint};
 
 /// Whether more shreds may still arrive for the slots being replayed.
@@ -30,11 +31,27 @@ pub enum Completion {
     Final,
 }
 
+/// What replay does with a slot whose data is bad.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DeadSlots {
+    /// Set the blockstore's dead flag (what a validator does).
+    #[default]
+    Mark,
+    /// Report it (status, log, `replay-slot-dead` point with `marked=false`) but leave the
+    /// blockstore as it is: for runs whose rules may be wrong (e.g. a guessed
+    /// `--hashes-per-tick`), so good slots are never marked by mistake.
+    Report,
+}
+
 /// How a driver replays.
 #[derive(Debug, Clone, Default)]
 pub struct ReplayOptions {
     /// Tick rules (64 ticks; hashes per tick checked when set).
     pub tick_rules: TickRules,
+    /// Bounds on the hashes an entry or slot may ask for, checked before hashing
+    /// (superseded by the tick rules when hashes per tick are set: `HashLimits::under`).
+    pub hash_limits: HashLimits,
+    pub dead_slots: DeadSlots,
     pub completion: Completion,
     pub fetch: FetchMode,
     pub metrics: MetricsSink,
@@ -49,7 +66,7 @@ pub enum SlotStatus {
     WaitingForParent { parent: Slot },
     /// Replayed whole: PoH and tick rules held, every entry executed.
     Replayed { stats: SlotStats, blockhash: Hash },
-    /// Its data is bad: it was marked dead in the blockstore.
+    /// Its data is bad: it was marked dead in the blockstore (unless `DeadSlots::Report`).
     Dead {
         stats: SlotStats,
         error: ReplayError,
@@ -173,6 +190,7 @@ impl<E: Executor> ReplayDriver<E> {
                 slot,
                 *parent_hash,
                 &self.options.tick_rules,
+                &self.options.hash_limits,
             )));
         }
         if self.dead.contains(&parent) || self.blockstore.is_dead(parent).map_err(storage)? {
@@ -235,17 +253,25 @@ impl<E: Executor> ReplayDriver<E> {
     }
 
     /// Marks the slot dead in the blockstore (Agave's one-byte flag: the reason itself is
-    /// kept in the returned status, the `replay-slot-dead` point and the log).
+    /// kept in the returned status, the `replay-slot-dead` point and the log). With
+    /// `DeadSlots::Report` the flag is left alone; the driver still treats the slot as
+    /// dead, so its children are refused.
     fn mark_dead(&mut self, error: &ReplayError) {
         let slot = error.slot();
         self.dead.insert(slot);
-        log::warn!("marking slot {slot} dead: {error}");
-        if let Err(e) = self.blockstore.set_dead_slot(slot) {
-            log::error!("slot {slot}: could not mark it dead in the blockstore: {e}");
+        let dead_slots = self.options.dead_slots;
+        match dead_slots {
+            DeadSlots::Mark => {
+                log::warn!("marking slot {slot} dead: {error}");
+                if let Err(e) = self.blockstore.set_dead_slot(slot) {
+                    log::error!("slot {slot}: could not mark it dead in the blockstore: {e}");
+                }
+            }
+            DeadSlots::Report => log::warn!("slot {slot} is dead (not marked): {error}"),
         }
         self.options
             .metrics
-            .submit(dead_slot_datapoint(error), Level::Error);
+            .submit(dead_slot_datapoint(error, dead_slots), Level::Error);
     }
 }
 

@@ -26,7 +26,8 @@ pub enum ReplayError {
     },
 
     /// The slot breaks the tick rules: too many or too few ticks, wrong hashes between
-    /// ticks, or it does not end on a tick.
+    /// ticks, or it does not end on a tick; or it asks for more hashes than the limits
+    /// allow (`TickHashLimit` / `SlotHashLimit`, found before hashing, kind `hash_limit`).
     #[error("slot {slot}: tick rules broken at entry {entry}: {defect}")]
     Ticks {
         slot: Slot,
@@ -127,6 +128,10 @@ impl ReplayError {
             } => "missing_shred",
             Self::InvalidData { .. } => "invalid_data",
             Self::Poh { .. } => "poh",
+            Self::Ticks {
+                defect: PohDefect::TickHashLimit { .. } | PohDefect::SlotHashLimit { .. },
+                ..
+            } => "hash_limit",
             Self::Ticks { .. } => "ticks",
             Self::Execute { .. } => "execute",
             Self::Incomplete { .. } => "incomplete",

@@ -13,19 +13,18 @@
 //!   `insert_shreds` reports and tells [`SignatureSubscriber`]s the transactions' first
 //!   signatures.
 //!
-//! [`contention`] holds the controls that keep full-slot readers from starving replay;
-//! [`pipeline`] runs everything together (the `bstore demo` job and the contention bench).
+//! The harnesses that run all of it together (`bstore demo`, the contention bench) are in
+//! the `bstore-testkit` crate, not here.
 //!
 //! Start reading at [`driver`], then `slot.rs` (one fetch call of one slot).
 
 mod batch;
-pub mod contention;
 mod data_sets;
 pub mod driver;
 mod error;
 mod executor;
+mod fetch_mode;
 mod follow;
-pub mod pipeline;
 mod slot;
 mod stats;
 mod ticks;
@@ -35,13 +34,13 @@ pub use data_sets::{
     COMPLETED_DATA_SETS_CAPACITY, CompletedDataSetsService, DataSetsStats, SignatureSubscriber,
     completed_data_sets_channel,
 };
-pub use driver::{Completion, ReplayDriver, ReplayOptions, SlotStatus};
+pub use driver::{Completion, DeadSlots, ReplayDriver, ReplayOptions, SlotStatus};
 pub use error::ReplayError;
 pub use executor::{
     CountingExecutor, ExecuteError, ExecutionTotals, Executor, MAX_TRANSACTION_BYTES,
 };
+pub use fetch_mode::FetchMode;
 pub use follow::{FollowSummary, follow};
-pub use slot::FetchMode;
 pub use stats::{
     Latency, MetricsSink, REPLAY_SLOT_DEAD, REPLAY_SLOT_STATS, SlotStats, dead_slot_datapoint,
 };

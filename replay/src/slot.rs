@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use bstore_ledger::entry::verify_poh;
+use bstore_ledger::entry::{HashLimits, PohEntry, TickRules, verify_poh_with_limits};
 use bstore_ledger::fetch::{AllowDead, FetchBuffer};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, LedgerError, Slot};
@@ -11,21 +11,9 @@ use bstore_ledger::{Hash, LedgerError, Slot};
 use crate::batch::EntryBatch;
 use crate::error::ReplayError;
 use crate::executor::Executor;
+use crate::fetch_mode::{FetchMode, Kind};
 use crate::stats::SlotStats;
 use crate::ticks::{TickCheck, TickViolation};
-
-/// How replay fetches.
-#[derive(Debug, Clone, Default)]
-pub enum FetchMode {
-    /// One multi-get and a serial deshred + view decode on the replay thread itself (the
-    /// design: replay never waits behind anyone else's work).
-    #[default]
-    Serial,
-    /// Through a bounded rayon pool, possibly shared with other readers (the design the
-    /// contention benchmark compares against).
-    #[cfg(feature = "fetch-pool")]
-    Pool(std::sync::Arc<bstore_ledger::fetch::FetchPool>),
-}
 
 /// Replay's fetch state: the mode and the reusable buffer of the serial fetch.
 #[derive(Debug, Default)]
@@ -77,14 +65,15 @@ impl SlotReplay {
     pub(crate) fn new(
         slot: Slot,
         parent_hash: Hash,
-        rules: &bstore_ledger::entry::TickRules,
+        rules: &TickRules,
+        limits: &HashLimits,
     ) -> Self {
         Self {
             slot,
             last_hash: parent_hash,
             shreds: 0,
             entries: 0,
-            ticks: TickCheck::new(rules),
+            ticks: TickCheck::with_limits(rules, limits),
             stats: SlotStats::new(slot),
             started: Instant::now(),
         }
@@ -111,8 +100,8 @@ impl SlotReplay {
         let call = Instant::now();
         // The running count is below 2^15 (SPEC 2.2 caps indices), so this never saturates.
         let start = u32::try_from(self.shreds).unwrap_or(u32::MAX);
-        let outcome = match &fetcher.mode {
-            FetchMode::Serial => {
+        let outcome = match &fetcher.mode.0 {
+            Kind::Serial => {
                 match blockstore.fetch_slot_views(self.slot, start, AllowDead::No, &mut fetcher.buf)
                 {
                     Ok(views) => {
@@ -123,7 +112,7 @@ impl SlotReplay {
                 }
             }
             #[cfg(feature = "fetch-pool")]
-            FetchMode::Pool(pool) => {
+            Kind::Pool(pool) => {
                 match blockstore.get_slot_entries_pooled(self.slot, start, AllowDead::No, pool) {
                     Ok((entries, num_shreds, is_full)) => {
                         let batch = EntryBatch::Owned(&entries);
@@ -204,27 +193,30 @@ impl SlotReplay {
         Ok(Step::Complete)
     }
 
-    /// PoH chain from the running hash, then the tick rules, over one batch.
+    /// The tick rules and hash limits, then the PoH chain from the running hash, over one
+    /// batch. The tick pass reads only hash counts, so the batch's hashing work is bounded
+    /// (as Agave checks tick hash counts before PoH) before any of it starts.
     fn verify(&mut self, batch: EntryBatch<'_>) -> Result<(), ReplayError> {
         let slot = self.slot;
         let first = self.entries;
-        let last = verify_poh(&self.last_hash, batch.entries()).map_err(|e| match e {
-            LedgerError::Poh { entry, defect } => ReplayError::Poh {
-                slot,
-                entry: first + entry,
-                defect,
-            },
-            other => ReplayError::InvalidData {
-                slot,
-                source: other,
-            },
-        })?;
         for entry in batch.entries() {
-            use bstore_ledger::entry::PohEntry;
             self.ticks
                 .push(entry.num_hashes(), entry.is_tick())
                 .map_err(|v| ticks_error(slot, v))?;
         }
+        // `self.ticks` has counted every entry of the batch against the limits already.
+        let last = verify_poh_with_limits(&self.last_hash, batch.entries(), &HashLimits::UNLIMITED)
+            .map_err(|e| match e {
+                LedgerError::Poh { entry, defect } => ReplayError::Poh {
+                    slot,
+                    entry: first + entry,
+                    defect,
+                },
+                other => ReplayError::InvalidData {
+                    slot,
+                    source: other,
+                },
+            })?;
         self.last_hash = last;
         Ok(())
     }

@@ -16,6 +16,7 @@ use log::Level;
 use serde::Serialize;
 use std::sync::Arc;
 
+use crate::driver::DeadSlots;
 use crate::error::ReplayError;
 
 /// The measurement name of the per-slot statistics.
@@ -74,11 +75,17 @@ impl SlotStats {
 }
 
 /// The `replay-slot-dead` point: the slot, why (a `reason` tag with
-/// [`ReplayError::kind`]), and the full message.
-pub fn dead_slot_datapoint(error: &ReplayError) -> DataPoint {
+/// [`ReplayError::kind`]), whether the blockstore flag was set (a `marked` tag), and the
+/// full message.
+pub fn dead_slot_datapoint(error: &ReplayError, dead_slots: DeadSlots) -> DataPoint {
+    let marked = match dead_slots {
+        DeadSlots::Mark => "true",
+        DeadSlots::Report => "false",
+    };
     create_datapoint!(
         @point REPLAY_SLOT_DEAD,
         "reason" => error.kind(),
+        "marked" => marked,
         ("slot", error.slot().0, i64),
         ("error", error.to_string(), String),
     )

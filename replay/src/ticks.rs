@@ -5,7 +5,7 @@
 //! full. [`TickCheck`] gives the same verdicts at the same entry positions (a property test
 //! below holds it to `verify_slot_ticks`).
 
-use bstore_ledger::entry::{PohDefect, TickRules};
+use bstore_ledger::entry::{HashLimits, HashTally, PohDefect, TickRules};
 
 /// A tick-rule failure at a slot-relative entry position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +20,9 @@ pub struct TickCheck {
     ticks_per_slot: u64,
     /// `None` when hashes per tick are not checked (unset or 0, as Agave treats them).
     hashes_per_tick: Option<u64>,
+    /// `HashLimits::under` the rules: every entry is counted against them first.
+    limits: HashLimits,
+    tally: HashTally,
     ticks: u64,
     hashes_since_tick: u64,
     entries: usize,
@@ -27,11 +30,18 @@ pub struct TickCheck {
 }
 
 impl TickCheck {
-    /// A check for a new slot.
+    /// A check for a new slot, with the default [`HashLimits`].
     pub fn new(rules: &TickRules) -> Self {
+        Self::with_limits(rules, &HashLimits::default())
+    }
+
+    /// A check for a new slot whose hash counts are bounded by `limits.under(rules)`.
+    pub fn with_limits(rules: &TickRules, limits: &HashLimits) -> Self {
         Self {
             ticks_per_slot: rules.ticks_per_slot,
             hashes_per_tick: rules.hashes_per_tick.filter(|&h| h > 0),
+            limits: limits.under(rules),
+            tally: HashTally::default(),
             ticks: 0,
             hashes_since_tick: 0,
             entries: 0,
@@ -44,14 +54,28 @@ impl TickCheck {
         self.ticks
     }
 
-    /// Takes the next entry of the slot.
+    /// Takes the next entry of the slot. Needs only the entry's hash count, so it runs
+    /// before the entry is hashed: an entry over the hash limits never gets hashed.
     pub fn push(&mut self, num_hashes: u64, is_tick: bool) -> Result<(), TickViolation> {
         let entry = self.entries;
         self.entries += 1;
+        self.tally
+            .push(num_hashes, is_tick, &self.limits)
+            .map_err(|defect| TickViolation { entry, defect })?;
         self.hashes_since_tick = self.hashes_since_tick.saturating_add(num_hashes);
         self.last_is_tick = is_tick;
         if !is_tick {
-            return Ok(());
+            // Already too many for the coming tick: fail now, before the entry is hashed.
+            return match self.hashes_per_tick {
+                Some(expected) if self.hashes_since_tick > expected => Err(TickViolation {
+                    entry,
+                    defect: PohDefect::HashesPerTick {
+                        expected,
+                        found: self.hashes_since_tick,
+                    },
+                }),
+                _ => Ok(()),
+            };
         }
         self.ticks += 1;
         if self.ticks > self.ticks_per_slot {
@@ -102,21 +126,29 @@ impl TickCheck {
 
 #[cfg(test)]
 mod tests {
-    use bstore_ledger::entry::{Entry, verify_slot_ticks};
+    use bstore_ledger::entry::{Entry, verify_slot_ticks_with_limits};
     use bstore_ledger::{Hash, LedgerError};
     use proptest::prelude::*;
 
     use super::*;
 
-    fn whole_slot(entries: &[(u64, bool)], rules: &TickRules) -> Result<(), TickViolation> {
-        let mut check = TickCheck::new(rules);
+    fn whole_slot(
+        entries: &[(u64, bool)],
+        rules: &TickRules,
+        limits: &HashLimits,
+    ) -> Result<(), TickViolation> {
+        let mut check = TickCheck::with_limits(rules, limits);
         for &(n, tick) in entries {
             check.push(n, tick)?;
         }
         check.finish()
     }
 
-    fn reference(entries: &[(u64, bool)], rules: &TickRules) -> Result<(), TickViolation> {
+    fn reference(
+        entries: &[(u64, bool)],
+        rules: &TickRules,
+        limits: &HashLimits,
+    ) -> Result<(), TickViolation> {
         let owned: Vec<Entry> = entries
             .iter()
             .map(|&(num_hashes, tick)| Entry {
@@ -132,7 +164,7 @@ mod tests {
                 },
             })
             .collect();
-        match verify_slot_ticks(&owned, rules) {
+        match verify_slot_ticks_with_limits(&owned, rules, limits) {
             Ok(()) => Ok(()),
             Err(LedgerError::Poh { entry, defect }) => Err(TickViolation { entry, defect }),
             Err(other) => panic!("unexpected error {other}"),
@@ -146,7 +178,7 @@ mod tests {
             hashes_per_tick: Some(10),
         };
         let slot = [(4, false), (6, true), (10, true), (10, true), (10, true)];
-        assert_eq!(whole_slot(&slot, &rules), Ok(()));
+        assert_eq!(whole_slot(&slot, &rules, &HashLimits::default()), Ok(()));
         let mut check = TickCheck::new(&rules);
         for &(n, t) in &slot {
             check.push(n, t).expect("valid so far");
@@ -169,9 +201,15 @@ mod tests {
             entries in proptest::collection::vec((0u64..12, any::<bool>()), 0..24),
             ticks_per_slot in 0u64..6,
             hashes_per_tick in proptest::option::of(0u64..12),
+            max_hashes_per_tick in 0u64..30,
+            max_slot_hashes in 0u64..150,
         ) {
             let rules = TickRules { ticks_per_slot, hashes_per_tick };
-            prop_assert_eq!(whole_slot(&entries, &rules), reference(&entries, &rules));
+            let limits = HashLimits { max_hashes_per_tick, max_slot_hashes };
+            prop_assert_eq!(
+                whole_slot(&entries, &rules, &limits),
+                reference(&entries, &rules, &limits)
+            );
         }
     }
 }

@@ -22,8 +22,9 @@ fn pooled_replay_matches_the_serial_one() {
     let options = ReplayOptions {
         tick_rules: t.rules,
         completion: Completion::Final,
-        fetch: FetchMode::Pool(Arc::new(pool)),
+        fetch: FetchMode::pooled(Arc::new(pool)),
         metrics: MetricsSink::Off,
+        ..ReplayOptions::default()
     };
     let mut pooled = ReplayDriver::new(store.clone(), options, CountingExecutor::new());
     pooled.seed_blockhash(t.parent, t.parent_blockhash);

@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -26,6 +27,36 @@ pub fn bstore(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Runs `bstore ARGS` like [`bstore`], killing it and failing if it runs longer than
+/// `budget`; returns stdout and the wall time.
+pub fn bstore_within(args: &[&str], budget: Duration) -> (String, Duration) {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bstore"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs bstore");
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > budget {
+            let _ = child.kill();
+            panic!("bstore {args:?} ran longer than {budget:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let elapsed = started.elapsed();
+    let out = child.wait_with_output().expect("output");
+    assert!(
+        out.status.success(),
+        "bstore {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).expect("utf-8 output"),
+        elapsed,
+    )
 }
 
 /// Each stdout line as JSON.

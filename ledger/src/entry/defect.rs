@@ -58,10 +58,17 @@ pub enum PohDefect {
     HashMismatch { expected: Hash, found: Hash },
     /// The slot has the wrong number of ticks.
     TickCount { expected: u64, found: u64 },
-    /// The hashes between two ticks do not sum to `hashes_per_tick`.
+    /// The hashes between two ticks do not sum to `hashes_per_tick` (reported at the tick,
+    /// or earlier at the first entry whose hashes since the last tick already exceed it).
     HashesPerTick { expected: u64, found: u64 },
     /// The slot's last entry is not a tick.
     DoesNotEndOnTick,
+    /// The hashes since the last tick (this entry's included) exceed
+    /// `HashLimits::max_hashes_per_tick` (hashes per tick unknown). Found before hashing.
+    TickHashLimit { limit: u64, found: u64 },
+    /// The slot's hashes so far exceed `HashLimits::max_slot_hashes` (hashes per tick
+    /// unknown). Found before hashing.
+    SlotHashLimit { limit: u64, found: u64 },
 }
 
 impl fmt::Display for PohDefect {
@@ -77,6 +84,14 @@ impl fmt::Display for PohDefect {
                 write!(f, "{found} hashes in a tick, expected {expected}")
             }
             Self::DoesNotEndOnTick => write!(f, "slot does not end on a tick"),
+            Self::TickHashLimit { limit, found } => write!(
+                f,
+                "{found} hashes since the last tick exceed the limit of {limit} (refused before hashing)"
+            ),
+            Self::SlotHashLimit { limit, found } => write!(
+                f,
+                "{found} hashes in the slot exceed the limit of {limit} (refused before hashing)"
+            ),
         }
     }
 }

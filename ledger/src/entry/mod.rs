@@ -9,16 +9,18 @@
 //!
 //! Both accept exactly the same inputs (Agave's bincode + `short_vec` rules, SPEC 5.1–5.3),
 //! never panic, and never allocate more than the input bytes can justify. PoH checks are in
-//! [`verify_poh`] and [`verify_slot_ticks`].
+//! [`verify_poh`] and [`verify_slot_ticks`]; both refuse, before hashing, an entry or slot
+//! asking for more hashes than [`HashLimits`] (or the tick rules) allow.
 //!
 //! Files: `short_vec` (compact-u16), `reader` (bounded cursor), `layout` (wire sizes, caps),
 //! `model` (owned types), `decode` / `encode`, `scan` (allocation-free validation walk),
-//! `view` / `tx_view` (borrowed views), `poh`, `tick`.
+//! `view` / `tx_view` (borrowed views), `poh`, `tick`, `limits` (PoH work bounds).
 
 mod decode;
 mod defect;
 mod encode;
 mod layout;
+mod limits;
 mod model;
 mod poh;
 mod reader;
@@ -35,12 +37,13 @@ pub use encode::{
     encoded_transaction_len,
 };
 pub use layout::{ENTRY_HEADER_BYTES, MAX_DATA_SET_BYTES, MIN_TRANSACTION_BYTES};
+pub use limits::{HashLimits, HashTally};
 pub use model::{
     AddressTableLookup, CompiledInstruction, Entry, LegacyMessage, MessageHeader, TxVersion,
     V0Message, VersionedMessage, VersionedTransaction,
 };
-pub use poh::{PohEntry, next_hash, signatures_mixin, verify_poh};
+pub use poh::{PohEntry, next_hash, signatures_mixin, verify_poh, verify_poh_with_limits};
 pub use short_vec::MAX_COMPACT_U16_LEN;
-pub use tick::{TickRules, verify_slot_ticks};
+pub use tick::{TickRules, verify_slot_ticks, verify_slot_ticks_with_limits};
 pub use tx_view::{InstructionView, LookupView, MessageView, TransactionView};
 pub use view::{EntriesView, EntryView, TransactionIter};

@@ -5,6 +5,7 @@ use sha2::digest::generic_array::GenericArray;
 use sha2::{Digest, Sha256};
 
 use super::PohDefect;
+use super::limits::{HashLimits, HashTally};
 use super::model::Entry;
 use super::view::EntryView;
 use crate::error::LedgerError;
@@ -175,14 +176,32 @@ impl<T: PohEntry + ?Sized> PohEntry for &T {
 /// Checks that each entry's hash follows from the previous one (the first from `start`,
 /// the parent slot's blockhash); returns the last hash (`start` when there are no entries).
 /// Fails with `LedgerError::Poh { entry, defect: HashMismatch }` at the first broken link,
-/// `entry` counting from 0 within `entries`.
+/// `entry` counting from 0 within `entries`. The work is bounded by the default
+/// [`HashLimits`]: see [`verify_poh_with_limits`].
 pub fn verify_poh<E: PohEntry>(
     start: &Hash,
     entries: impl IntoIterator<Item = E>,
 ) -> crate::Result<Hash> {
+    verify_poh_with_limits(start, entries, &HashLimits::default())
+}
+
+/// [`verify_poh`] with explicit bounds: each entry's `num_hashes` is counted against
+/// `limits` (from the first entry given, which is taken to follow a tick) before it is
+/// hashed, so an entry asking for too many hashes fails with `TickHashLimit` or
+/// `SlotHashLimit` at once instead of running for hours.
+pub fn verify_poh_with_limits<E: PohEntry>(
+    start: &Hash,
+    entries: impl IntoIterator<Item = E>,
+    limits: &HashLimits,
+) -> crate::Result<Hash> {
     let mut prev = *start;
+    let mut tally = HashTally::default();
     for (i, entry) in entries.into_iter().enumerate() {
-        let expected = next_hash(&prev, entry.num_hashes(), entry.mixin().as_ref());
+        let num_hashes = entry.num_hashes();
+        tally
+            .push(num_hashes, entry.is_tick(), limits)
+            .map_err(|defect| LedgerError::Poh { entry: i, defect })?;
+        let expected = next_hash(&prev, num_hashes, entry.mixin().as_ref());
         let found = entry.hash();
         if expected != found {
             return Err(LedgerError::Poh {

@@ -2,6 +2,7 @@
 //! ticks, and that the slot ends on a tick.
 
 use super::PohDefect;
+use super::limits::{HashLimits, HashTally};
 use super::poh::PohEntry;
 use crate::error::LedgerError;
 
@@ -42,12 +43,29 @@ impl Default for TickRules {
 /// `hashes_per_tick` set the `num_hashes` of each tick and the entries since the previous
 /// tick sum to it, and the last entry is a tick. Errors are `LedgerError::Poh` with the
 /// 0-based position of the offending entry; too few ticks are reported one past the last
-/// entry.
+/// entry. Hash counts are bounded by the default [`HashLimits`] (see
+/// [`verify_slot_ticks_with_limits`]).
 pub fn verify_slot_ticks<E: PohEntry>(
     entries: impl IntoIterator<Item = E>,
     rules: &TickRules,
 ) -> crate::Result<()> {
+    verify_slot_ticks_with_limits(entries, rules, &HashLimits::default())
+}
+
+/// [`verify_slot_ticks`] with explicit bounds. Each entry is first counted against
+/// `limits.under(rules)` (no bound when hashes per tick are known: the tick rules bound the
+/// work then, failing as soon as the hashes since the last tick exceed hashes per tick):
+/// hashes since the last tick above the limit fail with `TickHashLimit` at the entry that
+/// crosses it, a slot total above the limit with `SlotHashLimit`; both before any other
+/// rule is looked at for that entry.
+pub fn verify_slot_ticks_with_limits<E: PohEntry>(
+    entries: impl IntoIterator<Item = E>,
+    rules: &TickRules,
+    limits: &HashLimits,
+) -> crate::Result<()> {
     let hashes_per_tick = rules.hashes_per_tick.filter(|&h| h > 0);
+    let limits = limits.under(rules);
+    let mut tally = HashTally::default();
     let fail = |entry, defect| Err(LedgerError::Poh { entry, defect });
     let mut ticks = 0u64;
     let mut hashes_since_tick = 0u64;
@@ -55,9 +73,24 @@ pub fn verify_slot_ticks<E: PohEntry>(
     let mut last_is_tick = false;
     for (i, entry) in entries.into_iter().enumerate() {
         count = i + 1;
+        if let Err(defect) = tally.push(entry.num_hashes(), entry.is_tick(), &limits) {
+            return fail(i, defect);
+        }
         hashes_since_tick = hashes_since_tick.saturating_add(entry.num_hashes());
         last_is_tick = entry.is_tick();
         if !last_is_tick {
+            // Already too many for the coming tick: fail now, before anyone hashes more.
+            if let Some(expected) = hashes_per_tick
+                && hashes_since_tick > expected
+            {
+                return fail(
+                    i,
+                    PohDefect::HashesPerTick {
+                        expected,
+                        found: hashes_since_tick,
+                    },
+                );
+            }
             continue;
         }
         ticks += 1;

@@ -13,8 +13,8 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Generated, PipelineConfig, Progress, ROOT, storage_error};
-use crate::error::ReplayError;
+use super::{Generated, PipelineConfig, Progress, ROOT};
+use crate::error::TestkitError;
 
 /// Shreds per insert call: one FEC set's worth.
 const SHREDS_PER_INSERT: usize = 32;
@@ -27,7 +27,7 @@ pub(super) fn run(
     sets: &Sender<Vec<CompletedDataSet>>,
     highest_full: &AtomicU64,
     progress: &Progress,
-) -> Result<Generated, ReplayError> {
+) -> Result<Generated, TestkitError> {
     let mut generator = SlotGenerator::new(config.seed, 1);
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5eed);
     let mut generated = Generated::default();
@@ -42,7 +42,7 @@ pub(super) fn run(
         };
         let generated_slot = generator
             .generate(slot, parent, parent_hash, spec)
-            .map_err(|source| ReplayError::Storage { slot, source })?;
+            .map_err(|source| TestkitError::Ledger { slot, source })?;
         let mut shreds = generated_slot.data_shreds;
         for window in shreds.chunks_mut(config.shuffle_window.max(1)) {
             window.shuffle(&mut rng);
@@ -56,18 +56,18 @@ pub(super) fn run(
             }
             let outcome = blockstore
                 .insert_shreds(chunk)
-                .map_err(|source| ReplayError::Storage { slot, source })?;
+                .map_err(|source| TestkitError::Ledger { slot, source })?;
             if !outcome.completed_data_sets.is_empty() {
                 // The service may lag; a full channel (100,000 batches) means it is stuck.
                 if sets.send(outcome.completed_data_sets).is_err() {
-                    return Err(storage_error("the data-sets service stopped"));
+                    return Err(TestkitError::Stopped("the data-sets service stopped"));
                 }
             }
             if !outcome.slots_full.is_empty() {
                 highest_full.fetch_max(slot.0, Ordering::Relaxed);
             }
             if updates.send(slot).is_err() {
-                return Err(storage_error("replay stopped"));
+                return Err(TestkitError::Stopped("replay stopped"));
             }
         }
         generated.slots += 1;

@@ -8,7 +8,7 @@
 mod inserter;
 mod readers;
 
-pub use readers::{ReaderFetch, ReaderReport};
+pub use readers::ReaderReport;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,14 +18,14 @@ use bstore_ledger::entry::TickRules;
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, Slot};
 
+use bstore_replay::{
+    CompletedDataSetsService, Completion, CountingExecutor, DataSetsStats, FetchMode, Latency,
+    MetricsSink, ReplayDriver, ReplayOptions, SlotStats, SlotStatus, completed_data_sets_channel,
+    follow,
+};
+
 use crate::contention::{ReaderGate, ReaderPriority};
-use crate::data_sets::{CompletedDataSetsService, DataSetsStats, completed_data_sets_channel};
-use crate::driver::{Completion, ReplayDriver, ReplayOptions, SlotStatus};
-use crate::error::ReplayError;
-use crate::executor::CountingExecutor;
-use crate::follow::follow;
-use crate::slot::FetchMode;
-use crate::stats::{Latency, MetricsSink, SlotStats};
+use crate::error::TestkitError;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -45,8 +45,8 @@ pub struct PipelineConfig {
     pub seed: u64,
     /// Full-slot reader threads.
     pub readers: usize,
-    /// How readers fetch.
-    pub reader_fetch: ReaderFetch,
+    /// How readers fetch (`FetchMode::read_slot`).
+    pub reader_fetch: FetchMode,
     /// At most this many full-slot reads at once (`None`: no gate).
     pub reader_permits: Option<usize>,
     /// Scheduling priority of the reader threads.
@@ -67,10 +67,10 @@ impl Default for PipelineConfig {
             shuffle_window: 64,
             seed: 1,
             readers: 2,
-            reader_fetch: ReaderFetch::Serial,
+            reader_fetch: FetchMode::default(),
             reader_permits: Some(1),
             reader_priority: ReaderPriority::Lowest,
-            replay_fetch: FetchMode::Serial,
+            replay_fetch: FetchMode::default(),
             metrics: MetricsSink::Global,
         }
     }
@@ -124,7 +124,7 @@ pub fn run_pipeline(
     blockstore: &Arc<Blockstore>,
     config: &PipelineConfig,
     progress: &Progress,
-) -> Result<PipelineReport, ReplayError> {
+) -> Result<PipelineReport, TestkitError> {
     let started = Instant::now();
     let (updates_tx, updates_rx) = crossbeam_channel::unbounded();
     let (sets_tx, sets_rx) = completed_data_sets_channel();
@@ -138,7 +138,7 @@ pub fn run_pipeline(
         Vec::new(),
         Arc::clone(&exit),
     )
-    .map_err(|e| storage_error(&format!("cannot start the data-sets service: {e}")))?;
+    .map_err(|_| TestkitError::Stopped("cannot start the data-sets service"))?;
 
     let options = ReplayOptions {
         tick_rules: TickRules {
@@ -148,6 +148,7 @@ pub fn run_pipeline(
         completion: Completion::Streaming,
         fetch: config.replay_fetch.clone(),
         metrics: config.metrics.clone(),
+        ..ReplayOptions::default()
     };
     let mut driver = ReplayDriver::new(Arc::clone(blockstore), options, CountingExecutor::new());
     driver.seed_blockhash(ROOT, ROOT_HASH);
@@ -197,7 +198,7 @@ pub fn run_pipeline(
         });
         let generated = inserter.join().unwrap_or_else(|_| {
             log::error!("inserter thread panicked");
-            Err(storage_error("inserter thread panicked"))
+            Err(TestkitError::Stopped("the inserter thread panicked"))
         });
         readers_stop.store(true, Ordering::Relaxed);
         let readers = readers::merge(reader_threads.into_iter().map(|t| {
@@ -211,16 +212,6 @@ pub fn run_pipeline(
     let data_sets = service.join();
     let (generated, finished) = (generated?, finished?);
     Ok(report(finished, readers, data_sets, generated, started))
-}
-
-fn storage_error(message: &str) -> ReplayError {
-    ReplayError::Storage {
-        slot: ROOT,
-        source: bstore_ledger::LedgerError::Storage {
-            column: "-",
-            message: message.to_string(),
-        },
-    }
 }
 
 fn report(

@@ -7,23 +7,12 @@ use std::time::{Duration, Instant};
 use bstore_ledger::Slot;
 use bstore_ledger::fetch::AllowDead;
 use bstore_ledger::store::Blockstore;
+use bstore_replay::{FetchMode, Latency};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::{Progress, ROOT};
 use crate::contention::{ReaderGate, ReaderPriority};
-use crate::stats::Latency;
-
-/// How readers fetch.
-#[derive(Debug, Clone, Default)]
-pub enum ReaderFetch {
-    /// Serially on the reader's own thread.
-    #[default]
-    Serial,
-    /// Through a shared bounded pool.
-    #[cfg(feature = "fetch-pool")]
-    Pool(std::sync::Arc<bstore_ledger::fetch::FetchPool>),
-}
 
 /// What the readers did.
 #[derive(Debug, Clone, Default)]
@@ -53,7 +42,7 @@ impl ReaderReport {
 
 pub(super) struct ReaderContext<'a> {
     pub(super) blockstore: &'a Blockstore,
-    pub(super) fetch: &'a ReaderFetch,
+    pub(super) fetch: &'a FetchMode,
     pub(super) gate: Option<&'a ReaderGate>,
     pub(super) priority: ReaderPriority,
     pub(super) highest_full: &'a AtomicU64,
@@ -79,17 +68,7 @@ pub(super) fn run(ctx: &ReaderContext<'_>) -> ReaderReport {
         let slot = Slot(rng.gen_range(ROOT.0 + 1..=highest));
         let _permit = ctx.gate.map(ReaderGate::enter);
         let read = Instant::now();
-        let result = match ctx.fetch {
-            ReaderFetch::Serial => {
-                ctx.blockstore
-                    .get_slot_entries_with_shred_info(slot, 0, AllowDead::No)
-            }
-            #[cfg(feature = "fetch-pool")]
-            ReaderFetch::Pool(pool) => {
-                ctx.blockstore
-                    .get_slot_entries_pooled(slot, 0, AllowDead::No, pool)
-            }
-        };
+        let result = ctx.fetch.read_slot(ctx.blockstore, slot, 0, AllowDead::No);
         let us = u64::try_from(read.elapsed().as_micros()).unwrap_or(u64::MAX);
         match result {
             Ok(_) => {

@@ -1,0 +1,18 @@
+//! `TestkitError`: why a harness run stopped.
+
+use bstore_ledger::{LedgerError, Slot};
+use bstore_replay::ReplayError;
+
+/// Everything that can end a pipeline run early.
+#[derive(Debug, thiserror::Error)]
+pub enum TestkitError {
+    /// Replay hit a storage failure (no slot at fault).
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// Generating or inserting slot `slot` failed.
+    #[error("slot {slot}: {source}")]
+    Ledger { slot: Slot, source: LedgerError },
+    /// A thread or service of the run went away: which, and what happened.
+    #[error("pipeline: {0}")]
+    Stopped(&'static str),
+}

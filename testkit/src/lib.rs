@@ -1,0 +1,18 @@
+//! # bstore-testkit
+//!
+//! Harnesses for `bstore demo` and the benchmarks, kept out of the libraries a validator
+//! links (`bstore-ledger`, `bstore-replay`, `bstore-rpc`):
+//!
+//! - [`pipeline`]: everything at work together: a paced inserter of generated slots,
+//!   replay following it, the completed-data-sets service, and K full-slot reader threads.
+//! - [`contention`]: the controls the pipeline's readers run under so they do not starve
+//!   replay (a permit gate and a lower thread priority).
+//!
+//! Production admission is the RPC server's fetch workers (`bstore_rpc`), not these: see
+//! `docs/admission.md`.
+
+pub mod contention;
+mod error;
+pub mod pipeline;
+
+pub use error::TestkitError;
