@@ -3,7 +3,7 @@
 #   - Python: `solana` (AsyncClient) and `solders` from PyPI, for python3;
 #   - Node: @solana/web3.js 1.x (and bs58) into rpc/tests/clients/node_modules, exactly as
 #     pinned by the committed package-lock.json.
-# Without them the client tests fail with a hint, unless BSTORE_SKIP_CLIENT_TESTS=1.
+# Without them the client tests fail with a hint (there is no switch to skip them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bstore_ledger::store::{AccessMode, Blockstore};
-use bstore_rpc::{CatchUp, Limits, RpcConfig, RpcError, RpcServer, Signals};
+use bstore_rpc::{CatchUp, ConnLimits, Limits, RpcConfig, RpcError, RpcServer, Signals};
 use clap::{Args, ValueEnum};
 
 /// How the ledger is opened.
@@ -49,9 +49,43 @@ pub struct ServeArgs {
     /// Most requests in one batch.
     #[arg(long, default_value_t = Limits::default().max_batch_len)]
     max_batch_len: usize,
+    /// Threads for the other ledger methods (getBlocks, getSlot, ...).
+    #[arg(long, default_value_t = Limits::default().max_concurrent_scans)]
+    max_concurrent_scans: usize,
+    /// Ledger-method calls that may wait for a scan thread; more are refused (-32005).
+    #[arg(long, default_value_t = Limits::default().max_queued_scans)]
+    max_queued_scans: usize,
+    /// Bytes of encoded results all requests may hold at once; more is refused (-32005).
+    #[arg(long, default_value_t = Limits::default().response_budget_bytes)]
+    response_budget_bytes: usize,
+    /// Unrooted slots count as confirmed only within this many slots of the highest one.
+    #[arg(long, default_value_t = Limits::default().confirmed_window_slots)]
+    confirmed_window_slots: u64,
+    /// Open connections at once; one more is closed as soon as it is accepted.
+    #[arg(long, default_value_t = ConnLimits::default().max_connections)]
+    max_connections: usize,
+    /// Milliseconds a client has to send a request's whole header (from connect, or from
+    /// the previous response).
+    #[arg(long, default_value_t = millis(ConnLimits::default().header_read_timeout))]
+    header_read_timeout_ms: u64,
+    /// Milliseconds a client has to send a request's whole body once the header is in.
+    #[arg(long, default_value_t = millis(ConnLimits::default().body_read_timeout))]
+    body_read_timeout_ms: u64,
+    /// Milliseconds a connection with no request in progress may stay silent.
+    #[arg(long, default_value_t = millis(ConnLimits::default().idle_timeout))]
+    idle_timeout_ms: u64,
     /// HTTP I/O threads.
     #[arg(long, default_value_t = RpcConfig::default().io_threads)]
     io_threads: usize,
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A timeout flag: at least one millisecond (zero would close every connection at once).
+fn timeout(ms: u64) -> Duration {
+    Duration::from_millis(ms.max(1))
 }
 
 /// Runs `bstore serve` until SIGINT or SIGTERM.
@@ -76,6 +110,16 @@ pub fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             max_batch_len: args.max_batch_len,
             max_concurrent_fetches: args.max_concurrent_fetches,
             max_queued_fetches: args.max_queued_fetches,
+            max_concurrent_scans: args.max_concurrent_scans,
+            max_queued_scans: args.max_queued_scans,
+            response_budget_bytes: args.response_budget_bytes,
+            confirmed_window_slots: args.confirmed_window_slots,
+        },
+        conn: ConnLimits {
+            max_connections: args.max_connections,
+            header_read_timeout: timeout(args.header_read_timeout_ms),
+            body_read_timeout: timeout(args.body_read_timeout_ms),
+            idle_timeout: timeout(args.idle_timeout_ms),
         },
         signals: Signals::Stop,
         catch_up,

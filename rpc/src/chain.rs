@@ -2,13 +2,20 @@
 //! commitment is read from the blockstore alone:
 //!
 //! - **finalized**: rooted slots (the `root` column); the tip is the highest root.
-//! - **confirmed**: rooted slots, plus full, not-dead slots above the highest root.
+//! - **confirmed**: rooted slots, plus full, not-dead slots above the highest root that lie
+//!   within the confirmed window (the `window` slots up to the highest stored slot).
 //! - **processed** (only `getSlot` accepts it): as confirmed.
 //!
 //! A block is *available* when its slot is full and not dead and it is part of the
 //! requested commitment. Errors for unavailable slots follow Agave's order: at or above the
 //! highest root it is "not available"; between two roots and not rooted it was "skipped";
 //! below the first available block it was "cleaned up".
+//!
+//! Scan bounds (each query's cost is bounded whatever the ledger holds): unrooted metas are
+//! read only inside the confirmed window; `getBlocks` spans at most `MAX_BLOCKS_RANGE`
+//! slots and `getBlocksWithLimit` looks at most `MAX_BLOCKS_RANGE` slots past its start;
+//! `first_available_block` reads at most `FIRST_BLOCK_SCAN` roots; a block height walks
+//! at most `MAX_HEIGHT_WALK` parents.
 
 use std::ops::Bound;
 
@@ -36,11 +43,33 @@ pub struct Available {
 #[derive(Debug, Clone, Copy)]
 pub struct Chain<'a> {
     store: &'a Blockstore,
+    /// `Limits::confirmed_window_slots` (at least 1).
+    window: u64,
 }
 
 impl<'a> Chain<'a> {
-    pub fn new(store: &'a Blockstore) -> Self {
-        Self { store }
+    /// Queries over `store`; unrooted slots count as confirmed only within `window` slots
+    /// of the highest stored slot.
+    pub fn new(store: &'a Blockstore, window: u64) -> Self {
+        Self {
+            store,
+            window: window.max(1),
+        }
+    }
+
+    pub fn store(&self) -> &'a Blockstore {
+        self.store
+    }
+
+    /// The exclusive lower bound of confirmed unrooted slots: the highest root, raised to
+    /// just below the window. `None`: every slot may count (nothing rooted, short ledger).
+    fn confirmed_floor(&self, max_root: Option<Slot>) -> Result<Option<Slot>, RpcError> {
+        let window_floor = self
+            .store
+            .highest_slot()?
+            .and_then(|h| h.0.checked_sub(self.window))
+            .map(Slot);
+        Ok(max_root.max(window_floor))
     }
 
     fn is_servable(&self, meta: &SlotMeta) -> Result<bool, RpcError> {
@@ -54,23 +83,29 @@ impl<'a> Chain<'a> {
             return Ok(max_root);
         }
         Ok(self
-            .confirmed_above_root(max_root, None)?
+            .confirmed_above(max_root, None, usize::MAX)?
             .last()
             .copied()
             .or(max_root))
     }
 
-    /// Full, not-dead, unrooted slots above `max_root` (all of them when nothing is rooted)
-    /// and at most `end`, ascending.
-    fn confirmed_above_root(
+    /// Full, not-dead, unrooted slots above `after` and the confirmed floor, at most `end`,
+    /// ascending, at most `limit` of them. Reads at most `window` metas.
+    fn confirmed_above(
         &self,
-        max_root: Option<Slot>,
+        after: Option<Slot>,
         end: Option<Slot>,
+        limit: usize,
     ) -> Result<Vec<Slot>, RpcError> {
-        let lower = max_root.map_or(Bound::Unbounded, Bound::Excluded);
+        let max_root = self.store.max_root()?;
+        let floor = self.confirmed_floor(max_root)?.max(after);
+        let lower = floor.map_or(Bound::Unbounded, Bound::Excluded);
         let upper = end.map_or(Bound::Unbounded, Bound::Included);
         let mut out = Vec::new();
         for meta in self.store.slot_metas((lower, upper)) {
+            if out.len() >= limit {
+                break;
+            }
             let meta = meta?;
             if self.is_servable(&meta)? {
                 out.push(meta.slot);
@@ -100,7 +135,8 @@ impl<'a> Chain<'a> {
     pub fn available(&self, slot: Slot, commitment: Commitment) -> Result<Available, RpcError> {
         let max_root = self.store.max_root()?;
         let rooted = self.store.is_root(slot)?;
-        let above_root = max_root.is_none_or(|r| slot > r);
+        let confirmed_floor = self.confirmed_floor(max_root)?;
+        let above_root = confirmed_floor.is_none_or(|f| slot > f);
         if let Some(meta) = self.store.meta(slot)?
             && self.is_servable(&meta)?
             && (rooted || (commitment != Commitment::Finalized && above_root))
@@ -169,7 +205,7 @@ impl<'a> Chain<'a> {
         if commitment != Commitment::Finalized {
             let after = out.last().copied().max(max_root);
             out.extend(
-                self.confirmed_above_root(after, Some(end))?
+                self.confirmed_above(after, Some(end), usize::MAX)?
                     .into_iter()
                     .filter(|s| *s >= start),
             );
@@ -177,7 +213,9 @@ impl<'a> Chain<'a> {
         Ok(out)
     }
 
-    /// `getBlocksWithLimit`: up to `limit` available slots from `start`.
+    /// `getBlocksWithLimit`: up to `limit` available slots in `start ..= start +
+    /// MAX_BLOCKS_RANGE` (the bound keeps a run of roots without blocks from making the
+    /// scan unbounded).
     pub fn blocks_with_limit(
         &self,
         start: Slot,
@@ -190,15 +228,17 @@ impl<'a> Chain<'a> {
             )));
         }
         let from = start.max(self.first_available_block()?);
-        let mut out = self.servable_roots(from, None, limit)?;
+        let end = Slot(start.0.saturating_add(MAX_BLOCKS_RANGE));
+        let mut out = self.servable_roots(from, Some(end), limit)?;
         if commitment != Commitment::Finalized && out.len() < limit {
-            let after = out.last().copied().max(self.store.max_root()?);
-            out.extend(
-                self.confirmed_above_root(after, None)?
-                    .into_iter()
-                    .filter(|s| *s >= start),
-            );
-            out.truncate(limit);
+            // Unrooted candidates start after the last root served and at `start`.
+            let below_start = start.0.checked_sub(1).map(Slot);
+            let after = out
+                .last()
+                .copied()
+                .max(self.store.max_root()?)
+                .max(below_start);
+            out.extend(self.confirmed_above(after, Some(end), limit - out.len())?);
         }
         Ok(out)
     }

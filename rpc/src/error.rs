@@ -38,6 +38,10 @@ pub enum RpcError {
     #[error("Invalid request")]
     BatchTooLarge { len: usize, max: usize },
 
+    /// The body did not arrive within the body read timeout.
+    #[error("Invalid request")]
+    BodyTimeout { after: std::time::Duration },
+
     /// A body longer than the configured limit.
     #[error("Invalid request")]
     BodyTooLarge { max: usize },
@@ -75,6 +79,22 @@ pub enum RpcError {
     /// Every block-fetch worker is busy and the wait queue is full.
     #[error("Node is busy: {in_flight} block requests in flight (limit {limit}); retry later")]
     Busy { in_flight: usize, limit: usize },
+
+    /// The response memory budget has no room for this result.
+    #[error(
+        "Node is busy: {held} bytes of responses in flight, {wanted} more would pass the budget of {budget}; retry later"
+    )]
+    BudgetExceeded {
+        held: usize,
+        wanted: usize,
+        budget: usize,
+    },
+
+    /// A value too long to be base58-encoded in linear time (Agave bounds base58 too).
+    #[error(
+        "Encoded binary (base 58) data should be less than {max} bytes, please use Base64 encoding."
+    )]
+    Base58TooLong { len: usize, max: usize },
 
     /// The ledger failed (storage error or corrupt shreds): an internal error for the
     /// client, logged with its full context.
@@ -131,7 +151,8 @@ impl RpcError {
             Self::Parse { .. } => code::PARSE_ERROR,
             Self::InvalidRequest { .. }
             | Self::BatchTooLarge { .. }
-            | Self::BodyTooLarge { .. } => code::INVALID_REQUEST,
+            | Self::BodyTooLarge { .. }
+            | Self::BodyTimeout { .. } => code::INVALID_REQUEST,
             Self::MethodNotFound { .. } => code::METHOD_NOT_FOUND,
             Self::InvalidParams { .. } => code::INVALID_PARAMS,
             Self::BlockNotAvailable { .. } => code::BLOCK_NOT_AVAILABLE,
@@ -139,7 +160,8 @@ impl RpcError {
             Self::BlockCleanedUp { .. } => code::BLOCK_CLEANED_UP,
             Self::UnsupportedTransactionVersion(_) => code::UNSUPPORTED_TRANSACTION_VERSION,
             Self::MinContextSlotNotReached { .. } => code::MIN_CONTEXT_SLOT_NOT_REACHED,
-            Self::Busy { .. } => code::NODE_UNHEALTHY,
+            Self::Busy { .. } | Self::BudgetExceeded { .. } => code::NODE_UNHEALTHY,
+            Self::Base58TooLong { .. } => code::INVALID_PARAMS,
             Self::Ledger { .. }
             | Self::Internal { .. }
             | Self::OpenLedger { .. }
@@ -158,11 +180,17 @@ impl RpcError {
             Self::BodyTooLarge { max } => Some(json!(format!(
                 "request body exceeds the limit of {max} bytes"
             ))),
+            Self::BodyTimeout { after } => Some(json!(format!(
+                "request body not received within {} ms",
+                after.as_millis()
+            ))),
             Self::MethodNotFound { method } => Some(json!(format!("unknown method {method:?}"))),
             Self::MinContextSlotNotReached { context_slot } => {
                 Some(json!({ "contextSlot": context_slot.0 }))
             }
-            Self::Busy { .. } => Some(json!({ "numSlotsBehind": null })),
+            Self::Busy { .. } | Self::BudgetExceeded { .. } => {
+                Some(json!({ "numSlotsBehind": null }))
+            }
             Self::Ledger { source } => Some(json!(source.to_string())),
             Self::Internal { reason } => Some(json!(reason)),
             _ => None,

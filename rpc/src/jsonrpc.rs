@@ -1,128 +1,102 @@
-//! The JSON-RPC 2.0 envelope over one HTTP body: a single request or a batch, responses in
-//! request order, nothing for notifications (requests without `id`). Written here rather
-//! than taken from a framework so that every error code is the one Solana clients expect
-//! (frameworks reuse codes such as -32007 that Solana gives another meaning).
+//! Runs the requests of one HTTP body ([`crate::request`] parses it) and assembles the
+//! response as chunks: each result's text is moved into the body as it is, never copied
+//! into a bigger string, and its budget reservation moves with it.
 
-use serde_json::Value;
+use axum::body::Bytes;
 
+use crate::budget::{Budget, Reservation};
 use crate::error::RpcError;
 use crate::methods::{Ctx, call};
+use crate::request::{
+    Envelope, RESULT_PREFIX, Request, error_response, error_text, parse_body, result_suffix,
+};
 
-/// One parsed request, or the error that replaces it (with the id, when it had one).
-enum Item {
-    Call {
-        id: Option<Value>,
-        method: String,
-        params: Option<Value>,
-    },
-    Invalid {
-        id: Value,
-        error: RpcError,
-    },
+/// A response body in order, and the budget its results hold.
+#[derive(Debug)]
+pub struct Reply {
+    pub chunks: Vec<Bytes>,
+    pub reservation: Reservation,
 }
 
-fn invalid(id: Value, reason: &str) -> Item {
-    Item::Invalid {
-        id,
-        error: RpcError::InvalidRequest {
-            reason: reason.to_string(),
-        },
+impl Reply {
+    fn new(budget: &Budget) -> Self {
+        Self {
+            chunks: Vec::new(),
+            reservation: budget.empty(),
+        }
+    }
+
+    /// A whole-body error (parse error, bad batch).
+    pub fn error(budget: &Budget, error: &RpcError) -> Self {
+        let mut r = Self::new(budget);
+        r.chunks.push(Bytes::from(error_response(error)));
+        r
     }
 }
 
-/// Validates one request object.
-fn item(v: Value) -> Item {
-    let Value::Object(mut obj) = v else {
-        return invalid(Value::Null, "a request must be a JSON object");
-    };
-    let id = match obj.remove("id") {
-        None => None,
-        Some(id @ (Value::Null | Value::Number(_) | Value::String(_))) => Some(id),
-        Some(_) => return invalid(Value::Null, "\"id\" must be a string, a number or null"),
-    };
-    let shown_id = id.clone().unwrap_or(Value::Null);
-    if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return invalid(shown_id, "\"jsonrpc\" must be \"2.0\"");
-    }
-    let method = match obj.remove("method") {
-        Some(Value::String(m)) => m,
-        _ => return invalid(shown_id, "\"method\" must be a string"),
-    };
-    let params = obj.remove("params");
-    if let Some(p) = &params
-        && !(p.is_array() || p.is_object() || p.is_null())
-    {
-        return invalid(shown_id, "\"params\" must be an array or an object");
-    }
-    Item::Call { id, method, params }
-}
-
-/// One response object as text.
-fn response(id: &Value, outcome: Result<String, RpcError>) -> String {
-    let id = serde_json::to_string(id).unwrap_or_else(|_| "null".into());
-    match outcome {
-        Ok(result) => format!("{{\"jsonrpc\":\"2.0\",\"result\":{result},\"id\":{id}}}"),
-        Err(e) => format!(
-            "{{\"jsonrpc\":\"2.0\",\"error\":{},\"id\":{id}}}",
-            e.to_json()
-        ),
-    }
-}
-
-/// An error response with a null id (bad body, oversized body, bad batch).
-pub fn error_response(error: RpcError) -> String {
-    response(&Value::Null, Err(error))
-}
-
-/// Runs one item; `None` for a notification.
-async fn run(ctx: &Ctx, item: Item) -> Option<String> {
-    match item {
-        Item::Invalid { id, error } => Some(response(&id, Err(error))),
-        Item::Call { id, method, params } => {
+/// Runs one request and appends its response object; `false` for a notification.
+async fn run(ctx: &Ctx, request: Request, reply: &mut Reply) -> bool {
+    let (id, outcome) = match request {
+        Request::Invalid { id, error_reason } => {
+            (Some(id), Err(Request::invalid_error(&error_reason)))
+        }
+        Request::Call { id, method, params } => {
             let outcome = call(ctx, &method, params).await;
             if let Err(e @ (RpcError::Ledger { .. } | RpcError::Internal { .. })) = &outcome {
                 log::error!("{method}: {e}: {:?}", e.data());
             }
-            id.map(|id| response(&id, outcome))
+            (id, outcome)
         }
+    };
+    // A notification's result is dropped here, releasing its reservation.
+    let Some(id) = id else {
+        return false;
+    };
+    match outcome {
+        Ok(answer) => {
+            reply
+                .chunks
+                .push(Bytes::from_static(RESULT_PREFIX.as_bytes()));
+            reply.chunks.push(Bytes::from(answer.text));
+            reply.chunks.push(Bytes::from(result_suffix(&id)));
+            reply.reservation.merge(answer.reservation);
+        }
+        Err(e) => reply.chunks.push(Bytes::from(error_text(&id, &e))),
     }
+    true
 }
 
 /// Handles one HTTP body; `None` when nothing is to be sent back (only notifications).
-/// Batch items run one after another, so one batch holds at most one fetch worker.
-pub async fn handle_body(ctx: &Ctx, body: &[u8], max_batch: usize) -> Option<String> {
-    let value: Value = match serde_json::from_slice(body) {
-        Ok(v) => v,
-        Err(e) => {
-            return Some(error_response(RpcError::Parse {
-                reason: e.to_string(),
-            }));
-        }
-    };
-    match value {
-        Value::Array(items) => {
-            if items.is_empty() {
-                return Some(error_response(RpcError::InvalidRequest {
-                    reason: "empty batch".into(),
-                }));
-            }
-            if items.len() > max_batch {
-                return Some(error_response(RpcError::BatchTooLarge {
-                    len: items.len(),
-                    max: max_batch,
-                }));
-            }
-            let mut out = Vec::with_capacity(items.len());
-            for v in items {
-                if let Some(r) = run(ctx, item(v)).await {
-                    out.push(r);
-                }
-            }
-            if out.is_empty() {
+/// Batch items run one after another, so one batch holds at most one worker at a time;
+/// its results accumulate against the budget until the response is sent.
+pub async fn handle_body(ctx: &Ctx, body: &[u8], max_batch: usize) -> Option<Reply> {
+    let mut reply = Reply::new(&ctx.budget);
+    match parse_body(body, max_batch) {
+        Envelope::Refused(e) => return Some(Reply::error(&ctx.budget, &e)),
+        Envelope::Single(request) => {
+            if !run(ctx, request, &mut reply).await {
                 return None;
             }
-            Some(format!("[{}]", out.join(",")))
         }
-        single => run(ctx, item(single)).await,
+        Envelope::Batch(requests) => {
+            let mut answered = 0usize;
+            for request in requests {
+                if answered > 0 {
+                    reply.chunks.push(Bytes::from_static(b","));
+                }
+                if run(ctx, request, &mut reply).await {
+                    answered += 1;
+                } else if answered > 0 {
+                    // No object followed the comma.
+                    reply.chunks.pop();
+                }
+            }
+            if answered == 0 {
+                return None;
+            }
+            reply.chunks.insert(0, Bytes::from_static(b"["));
+            reply.chunks.push(Bytes::from_static(b"]"));
+        }
     }
+    Some(reply)
 }

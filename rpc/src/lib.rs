@@ -4,21 +4,43 @@
 //! ledger: the third consumer of the fetch path (SPEC 6.3). Existing Solana clients
 //! (`@solana/web3.js`, the Python `solana` / `solders` client) work against it unchanged.
 //!
-//! Start reading at [`RpcServer::start`], then `jsonrpc.rs` (the envelope), `methods/`
-//! (one file per family), [`chain`] (commitment and availability from the blockstore
-//! alone), [`encode`] (block → JSON straight from the fetch views) and `workers.rs` (the
-//! bounded fetch workers).
+//! Start reading at [`RpcServer::start`], then `conn.rs` (the bounded accept loop),
+//! [`request`] (the envelope) and [`args`] (typed params), `methods/` (one file per
+//! family), [`chain`] (commitment and availability from the blockstore alone), [`encode`]
+//! (block → JSON straight from the fetch views), `workers.rs` (the bounded worker pools)
+//! and `budget.rs` (the memory budget of responses in flight).
+//!
+//! Features: `server` (default) is the server over RocksDB. Without it only [`request`],
+//! [`args`] and [`params`] are built: the supported parsing API the fuzz target uses.
 
-pub mod chain;
-pub mod encode;
+pub mod args;
 mod error;
-mod jsonrpc;
-mod limits;
-pub mod methods;
 pub mod params;
+pub mod request;
+
+#[cfg(feature = "server")]
+mod budget;
+#[cfg(feature = "server")]
+pub mod chain;
+#[cfg(feature = "server")]
+mod conn;
+#[cfg(feature = "server")]
+pub mod encode;
+#[cfg(feature = "server")]
+mod jsonrpc;
+#[cfg(feature = "server")]
+mod limits;
+#[cfg(feature = "server")]
+pub mod methods;
+#[cfg(feature = "server")]
 mod server;
+#[cfg(feature = "server")]
 mod workers;
 
+#[cfg(feature = "server")]
+pub use budget::BudgetStats;
 pub use error::{RpcError, code};
-pub use limits::{CatchUp, Limits, RpcConfig, Signals};
+#[cfg(feature = "server")]
+pub use limits::{CatchUp, ConnLimits, Limits, RpcConfig, Signals};
+#[cfg(feature = "server")]
 pub use server::RpcServer;

@@ -1,6 +1,6 @@
 //! The server's bounds. Every one is an explicit number with a default chosen here, never
 //! derived from the machine's core count: the node's replay must keep its CPU whatever the
-//! RPC load (SPEC 1).
+//! RPC load (SPEC 1). README.md (RPC section) lists each one with its `bstore serve` flag.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -16,6 +16,18 @@ pub struct Limits {
     pub max_concurrent_fetches: usize,
     /// `getBlock` requests that may wait for a worker; one more is refused as busy.
     pub max_queued_fetches: usize,
+    /// Threads for the other ledger methods (slot scans, block time, heights).
+    pub max_concurrent_scans: usize,
+    /// Ledger-method calls that may wait for a scan thread; one more is refused as busy.
+    pub max_queued_scans: usize,
+    /// Bytes of encoded results held by all requests at once (from the moment a result is
+    /// encoded until its HTTP body is dropped); a result that would pass it is refused as
+    /// busy (-32005).
+    pub response_budget_bytes: usize,
+    /// The confirmed commitment looks at unrooted slots only within this many slots below
+    /// the highest stored slot, so the scans behind `getSlot`, `getBlocks` and friends are
+    /// bounded whatever the number of unrooted slots.
+    pub confirmed_window_slots: u64,
 }
 
 impl Default for Limits {
@@ -25,6 +37,37 @@ impl Default for Limits {
             max_batch_len: 100,
             max_concurrent_fetches: 2,
             max_queued_fetches: 32,
+            max_concurrent_scans: 1,
+            max_queued_scans: 64,
+            response_budget_bytes: 256 * 1024 * 1024,
+            confirmed_window_slots: 8192,
+        }
+    }
+}
+
+/// Per-connection bounds of the HTTP server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnLimits {
+    /// Open connections at once; one more is closed as soon as it is accepted.
+    pub max_connections: usize,
+    /// From the first byte a request may start with (connection open, or the previous
+    /// response sent) until its whole header is in.
+    pub header_read_timeout: Duration,
+    /// From the end of the header until the whole body is in.
+    pub body_read_timeout: Duration,
+    /// A connection with no request in progress and no bytes moving either way for this
+    /// long is closed (a keep-alive connection waiting for its next request is also cut
+    /// by the header timeout, which starts when the previous response is sent).
+    pub idle_timeout: Duration,
+}
+
+impl Default for ConnLimits {
+    fn default() -> Self {
+        Self {
+            max_connections: 512,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -54,6 +97,7 @@ pub struct RpcConfig {
     /// Where to listen; port 0 picks a free one (see `RpcServer::local_addr`).
     pub addr: SocketAddr,
     pub limits: Limits,
+    pub conn: ConnLimits,
     pub signals: Signals,
     pub catch_up: CatchUp,
     /// Tokio worker threads for HTTP I/O and request parsing.
@@ -65,6 +109,7 @@ impl Default for RpcConfig {
         Self {
             addr: SocketAddr::from(([127, 0, 0, 1], 8899)),
             limits: Limits::default(),
+            conn: ConnLimits::default(),
             signals: Signals::default(),
             catch_up: CatchUp::default(),
             io_threads: 2,

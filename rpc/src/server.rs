@@ -1,10 +1,13 @@
-//! The HTTP server: axum on a Tokio runtime of its own (a fixed number of I/O threads),
-//! `POST /` for JSON-RPC, `GET /health` as Agave serves it, graceful shutdown on request or
-//! on SIGINT / SIGTERM, and the secondary catch-up loop when following a live writer.
+//! The HTTP server: an axum router on a Tokio runtime of its own (a fixed number of I/O
+//! threads, no blocking pool in use), served by `conn.rs`'s bounded accept loop; `POST /`
+//! for JSON-RPC, `GET /health` as Agave serves it, graceful shutdown on request or on
+//! SIGINT / SIGTERM, and the secondary catch-up thread when following a live writer.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::mpsc;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -15,8 +18,10 @@ use axum::routing::{get, post};
 use bstore_ledger::store::Blockstore;
 use tokio::sync::oneshot;
 
+use crate::budget::{Budget, BudgetStats, ReplyBody};
+use crate::conn;
 use crate::error::RpcError;
-use crate::jsonrpc::{error_response, handle_body};
+use crate::jsonrpc::{Reply, handle_body};
 use crate::limits::{CatchUp, Limits, RpcConfig, Signals};
 use crate::methods::Ctx;
 use crate::workers::FetchWorkers;
@@ -24,22 +29,40 @@ use crate::workers::FetchWorkers;
 struct AppState {
     ctx: Ctx,
     limits: Limits,
+    body_read_timeout: Duration,
 }
 
-fn json(status: StatusCode, body: String) -> Response {
+fn json(status: StatusCode, reply: Reply) -> Response {
+    let body = Body::new(ReplyBody::new(reply.chunks, reply.reservation));
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 async fn rpc(State(state): State<Arc<AppState>>, body: Body) -> Response {
     let max = state.limits.max_request_bytes;
-    let Ok(bytes) = axum::body::to_bytes(body, max).await else {
-        return json(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            error_response(RpcError::BodyTooLarge { max }),
-        );
+    let budget = &state.ctx.budget;
+    // The whole body must arrive within the body read timeout (slow senders are cut off;
+    // `Connection: close` because the rest of their body is never read).
+    let read = tokio::time::timeout(state.body_read_timeout, axum::body::to_bytes(body, max));
+    let bytes = match read.await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            let e = RpcError::BodyTooLarge { max };
+            return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(budget, &e));
+        }
+        Err(_) => {
+            let e = RpcError::BodyTimeout {
+                after: state.body_read_timeout,
+            };
+            let mut response = json(StatusCode::REQUEST_TIMEOUT, Reply::error(budget, &e));
+            response.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            return response;
+        }
     };
     match handle_body(&state.ctx, &bytes, state.limits.max_batch_len).await {
-        Some(text) => json(StatusCode::OK, text),
+        Some(reply) => json(StatusCode::OK, reply),
         None => StatusCode::NO_CONTENT.into_response(),
     }
 }
@@ -82,6 +105,7 @@ async fn stop_signal() {
 #[derive(Debug)]
 pub struct RpcServer {
     addr: SocketAddr,
+    budget: Budget,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<Result<(), RpcError>>>,
 }
@@ -104,6 +128,8 @@ impl RpcServer {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(config.io_threads.max(1))
             .thread_name("bstoreRpcIo")
+            // Nothing uses the blocking pool (ledger work runs on the bounded workers).
+            .max_blocking_threads(1)
             .enable_all()
             .build()
             .map_err(|source| RpcError::Io { source })?;
@@ -112,18 +138,37 @@ impl RpcServer {
             config.limits.max_concurrent_fetches,
             config.limits.max_queued_fetches,
         )?;
+        let scans = FetchWorkers::new(
+            Arc::clone(&store),
+            config.limits.max_concurrent_scans,
+            config.limits.max_queued_scans,
+        )?;
+        let catch_up = CatchUpThread::start(Arc::clone(&store), config.catch_up)?;
+        let budget = Budget::new(config.limits.response_budget_bytes);
         let state = Arc::new(AppState {
-            ctx: Ctx { store, workers },
+            ctx: Ctx {
+                store,
+                workers,
+                scans,
+                budget: budget.clone(),
+                confirmed_window: config.limits.confirmed_window_slots,
+            },
             limits: config.limits,
+            body_read_timeout: config.conn.body_read_timeout,
         });
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("bstoreRpcServer".into())
-            .spawn(move || runtime.block_on(serve(listener, state, config, stop_rx)))
+            .spawn(move || {
+                let served = runtime.block_on(serve(listener, state, config, stop_rx));
+                drop(catch_up);
+                served
+            })
             .map_err(|source| RpcError::Io { source })?;
         log::info!("JSON-RPC listening on http://{addr}");
         Ok(Self {
             addr,
+            budget,
             stop: Some(stop_tx),
             thread: Some(thread),
         })
@@ -132,6 +177,11 @@ impl RpcServer {
     /// The bound address (the real port when `config.addr` had port 0).
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The response memory budget: bytes held now, the most ever held, the limit.
+    pub fn response_budget(&self) -> BudgetStats {
+        self.budget.stats()
     }
 
     /// Blocks until the server stops by itself (a signal, with `Signals::Stop`).
@@ -167,6 +217,49 @@ impl Drop for RpcServer {
     }
 }
 
+/// The secondary's catch-up loop on a thread of its own (one call at a time), stopped and
+/// joined when dropped.
+struct CatchUpThread {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl CatchUpThread {
+    fn start(store: Arc<Blockstore>, catch_up: CatchUp) -> Result<Self, RpcError> {
+        let CatchUp::Every(period) = catch_up else {
+            return Ok(Self {
+                stop: None,
+                thread: None,
+            });
+        };
+        let (tx, rx) = mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("bstoreRpcCatchUp".into())
+            .spawn(move || {
+                // Runs until told to stop (or the server is gone: the sender is dropped).
+                while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(period) {
+                    if let Err(e) = store.catch_up() {
+                        log::warn!("secondary catch-up failed: {e}");
+                    }
+                }
+            })
+            .map_err(|source| RpcError::Io { source })?;
+        Ok(Self {
+            stop: Some(tx),
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for CatchUpThread {
+    fn drop(&mut self) {
+        self.stop = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 async fn serve(
     listener: std::net::TcpListener,
     state: Arc<AppState>,
@@ -175,25 +268,6 @@ async fn serve(
 ) -> Result<(), RpcError> {
     let listener =
         tokio::net::TcpListener::from_std(listener).map_err(|source| RpcError::Io { source })?;
-    let catch_up = match config.catch_up {
-        CatchUp::Never => None,
-        CatchUp::Every(period) => {
-            let store = Arc::clone(&state.ctx.store);
-            Some(tokio::spawn(async move {
-                let mut tick = tokio::time::interval(period);
-                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-                loop {
-                    tick.tick().await;
-                    let store = Arc::clone(&store);
-                    match tokio::task::spawn_blocking(move || store.catch_up()).await {
-                        Ok(Ok(())) => {}
-                        Ok(Err(e)) => log::warn!("secondary catch-up failed: {e}"),
-                        Err(e) => log::warn!("secondary catch-up task failed: {e}"),
-                    }
-                }
-            }))
-        }
-    };
     let app = Router::new()
         .route("/", post(rpc))
         .route("/health", get(health))
@@ -212,12 +286,6 @@ async fn serve(
             }
         }
     };
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(|source| RpcError::Io { source });
-    if let Some(task) = catch_up {
-        task.abort();
-    }
-    served
+    conn::serve(listener, app, config.conn, shutdown).await;
+    Ok(())
 }

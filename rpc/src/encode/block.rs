@@ -22,8 +22,9 @@ pub struct BlockHeader {
     pub block_height: Option<u64>,
 }
 
-/// An output size guess from the data set bytes, so the buffer rarely regrows.
-fn capacity_hint(sets: &[DataSetView<'_>], cfg: &BlockConfig) -> usize {
+/// The encoded size expected from the data set bytes: the encoder's first allocation (so
+/// the buffer rarely regrows) and what `getBlock` reserves before encoding.
+pub fn encoded_size_hint(sets: &[DataSetView<'_>], cfg: &BlockConfig) -> usize {
     let bytes: usize = sets.iter().map(|s| s.entries.bytes().len()).sum();
     let factor = match (cfg.details, cfg.encoding) {
         (TransactionDetails::None, _) => 0,
@@ -41,7 +42,7 @@ pub fn encode_block(
     sets: &[DataSetView<'_>],
     cfg: &BlockConfig,
 ) -> Result<String, RpcError> {
-    let mut out = JsonOut::with_capacity(capacity_hint(sets, cfg));
+    let mut out = JsonOut::with_capacity(encoded_size_hint(sets, cfg));
     out.raw("{\"previousBlockhash\":");
     out.b58(header.previous_blockhash.as_bytes());
     out.raw(",\"blockhash\":");
@@ -74,5 +75,5 @@ pub fn encode_block(
     out.raw(",\"blockHeight\":");
     out.opt_u64(header.block_height);
     out.raw("}");
-    Ok(out.into_string())
+    out.into_string()
 }

@@ -7,25 +7,35 @@ use std::fmt::Write;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
-use super::base58::{Base58Scratch, encode_into};
+use super::base58::{Base58Scratch, MAX_BASE58_INPUT, encode_into};
+use crate::error::RpcError;
 
 /// The output buffer of one response.
 #[derive(Debug, Default)]
 pub struct JsonOut {
     s: String,
     b58: Base58Scratch,
+    /// The first value refused by [`Self::b58`] (its length): the whole output is refused.
+    b58_too_long: Option<usize>,
 }
 
 impl JsonOut {
     pub fn with_capacity(n: usize) -> Self {
         Self {
             s: String::with_capacity(n),
-            b58: Base58Scratch::default(),
+            ..Self::default()
         }
     }
 
-    pub fn into_string(self) -> String {
-        self.s
+    /// The text, or `Base58TooLong` when a value was too long for base58.
+    pub fn into_string(self) -> Result<String, RpcError> {
+        match self.b58_too_long {
+            Some(len) => Err(RpcError::Base58TooLong {
+                len,
+                max: MAX_BASE58_INPUT,
+            }),
+            None => Ok(self.s),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -42,9 +52,16 @@ impl JsonOut {
         self.s.push_str(text);
     }
 
-    /// `"<base58 of bytes>"`.
+    /// `"<base58 of bytes>"`. Base58 costs time quadratic in the input, so a value longer
+    /// than `MAX_BASE58_INPUT` (the largest transaction) is not encoded: it poisons the
+    /// output, and [`Self::into_string`] fails.
     #[inline]
     pub fn b58(&mut self, bytes: &[u8]) {
+        if bytes.len() > MAX_BASE58_INPUT {
+            self.b58_too_long.get_or_insert(bytes.len());
+            self.s.push_str("\"\"");
+            return;
+        }
         self.s.push('"');
         encode_into(bytes, &mut self.s, &mut self.b58);
         self.s.push('"');
@@ -147,10 +164,22 @@ mod tests {
         out.raw(",\"f\":");
         out.bool(true);
         out.raw("}");
-        let v: serde_json::Value = serde_json::from_str(&out.into_string()).expect("valid JSON");
+        let text = out.into_string().expect("no long base58 value");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
         assert_eq!(
             v,
             serde_json::json!({"a": "112", "b": "aGkh", "c": [1, 2, 255], "d": -5, "e": null, "f": true})
         );
+    }
+
+    #[test]
+    fn refuses_base58_longer_than_a_transaction() {
+        let mut out = JsonOut::default();
+        out.b58(&[7u8; MAX_BASE58_INPUT]);
+        assert!(out.into_string().is_ok());
+        let mut out = JsonOut::default();
+        out.b58(&[7u8; 1 << 20]);
+        let e = out.into_string().expect_err("1 MiB of base58 is refused");
+        assert_eq!(e.code(), -32602);
     }
 }

@@ -11,4 +11,4 @@ mod block;
 pub mod json;
 mod transaction;
 
-pub use block::{BlockHeader, encode_block};
+pub use block::{BlockHeader, encode_block, encoded_size_hint};

@@ -6,19 +6,30 @@ use bstore_ledger::fetch::{AllowDead, FetchBuffer};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, LedgerError, Slot};
 
-use super::Ctx;
+use super::{Answer, Ctx};
+use crate::budget::Budget;
 use crate::chain::Chain;
-use crate::encode::{BlockHeader, encode_block};
+use crate::encode::{BlockHeader, encode_block, encoded_size_hint};
 use crate::error::RpcError;
-use crate::params::{BlockConfig, Params};
+use crate::params::BlockConfig;
 
-/// `[slot, config?]`.
-pub async fn get_block(ctx: &Ctx, params: Params) -> Result<String, RpcError> {
-    params.at_most(2)?;
-    let slot = Slot(params.required(0, "slot")?);
-    let cfg = BlockConfig::from_param(params.raw(1))?;
+/// How a block fetch is bounded besides the worker pool.
+#[derive(Debug, Clone)]
+pub struct BlockBounds {
+    /// Reserved for the encoded text before encoding (estimate) and after (capacity).
+    pub budget: Budget,
+    /// `Limits::confirmed_window_slots`.
+    pub confirmed_window: u64,
+}
+
+/// `getBlock` on a fetch worker.
+pub async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result<Answer, RpcError> {
+    let bounds = BlockBounds {
+        budget: ctx.budget.clone(),
+        confirmed_window: ctx.confirmed_window,
+    };
     ctx.workers
-        .run(move |store, buf| block_json(store, buf, slot, &cfg))
+        .run(move |store, buf| block_json(store, buf, slot, &cfg, &bounds))
         .await
 }
 
@@ -60,14 +71,17 @@ pub fn previous_blockhash(
     }
 }
 
-/// Fetches `slot` and encodes it per `cfg` (what a fetch worker runs).
+/// Fetches `slot` and encodes it per `cfg` (what a fetch worker runs). The text's size is
+/// reserved from the fetched data bytes before encoding, then set to the text's capacity:
+/// a block that does not fit the budget is refused before its text exists.
 pub fn block_json(
     store: &Blockstore,
     buf: &mut FetchBuffer,
     slot: Slot,
     cfg: &BlockConfig,
-) -> Result<String, RpcError> {
-    let available = Chain::new(store).available(slot, cfg.commitment)?;
+    bounds: &BlockBounds,
+) -> Result<Answer, RpcError> {
+    let available = Chain::new(store, bounds.confirmed_window).available(slot, cfg.commitment)?;
     let previous = previous_blockhash(store, available.meta.parent_slot, buf)?;
     let block_time = store.block_time(slot)?;
     let block_height = store.block_height(slot)?;
@@ -88,7 +102,10 @@ pub fn block_json(
         block_time,
         block_height,
     };
-    encode_block(&header, &views.sets, cfg)
+    let mut reservation = bounds.budget.reserve(encoded_size_hint(&views.sets, cfg))?;
+    let text = encode_block(&header, &views.sets, cfg)?;
+    reservation.resize(text.capacity())?;
+    Ok(Answer { text, reservation })
 }
 
 /// A slot marked dead since the availability check is simply not available; anything else

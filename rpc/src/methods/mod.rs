@@ -1,5 +1,8 @@
-//! The methods, by name. `getBlock` runs on the fetch workers; the other ledger methods
-//! are short reads and scans, run on Tokio's blocking pool; node methods answer inline.
+//! The methods. Params are parsed first ([`Call::parse`], no ledger access); then
+//! `getBlock` runs on the fetch workers, the other ledger methods on the scan workers (a
+//! second bounded pool: nothing runs on Tokio's unbounded blocking pool), and the node
+//! methods inline. Every result is reserved against the response budget before it is
+//! handed to the HTTP layer.
 
 pub mod block;
 mod node;
@@ -10,61 +13,62 @@ use std::sync::Arc;
 use bstore_ledger::store::Blockstore;
 use serde_json::Value;
 
+use crate::args::Call;
+use crate::budget::{Budget, Reservation};
+use crate::chain::Chain;
 use crate::error::RpcError;
-use crate::params::Params;
 use crate::workers::FetchWorkers;
 
 /// What every method may use.
 #[derive(Debug)]
 pub struct Ctx {
     pub store: Arc<Blockstore>,
+    /// `getBlock` fetch + encode.
     pub workers: FetchWorkers,
+    /// The other ledger methods (scans and point reads).
+    pub scans: FetchWorkers,
+    /// Bytes of results in flight, shared by every request.
+    pub budget: Budget,
+    /// `Limits::confirmed_window_slots`.
+    pub confirmed_window: u64,
 }
 
-/// A ledger method that reads a little and answers a small JSON value.
-type SlotMethod = fn(&Blockstore, &Params) -> Result<Value, RpcError>;
-
-fn slot_method(method: &str) -> Option<SlotMethod> {
-    Some(match method {
-        "getBlocks" => slots::get_blocks,
-        "getBlocksWithLimit" => slots::get_blocks_with_limit,
-        "getBlockTime" => slots::get_block_time,
-        "getBlockHeight" => slots::get_block_height,
-        "getFirstAvailableBlock" => slots::get_first_available_block,
-        "getSlot" => slots::get_slot,
-        "getMaxShredInsertSlot" => slots::get_max_shred_insert_slot,
-        _ => return None,
-    })
+/// A result's JSON text and the budget it holds until the response is sent.
+#[derive(Debug)]
+pub struct Answer {
+    pub text: String,
+    pub reservation: Reservation,
 }
 
-/// Calls `method`; the result is JSON text (the `result` member of the response).
-pub async fn call(ctx: &Ctx, method: &str, params: Option<Value>) -> Result<String, RpcError> {
-    let known = method == "getBlock"
-        || method == "getHealth"
-        || method == "getVersion"
-        || slot_method(method).is_some();
-    if !known {
-        return Err(RpcError::MethodNotFound {
-            method: method.to_string(),
-        });
+impl Answer {
+    /// Reserves `text`'s allocation against `budget`.
+    fn reserve(text: String, budget: &Budget) -> Result<Self, RpcError> {
+        let reservation = budget.reserve(text.capacity())?;
+        Ok(Self { text, reservation })
     }
-    let params = Params::new(params)?;
-    if method == "getBlock" {
-        return block::get_block(ctx, params).await;
-    }
-    let value = match (method, slot_method(method)) {
-        (_, Some(f)) => {
-            let store = Arc::clone(&ctx.store);
-            tokio::task::spawn_blocking(move || f(&store, &params))
-                .await
-                .map_err(|e| RpcError::Internal {
-                    reason: format!("{method} failed: {e}"),
-                })??
-        }
-        ("getHealth", None) => node::get_health(&params)?,
-        _ => node::get_version(&params)?,
-    };
-    serde_json::to_string(&value).map_err(|e| RpcError::Internal {
+}
+
+fn to_text(value: &Value) -> Result<String, RpcError> {
+    serde_json::to_string(value).map_err(|e| RpcError::Internal {
         reason: e.to_string(),
     })
+}
+
+/// Calls `method` with `params`.
+pub async fn call(ctx: &Ctx, method: &str, params: Option<Value>) -> Result<Answer, RpcError> {
+    let call = Call::parse(method, params)?;
+    match call {
+        Call::GetBlock { slot, config } => block::get_block(ctx, slot, config).await,
+        Call::GetHealth => Answer::reserve(to_text(&node::get_health())?, &ctx.budget),
+        Call::GetVersion => Answer::reserve(to_text(&node::get_version())?, &ctx.budget),
+        other => {
+            let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
+            ctx.scans
+                .run(move |store, _| {
+                    let value = slots::answer(&Chain::new(store, window), &other)?;
+                    Answer::reserve(to_text(&value)?, &budget)
+                })
+                .await
+        }
+    }
 }

@@ -121,6 +121,20 @@ fn testnet_signatures(expected: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The testnet slot's entries, from the fixture's `batches/` (the data sets the oracle
+/// derived, one `Vec<Entry>` each, in shred order): independent of the server's fetch.
+fn testnet_entries(expected: &Value) -> Vec<Entry> {
+    let batches = expected["deshred"]["batches"].as_array().expect("batches");
+    let mut entries = Vec::new();
+    for batch in batches {
+        let file = batch["file"].as_str().expect("batch file");
+        let bytes = std::fs::read(testdata().join("sig-testnet-417955322").join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        entries.extend(decode_entries(&bytes).expect("batch decodes"));
+    }
+    entries
+}
+
 /// Builds the ledger described at the top of this file.
 pub fn build_ledger() -> TestLedger {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -173,7 +187,16 @@ pub fn build_ledger() -> TestLedger {
         blockhash: testnet_hash.clone(),
         // The parent (417955321) is not in the ledger: the default hash.
         previous_blockhash: Hash::default().to_string(),
-        transactions: Vec::new(),
+        transactions: {
+            let txs = tx_bytes(&testnet_entries(&testnet));
+            let total = &testnet["deshred"]["totals"]["txs"];
+            assert_eq!(
+                Some(txs.len() as u64),
+                total.as_u64(),
+                "testnet transactions"
+            );
+            txs
+        },
         signatures: testnet_signatures(&testnet),
         block_time: Some(BLOCK_TIME),
         block_height: Some(400_000_000),

@@ -1,0 +1,172 @@
+//! Method name + params → a typed call, before any ledger access. Every method's params are
+//! read here (and only here), so the fuzz target covers exactly what the server parses.
+//! Errors are Agave's: an unknown method is -32601, wrong params -32602.
+
+use bstore_ledger::Slot;
+use serde_json::Value;
+
+use crate::error::RpcError;
+use crate::params::{BlockConfig, ContextConfig, Params, parse};
+
+/// A request the server knows how to answer, with its params parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Call {
+    GetBlock {
+        slot: Slot,
+        config: BlockConfig,
+    },
+    GetBlocks {
+        start: Slot,
+        end: Option<Slot>,
+        config: ContextConfig,
+    },
+    GetBlocksWithLimit {
+        start: Slot,
+        limit: usize,
+        config: ContextConfig,
+    },
+    GetBlockTime {
+        slot: Slot,
+    },
+    GetBlockHeight {
+        config: ContextConfig,
+    },
+    GetFirstAvailableBlock,
+    GetSlot {
+        config: ContextConfig,
+    },
+    GetMaxShredInsertSlot,
+    GetHealth,
+    GetVersion,
+}
+
+fn context_config(params: &Params, i: usize) -> Result<ContextConfig, RpcError> {
+    Ok(params.optional::<ContextConfig>(i)?.unwrap_or_default())
+}
+
+impl Call {
+    /// Parses `params` for `method`.
+    pub fn parse(method: &str, params: Option<Value>) -> Result<Self, RpcError> {
+        if !Self::is_known(method) {
+            return Err(RpcError::MethodNotFound {
+                method: method.to_string(),
+            });
+        }
+        let p = Params::new(params)?;
+        Ok(match method {
+            "getBlock" => {
+                p.at_most(2)?;
+                Self::GetBlock {
+                    slot: Slot(p.required(0, "slot")?),
+                    config: BlockConfig::from_param(p.raw(1))?,
+                }
+            }
+            // `[startSlot, endSlot?, config?]`; as in Agave the second may be the config.
+            "getBlocks" => {
+                p.at_most(3)?;
+                let start = Slot(p.required(0, "start slot")?);
+                let (end, config) = match p.raw(1) {
+                    Some(v @ Value::Object(_)) => (None, parse::<ContextConfig>(v)?),
+                    _ => (p.optional::<u64>(1)?.map(Slot), context_config(&p, 2)?),
+                };
+                Self::GetBlocks { start, end, config }
+            }
+            "getBlocksWithLimit" => {
+                p.at_most(3)?;
+                Self::GetBlocksWithLimit {
+                    start: Slot(p.required(0, "start slot")?),
+                    limit: p.required(1, "limit")?,
+                    config: context_config(&p, 2)?,
+                }
+            }
+            "getBlockTime" => {
+                p.at_most(1)?;
+                Self::GetBlockTime {
+                    slot: Slot(p.required(0, "slot")?),
+                }
+            }
+            "getBlockHeight" => {
+                p.at_most(1)?;
+                Self::GetBlockHeight {
+                    config: context_config(&p, 0)?,
+                }
+            }
+            "getSlot" => {
+                p.at_most(1)?;
+                Self::GetSlot {
+                    config: context_config(&p, 0)?,
+                }
+            }
+            "getFirstAvailableBlock" => {
+                p.at_most(0)?;
+                Self::GetFirstAvailableBlock
+            }
+            "getMaxShredInsertSlot" => {
+                p.at_most(0)?;
+                Self::GetMaxShredInsertSlot
+            }
+            "getHealth" => {
+                p.at_most(0)?;
+                Self::GetHealth
+            }
+            _ => {
+                p.at_most(0)?;
+                Self::GetVersion
+            }
+        })
+    }
+
+    fn is_known(method: &str) -> bool {
+        matches!(
+            method,
+            "getBlock"
+                | "getBlocks"
+                | "getBlocksWithLimit"
+                | "getBlockTime"
+                | "getBlockHeight"
+                | "getFirstAvailableBlock"
+                | "getSlot"
+                | "getMaxShredInsertSlot"
+                | "getHealth"
+                | "getVersion"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn typed_calls_and_errors() {
+        let c = Call::parse("getBlocks", Some(json!([5, {"commitment": "confirmed"}])));
+        assert!(matches!(c, Ok(Call::GetBlocks { end: None, .. })), "{c:?}");
+        let c = Call::parse("getBlocks", Some(json!([5, 9])));
+        assert!(
+            matches!(
+                c,
+                Ok(Call::GetBlocks {
+                    end: Some(Slot(9)),
+                    ..
+                })
+            ),
+            "{c:?}"
+        );
+        assert_eq!(
+            Call::parse("getBlok", None).expect_err("unknown").code(),
+            -32601
+        );
+        assert_eq!(
+            Call::parse("getSlot", Some(json!([{}, 1])))
+                .expect_err("too many")
+                .code(),
+            -32602
+        );
+        assert_eq!(
+            Call::parse("getHealth", Some(json!(null))).expect("ok"),
+            Call::GetHealth
+        );
+    }
+}
