@@ -14,7 +14,7 @@
 
 use std::hint::black_box;
 
-use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ViewFetch};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};

@@ -238,7 +238,7 @@ fn read_loop(
         let _permit = gate.map(ReaderGate::enter);
         let read = fetch
             .read_slot(store, slot, 0, AllowDead::No)
-            .map(|r| r.0.len());
+            .map(|r| r.entries.len());
         std::hint::black_box(read.expect("full slot reads"));
     }
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ShredRanges, ViewFetch};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::fetch::{AllowDead, FetchBuffer, ShredRanges, ViewFetch};
 use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck};
 use bstore_ledger::stream::StreamReader;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};

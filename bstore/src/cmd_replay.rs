@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use bstore_ledger::entry::TickRules;
-use bstore_ledger::fetch::AllowDead;
+use bstore_ledger::fetch::{FetchBuffer, last_entry_hash};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::{Hash, Slot};
 use bstore_replay::{
@@ -170,14 +170,15 @@ fn seed_parents(
         if !full {
             continue;
         }
-        let (entries, _, _) = store.get_slot_entries_with_shred_info(parent, 0, AllowDead::No)?;
-        if let Some(last) = entries.last() {
+        if store.is_dead(parent)? {
+            continue;
+        }
+        if let Some(hash) = last_entry_hash(store, parent, &mut FetchBuffer::new())? {
             eprintln!(
                 "bstore: slot {slot}: parent {parent} is outside the range; trusting its last \
-                 entry hash {} as the blockhash",
-                last.hash
+                 entry hash {hash} as the blockhash"
             );
-            driver.seed_blockhash(parent, last.hash);
+            driver.seed_blockhash(parent, hash);
         }
     }
     Ok(())

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use bstore_ledger::fetch::FetchBuffer;
+use bstore_ledger::fetch::{FetchBuffer, ViewFetch};
 use bstore_ledger::store::{Blockstore, CompletedDataSet};
 use bstore_ledger::{Signature, Slot};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};

@@ -3,8 +3,7 @@
 //! The type is opaque so that the `fetch-pool` feature only adds (a constructor), and never
 //! changes what other crates can match on: the pooled variant lives in a private enum.
 
-use bstore_ledger::entry::Entry;
-use bstore_ledger::fetch::AllowDead;
+use bstore_ledger::fetch::{AllowDead, EntryFetch, SlotEntries};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Result, Slot};
 
@@ -45,7 +44,7 @@ impl FetchMode {
         slot: Slot,
         start: u32,
         allow_dead: AllowDead,
-    ) -> Result<(Vec<Entry>, u64, bool)> {
+    ) -> Result<SlotEntries> {
         match &self.0 {
             Kind::Serial => blockstore.get_slot_entries_with_shred_info(slot, start, allow_dead),
             #[cfg(feature = "fetch-pool")]

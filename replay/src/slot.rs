@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use bstore_ledger::entry::{HashLimits, PohEntry, TickRules, verify_poh_with_limits};
-use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, LedgerError, Slot};
 
@@ -114,9 +114,9 @@ impl SlotReplay {
             #[cfg(feature = "fetch-pool")]
             Kind::Pool(pool) => {
                 match blockstore.get_slot_entries_pooled(self.slot, start, AllowDead::No, pool) {
-                    Ok((entries, num_shreds, is_full)) => {
-                        let batch = EntryBatch::Owned(&entries);
-                        self.fetched(call, batch, num_shreds, is_full, executor)
+                    Ok(got) => {
+                        let batch = EntryBatch::Owned(&got.entries);
+                        self.fetched(call, batch, got.num_shreds, got.is_full, executor)
                     }
                     Err(e) => self.fetch_failed(call, e),
                 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};

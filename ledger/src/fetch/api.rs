@@ -15,7 +15,7 @@ use std::ops::Range;
 use crate::entry::Entry;
 use crate::error::Result;
 use crate::fetch::{AllowDead, FetchBuffer, SlotViews};
-use crate::types::Slot;
+use crate::types::{Hash, Slot};
 
 /// Entries completed since a shred index, with what Agave's
 /// `get_slot_entries_with_shred_info` returns beside them.
@@ -79,4 +79,24 @@ pub trait EntryFetch {
 
     /// The entries of one data set `range` (end exclusive).
     fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>>;
+}
+
+/// The hash of the last entry of `slot`'s last completed data set — the slot's blockhash
+/// when the slot is full — reading only that one data set (one meta read, one multi-get).
+/// `Ok(None)` when no data set of the slot is complete. The one place the "parent's last
+/// entry hash" is computed (RPC `previousBlockhash`, `bstore replay` seeding a parent
+/// outside its range); callers decide what a dead or partial slot means for them.
+pub fn last_entry_hash<S>(store: &S, slot: Slot, buf: &mut FetchBuffer) -> Result<Option<Hash>>
+where
+    S: ShredRanges + ViewFetch + ?Sized,
+{
+    let Some(last) = store.completed_ranges(slot, 0)?.pop() else {
+        return Ok(None);
+    };
+    let views = store.fetch_data_block_views(slot, last, buf)?;
+    Ok(views
+        .sets
+        .last()
+        .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
+        .map(|entry| entry.hash()))
 }

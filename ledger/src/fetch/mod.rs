@@ -10,7 +10,7 @@ mod pool;
 mod ranges;
 mod store_fetch;
 
-pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
+pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch, last_entry_hash};
 pub use assembly::{SlotShreds, group_by_slot};
 pub use defect::DataDefect;
 pub use deshred::{check_range_into, deshred, deshred_into};

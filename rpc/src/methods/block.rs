@@ -2,7 +2,7 @@
 //! the parent's last data set for `previousBlockhash`, then the encoder, all on a fetch
 //! worker so the I/O threads only move bytes.
 
-use bstore_ledger::fetch::{AllowDead, FetchBuffer};
+use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch, last_entry_hash};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, LedgerError, Slot};
 
@@ -52,20 +52,10 @@ pub fn previous_blockhash(
     if store.is_dead(parent)? {
         return Ok(Hash::default());
     }
-    let Some(last) = store.completed_ranges(parent, 0)?.pop() else {
-        return Ok(Hash::default());
-    };
-    match store.fetch_data_block_views(parent, last.clone(), buf) {
-        Ok(views) => Ok(views
-            .sets
-            .last()
-            .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
-            .map(|entry| entry.hash())
-            .unwrap_or_default()),
+    match last_entry_hash(store, parent, buf) {
+        Ok(hash) => Ok(hash.unwrap_or_default()),
         Err(e) => {
-            log::warn!(
-                "parent slot {parent}, shreds {last:?}: {e}; previousBlockhash is the default hash"
-            );
+            log::warn!("parent slot {parent}: {e}; previousBlockhash is the default hash");
             Ok(Hash::default())
         }
     }
