@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ShredRanges, ViewFetch};
-use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck};
+use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck, MerkleCheck};
 use bstore_ledger::stream::StreamReader;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Pubkey, Slot};
@@ -35,6 +35,10 @@ enum LedgerCommand {
         /// the Merkle roots of each FEC set are checked against each other.
         #[arg(long, value_name = "PUBKEY")]
         leader: Option<Pubkey>,
+        /// Do not check Merkle shreds against their FEC set's root. Only for importing
+        /// shreds of a pre-release Merkle layout, or test data changed after signing.
+        #[arg(long)]
+        skip_merkle_check: bool,
         /// Shred stream files (u64 LE length + packet bytes, repeated).
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -88,11 +92,16 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
             ledger,
             batch,
             leader,
+            skip_merkle_check,
             files,
         } => {
             let options = InsertOptions {
                 leader: leader.map_or(LeaderCheck::Skip, LeaderCheck::Verify),
-                ..InsertOptions::default()
+                merkle: if skip_merkle_check {
+                    MerkleCheck::Skip
+                } else {
+                    MerkleCheck::Verify
+                },
             };
             ingest(&ledger, batch.max(1), options, &files)
         }

@@ -9,15 +9,22 @@
 //! - [`entry`]: `Vec<Entry>` and transactions (SPEC 5): owned decode/encode, zero-copy
 //!   views, PoH.
 //! - [`fetch`]: completed ranges and deshredding (SPEC 4).
-//! - [`store`]: columns, keys, `SlotMeta` (always built: pure codecs) and, with feature
-//!   `storage`, the RocksDB `Blockstore` and shred insertion (SPEC 2).
+//! - [`store`]: columns, keys, `SlotMeta`, shred insertion and `Blockstore`, over the
+//!   storage seam [`store::kv`] (small traits over raw bytes); engines: `MemEngine`
+//!   (always built) and, with feature `storage`, `RocksEngine` (SPEC 2).
 //! - [`stream`]: the length-prefixed shred stream files of SPEC 8.
 //! - `synth` (feature `synth`, not default): deterministic mainnet-like slots for tests,
 //!   benchmarks and the demo.
 //!
 //! Start reading at [`shred::ShredRef`], then `store::Blockstore::insert_shreds` (SPEC 2.2),
-//! then the fetch in `fetch/store_fetch.rs` (`Blockstore::fetch_slot_views`,
-//! `Blockstore::get_slot_entries_with_shred_info`) and [`entry::EntriesView`].
+//! then the fetch side: the traits in `fetch/api.rs` ([`fetch::ViewFetch`],
+//! [`fetch::EntryFetch`], [`fetch::ShredRanges`]) and their implementation in
+//! `fetch/store_fetch.rs`, then [`entry::EntriesView`].
+//!
+//! Design and formats, with the Agave or Firedancer source of each fact and the fixture that
+//! checks it: `docs/README.md` in the repository (shreds: `docs/formats-shreds.md`, entries:
+//! `docs/formats-entries.md`, store: `docs/on-disk-layout.md`, fetch:
+//! `docs/fetch-pipeline.md`).
 
 pub mod entry;
 pub mod error;

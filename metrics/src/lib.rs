@@ -9,6 +9,8 @@
 //! Producers call [`submit`] or the macros; the process-wide agent is configured by
 //! `SOLANA_METRICS_CONFIG` (InfluxDB) or `BSTORE_METRICS_FILE` (line-protocol file), see
 //! [`config`]. Call [`flush`] before exit, or [`set_panic_hook`] to flush on a panic.
+//!
+//! Datapoints, agent limits and escaping: `docs/metrics.md` in the repository.
 
 pub mod agent;
 pub mod config;

@@ -15,7 +15,7 @@ fn child_of_a_dead_slot_is_refused_and_child_of_unknown_parent_waits() {
     // Slot 1: first entry's hash corrupted (data bytes 16..48 of shred 0).
     let mut slot1 = chain[0].data_shreds.clone();
     slot1[0][data_byte(16)] ^= 0xff;
-    store.insert_shreds(&slot1).expect("insert 1");
+    common::insert_tampered(&store, &slot1);
     store
         .insert_shreds(&chain[1].data_shreds)
         .expect("insert 2");

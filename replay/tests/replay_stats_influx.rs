@@ -38,7 +38,7 @@ fn one_stats_point_per_replayed_slot_with_the_right_totals() {
     }
     let mut bad = chain[4].data_shreds.clone();
     bad[0][data_byte(16)] ^= 0x01;
-    store.insert_shreds(&bad).expect("insert corrupted slot 5");
+    common::insert_tampered(&store, &bad);
 
     let writer = HttpWriter::new(influx.config("replay"), HttpOptions::default());
     let agent = Arc::new(

@@ -37,7 +37,7 @@ fn flipped_entry_hash_marks_the_slot_dead_with_a_poh_reason() {
     flipped.0[5] ^= 0x01;
 
     let (_dir, store) = temp_blockstore();
-    store.insert_shreds(&shreds).expect("insert");
+    common::insert_tampered(&store, &shreds);
     let mut driver = t.final_driver(&store);
     let (stats, error) = dead(driver.replay(t.slot).expect("store ok"));
     match &error {

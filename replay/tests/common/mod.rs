@@ -29,6 +29,23 @@ pub fn temp_blockstore() -> (tempfile::TempDir, Arc<Blockstore>) {
     (dir, Arc::new(store))
 }
 
+/// Inserts shreds whose contents a test changed after they were signed. They stand in for
+/// a leader that signed bad contents (whose proofs would be valid); the change breaks the
+/// Merkle proofs, so insert's root check is off here. Returns what insert did.
+pub fn insert_tampered<I>(store: &Blockstore, shreds: I) -> bstore_ledger::store::InsertOutcome
+where
+    I: IntoIterator,
+    I::Item: AsRef<[u8]>,
+{
+    let options = bstore_ledger::store::InsertOptions {
+        merkle: bstore_ledger::store::MerkleCheck::Skip,
+        ..Default::default()
+    };
+    store
+        .insert_shreds_with(shreds, options)
+        .expect("insert tampered shreds")
+}
+
 /// The real testnet slot 417955322 and its oracle values.
 pub struct Testnet {
     pub slot: Slot,

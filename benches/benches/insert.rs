@@ -1,0 +1,69 @@
+//! The cost of insert's checks, measured against insert without them in the same run:
+//! the 320 real testnet shreds into a fresh RocksDB ledger per iteration (one insert call,
+//! one write batch), with
+//!
+//! - `skip` (baseline): no root or signature check (`MerkleCheck::Skip`);
+//! - `merkle` (the default): every Merkle shred checked against its FEC set's root;
+//! - `merkle+leader`: also the leader's signature, once per set (`ledger ingest --leader`).
+//!
+//! Opening the ledger is setup, not timed. Read the ratios `merkle / skip` and
+//! `merkle+leader / skip` from one run (BENCHMARKS.md).
+
+use std::path::PathBuf;
+
+use bstore_ledger::Pubkey;
+use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck, MerkleCheck};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn testnet_shreds() -> Vec<Vec<u8>> {
+    let dir = std::env::var_os("BSTORE_TESTDATA").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"),
+        PathBuf::from,
+    );
+    let path = dir.join("sig-testnet-417955322/shreds.bin");
+    bstore_ledger::stream::read_stream_file(&path).expect("testnet shreds (set BSTORE_TESTDATA)")
+}
+
+fn bench_insert(c: &mut Criterion) {
+    let packets = testnet_shreds();
+    let leader: Pubkey = "4Nh8T1d4YBZHEuQNRmFbLXPT5HbWicqPxGeKZ5SdAr4i"
+        .parse()
+        .expect("leader key");
+    let cases = [
+        ("skip", MerkleCheck::Skip, LeaderCheck::Skip),
+        ("merkle", MerkleCheck::Verify, LeaderCheck::Skip),
+        (
+            "merkle+leader",
+            MerkleCheck::Verify,
+            LeaderCheck::Verify(leader),
+        ),
+    ];
+    let mut group = c.benchmark_group("insert_testnet_slot");
+    group.throughput(Throughput::Elements(packets.len() as u64));
+    group.sample_size(30);
+    for (name, merkle, leader) in cases {
+        let options = InsertOptions { leader, merkle };
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    let dir = tempfile::tempdir().expect("tempdir");
+                    let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open");
+                    (dir, store)
+                },
+                |(dir, store)| {
+                    let out = store.insert_shreds_with(&packets, options).expect("insert");
+                    assert_eq!(out.inserted, 320);
+                    (dir, store)
+                },
+                BatchSize::PerIteration,
+            );
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_insert);
+criterion_main!(benches);
