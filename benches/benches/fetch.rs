@@ -18,7 +18,7 @@ use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ViewFetch};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// The allocator the `bstore` binary uses (owned decode allocates per transaction).
 #[global_allocator]
@@ -101,15 +101,19 @@ fn bench_fetch(c: &mut Criterion) {
                 "bench-pool",
             )
             .expect("pool");
-            group.bench_with_input(BenchmarkId::new("pool", threads), &pool, |b, pool| {
-                b.iter(|| {
-                    black_box(
-                        l.store
-                            .get_slot_entries_pooled(l.slot, 0, AllowDead::No, pool)
-                            .expect("pool"),
-                    )
-                })
-            });
+            group.bench_with_input(
+                criterion::BenchmarkId::new("pool", threads),
+                &pool,
+                |b, pool| {
+                    b.iter(|| {
+                        black_box(
+                            l.store
+                                .get_slot_entries_pooled(l.slot, 0, AllowDead::No, pool)
+                                .expect("pool"),
+                        )
+                    })
+                },
+            );
         }
         // Replay style: each call returns one newly completed data set.
         let per_set = l.data_bytes / l.data_sets.len().max(1) as u64;
