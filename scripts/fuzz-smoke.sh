@@ -18,7 +18,24 @@ import glob, hashlib, os, struct, sys
 target, out, data = sys.argv[1:]
 def write(b):
     open(os.path.join(out, hashlib.sha1(b).hexdigest()), "wb").write(b)
-if target == "shred_parse":
+if target == "jsonrpc_request":
+    import json
+    calls = [
+        ("getBlock", [417955322]), ("getBlock", [10, {"encoding": "base64", "transactionDetails": "full",
+          "rewards": False, "commitment": "confirmed", "maxSupportedTransactionVersion": 0}]),
+        ("getBlock", [10, "base58"]), ("getBlocks", [5, 10, {"commitment": "confirmed"}]),
+        ("getBlocks", [5, {"minContextSlot": 3}]), ("getBlocksWithLimit", [5, 3]),
+        ("getBlockTime", [10]), ("getBlockHeight", [{"commitment": "finalized"}]),
+        ("getSlot", []), ("getFirstAvailableBlock", None), ("getMaxShredInsertSlot", []),
+        ("getHealth", []), ("getVersion", []),
+    ]
+    reqs = [{"jsonrpc": "2.0", "id": i, "method": m, **({} if p is None else {"params": p})}
+            for i, (m, p) in enumerate(calls)]
+    for r in reqs:
+        write(json.dumps(r).encode())
+    write(json.dumps(reqs).encode())
+    write(json.dumps([{"jsonrpc": "2.0", "method": "getSlot"}, 7, {"id": "x"}]).encode())
+elif target == "shred_parse":
     for f in glob.glob(data + "/**/*shreds*.bin", recursive=True):
         raw = open(f, "rb").read(); pos = 0
         while pos + 8 <= len(raw):
@@ -37,10 +54,13 @@ elif target == "entries_decode":
 PY
 }
 
-for target in shred_parse entries_decode slot_meta_decode shred_stream store_model; do
+for target in shred_parse entries_decode slot_meta_decode shred_stream store_model jsonrpc_request; do
     seed "$target"
+    extra=()
+    # JSON-RPC: a dictionary of the method names and config keys reaches the params faster.
+    [ -f "dicts/$target.dict" ] && extra+=("-dict=dicts/$target.dict")
     log "fuzz $target for ${SECONDS_EACH}s"
     cargo fuzz run --sanitizer none --release "$target" "corpus/$target" -- \
-        -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
+        -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -print_final_stats=1 "${extra[@]}" 2>&1 |
         grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))|ERROR|panicked|SUMMARY|Failing input'
 done

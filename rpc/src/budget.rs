@@ -137,9 +137,21 @@ pub struct ReplyBody {
 }
 
 impl ReplyBody {
+    /// A reply of at most this many bytes is sent as one chunk (one copy of a small text
+    /// costs less than a write per chunk); larger ones keep their chunks uncopied.
+    const COALESCE_BELOW: usize = 64 * 1024;
+
     pub fn new(chunks: Vec<Bytes>, reservation: Reservation) -> Self {
+        let total: usize = chunks.iter().map(Bytes::len).sum();
+        let chunks = if chunks.len() > 1 && total <= Self::COALESCE_BELOW {
+            let mut one = Vec::with_capacity(total);
+            chunks.iter().for_each(|c| one.extend_from_slice(c));
+            VecDeque::from([Bytes::from(one)])
+        } else {
+            chunks.into_iter().filter(|c| !c.is_empty()).collect()
+        };
         Self {
-            chunks: chunks.into_iter().filter(|c| !c.is_empty()).collect(),
+            chunks,
             _reservation: reservation,
         }
     }

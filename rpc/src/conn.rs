@@ -247,7 +247,6 @@ pub async fn serve(
             drop(stream);
             continue;
         };
-        let _ = stream.set_nodelay(true);
         let (router, shutdown) = (router.clone(), shutdown_rx.clone());
         tokio::spawn(async move {
             connection(stream, router, limits, shutdown).await;

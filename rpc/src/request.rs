@@ -57,10 +57,15 @@ pub fn request(v: Value) -> Request {
     let Value::Object(mut obj) = v else {
         return invalid(Value::Null, "a request must be a JSON object");
     };
+    // Integer ids only (as Agave's `Id`): a fraction or an integer beyond 64 bits is held as
+    // an f64, whose text is not the one the client sent, so the answer could not be matched.
     let id = match obj.remove("id") {
         None => None,
-        Some(id @ (Value::Null | Value::Number(_) | Value::String(_))) => Some(id),
-        Some(_) => return invalid(Value::Null, "\"id\" must be a string, a number or null"),
+        Some(id @ (Value::Null | Value::String(_))) => Some(id),
+        Some(Value::Number(n)) if n.is_u64() || n.is_i64() => Some(Value::Number(n)),
+        Some(_) => {
+            return invalid(Value::Null, "\"id\" must be a string, an integer or null");
+        }
     };
     let shown_id = id.clone().unwrap_or(Value::Null);
     if obj.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
@@ -165,6 +170,22 @@ mod tests {
                 id: Value::Null,
                 ..
             }
+        ));
+        // Found by the fuzz target: a 90-digit id came back as `4.444444444444444e89`.
+        for id in ["1.5", "444444444444444444444444444444444444444444"] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"getSlot"}}"#);
+            assert!(matches!(
+                parse_body(body.as_bytes(), 10),
+                Envelope::Single(Request::Invalid {
+                    id: Value::Null,
+                    ..
+                })
+            ));
+        }
+        let body = br#"{"jsonrpc":"2.0","id":-18446744073,"method":"getSlot"}"#;
+        assert!(matches!(
+            parse_body(body, 10),
+            Envelope::Single(Request::Call { id: Some(_), .. })
         ));
         let text = format!("{RESULT_PREFIX}1{}", result_suffix(&json!("a")));
         let v: Value = serde_json::from_str(&text).expect("JSON");
