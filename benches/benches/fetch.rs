@@ -3,7 +3,7 @@
 //! per size, so every path and the floor are measured in the same run:
 //!
 //! - `floor`: the same single multi-get plus one copy of every shred's data bytes, with no
-//!   checks, deshred rules or decoding (`copy_slot_data_unchecked`);
+//!   checks, deshred rules or decoding (`bstore_testkit::floor::copy_slot_data_unchecked`);
 //! - `views`: `fetch_slot_views` into a reused `FetchBuffer` (zero-copy entries);
 //! - `serial`: `get_slot_entries_with_shred_info` (owned entries, caller's thread);
 //! - `pool_N` (feature `fetch-pool`): `get_slot_entries_pooled` with N = 1, 2, 4 workers;
@@ -18,6 +18,7 @@ use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ViewFetch};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
+use bstore_testkit::floor::copy_slot_data_unchecked;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// The allocator the `bstore` binary uses (owned decode allocates per transaction).
@@ -45,9 +46,7 @@ fn ledger(shreds_per_slot: u32) -> Ledger {
         .expect("generate");
     store.insert_shreds(&slot.data_shreds).expect("insert");
     let mut warm = Vec::new();
-    store
-        .copy_slot_data_unchecked(Slot(1), 0, &mut warm)
-        .expect("warm the block cache");
+    copy_slot_data_unchecked(&store, Slot(1), 0, &mut warm).expect("warm the block cache");
     Ledger {
         _dir: dir,
         store,
@@ -69,8 +68,7 @@ fn bench_fetch(c: &mut Criterion) {
             let mut out = Vec::new();
             b.iter(|| {
                 black_box(
-                    l.store
-                        .copy_slot_data_unchecked(l.slot, 0, &mut out)
+                    copy_slot_data_unchecked(&l.store, l.slot, 0, &mut out)
                         .expect("floor"),
                 )
             })

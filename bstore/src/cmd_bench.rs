@@ -9,6 +9,7 @@ use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ShredRanges, View
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
+use bstore_testkit::floor::copy_slot_data_unchecked;
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
@@ -148,7 +149,7 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
     let mut view_buf = FetchBuffer::new();
     // Warm the block cache once so every path reads the same warm state.
     for (slot, _) in &slots {
-        store.copy_slot_data_unchecked(*slot, 0, &mut floor_buf)?;
+        copy_slot_data_unchecked(&store, *slot, 0, &mut floor_buf)?;
     }
     #[cfg(feature = "fetch-pool")]
     let pool = bstore_ledger::fetch::FetchPool::new(
@@ -166,7 +167,7 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
             let slot = *slot;
             // Interleaved per slot, so drift in machine load hits every path alike.
             samples[0].us.push(time_us(|| {
-                store.copy_slot_data_unchecked(slot, 0, &mut floor_buf)?;
+                copy_slot_data_unchecked(&store, slot, 0, &mut floor_buf)?;
                 Ok(())
             })?);
             samples[1].us.push(time_us(|| {

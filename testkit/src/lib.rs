@@ -7,12 +7,14 @@
 //!   replay following it, the completed-data-sets service, and K full-slot reader threads.
 //! - [`contention`]: the controls the pipeline's readers run under so they do not starve
 //!   replay (a permit gate and a lower thread priority).
+//! - [`floor`]: the fetch benchmarks' floor (the reads of a fetch and one copy, no checks).
 //!
 //! Production admission is the RPC server's fetch workers (`bstore_rpc`), not these: see
 //! `docs/admission.md`.
 
 pub mod contention;
 mod error;
+pub mod floor;
 pub mod pipeline;
 
 pub use error::TestkitError;

@@ -260,37 +260,6 @@ impl<E: KvEngine> EntryFetch for Blockstore<E> {
     }
 }
 
-impl<E: KvEngine> Blockstore<E> {
-    /// The benchmark floor: the same reads as a full fetch from `start` (meta, dead flag, the
-    /// one multi-get), plus one copy of every shred's data bytes into `out`, with no checks,
-    /// deshred rules or decoding. A dead slot is `DeadSlot`. Returns the number of shreds
-    /// read.
-    pub fn copy_slot_data_unchecked(
-        &self,
-        slot: Slot,
-        start: u32,
-        out: &mut Vec<u8>,
-    ) -> Result<u64> {
-        out.clear();
-        let Some(plan) = self.plan(slot, start, AllowDead::No)? else {
-            return Ok(0);
-        };
-        let (Some(first), Some(last)) = (plan.ranges.first(), plan.ranges.last()) else {
-            return Ok(0);
-        };
-        let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
-        for bytes in pinned.iter().flatten() {
-            let data_end = bytes
-                .get(86..88)
-                .map_or(0, |s| u16::from_le_bytes([s[0], s[1]]) as usize);
-            if let Some(data) = bytes.get(crate::shred::SIZE_OF_HEADERS..data_end) {
-                out.extend_from_slice(data);
-            }
-        }
-        Ok(pinned.len() as u64)
-    }
-}
-
 /// Ranges come from the meta or from a caller (`get_entries_in_data_block`): each must be
 /// non-empty, inside the slot's 32,768 indices, and after the previous one, so the one
 /// multi-get stays bounded and every offset below is in range.

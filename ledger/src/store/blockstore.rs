@@ -242,8 +242,9 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// The data shreds `start..end` of `slot` with ONE batched multi-get over sorted keys,
     /// pinned (no copy); element `i` is index `start + i`, `None` when not stored. Storage
-    /// errors name the `data_shred` column. An empty range gives an empty vector.
-    pub(crate) fn multi_get_data_shreds(
+    /// errors name the `data_shred` column. An empty range gives an empty vector. The
+    /// caller bounds the range (a slot holds at most 32,768 shreds).
+    pub fn multi_get_data_shreds(
         &self,
         slot: Slot,
         start: u32,

@@ -1,0 +1,40 @@
+//! The fetch benchmarks' floor: what a full-slot fetch cannot avoid, with nothing else.
+
+use bstore_ledger::fetch::ShredRanges;
+use bstore_ledger::shred::SIZE_OF_HEADERS;
+use bstore_ledger::store::Blockstore;
+use bstore_ledger::{LedgerError, Slot};
+
+/// Offset of a data shred's little-endian `size` field (headers end at 88).
+const SIZE_FIELD: usize = 86;
+
+/// The same reads as a full fetch from `start` — the meta (for the completed ranges), the
+/// dead flag, the one multi-get over every shred of the ranges — plus one copy of every
+/// shred's data bytes into `out`, with no checks, deshred rules or decoding. A dead slot is
+/// `DeadSlot`. Returns the number of shreds read. Not for production: a malformed shred is
+/// skipped silently here.
+pub fn copy_slot_data_unchecked(
+    store: &Blockstore,
+    slot: Slot,
+    start: u32,
+    out: &mut Vec<u8>,
+) -> Result<u64, LedgerError> {
+    out.clear();
+    let ranges = store.completed_ranges(slot, start)?;
+    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+        return Ok(0);
+    };
+    if store.is_dead(slot)? {
+        return Err(LedgerError::DeadSlot { slot });
+    }
+    let pinned = store.multi_get_data_shreds(slot, first.start, last.end)?;
+    for bytes in pinned.iter().flatten() {
+        let data_end = bytes
+            .get(SIZE_FIELD..SIZE_FIELD + 2)
+            .map_or(0, |s| usize::from(u16::from_le_bytes([s[0], s[1]])));
+        if let Some(data) = bytes.get(SIZE_OF_HEADERS..data_end) {
+            out.extend_from_slice(data);
+        }
+    }
+    Ok(pinned.len() as u64)
+}
