@@ -67,10 +67,7 @@ fn bench_fetch(c: &mut Criterion) {
         group.bench_function("floor", |b| {
             let mut out = Vec::new();
             b.iter(|| {
-                black_box(
-                    copy_slot_data_unchecked(&l.store, l.slot, 0, &mut out)
-                        .expect("floor"),
-                )
+                black_box(copy_slot_data_unchecked(&l.store, l.slot, 0, &mut out).expect("floor"))
             })
         });
         group.bench_function("views", |b| {

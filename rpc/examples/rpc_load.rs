@@ -15,14 +15,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
+use bstore_ledger::fetch::FetchBuffer;
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
-use bstore_rpc::encode::{BlockHeader, encode_block};
-use bstore_rpc::methods::block::previous_blockhash;
 use bstore_rpc::params::BlockConfig;
-use bstore_rpc::{Limits, RpcConfig, RpcServer};
+use bstore_rpc::{FetchedBlock, Limits, RpcConfig, RpcServer};
 use serde_json::{Value, json};
 
 struct Args {
@@ -110,28 +108,12 @@ fn in_process(store: &Blockstore, a: &Args, configs: &[(&str, Value)]) {
         for i in 0..a.slots {
             let slot = Slot(FIRST_SLOT + i);
             let t = Instant::now();
-            let meta = store.meta(slot).expect("meta").expect("slot stored");
-            let previous = previous_blockhash(store, meta.parent_slot, &mut buf).expect("parent");
-            let views = store
-                .fetch_slot_views(slot, 0, AllowDead::No, &mut buf)
-                .expect("fetch");
+            let block = FetchedBlock::fetch(store, slot, &mut buf).expect("fetch");
             fetch.push(t.elapsed());
-            let last = views
-                .sets
-                .last()
-                .and_then(|s| s.entries.iter().last())
-                .expect("entries");
-            let header = BlockHeader {
-                parent_slot: meta.parent_slot.unwrap_or_default(),
-                blockhash: last.hash(),
-                previous_blockhash: previous,
-                block_time: None,
-                block_height: None,
-            };
             // Baseline for the encoder's base58: the `bs58` crate on the same signatures.
             let t = Instant::now();
             let mut n = 0usize;
-            for tx in views.sets.iter().flat_map(|s| s.entries.transactions()) {
+            for tx in block.sets().iter().flat_map(|s| s.entries.transactions()) {
                 n += bs58::encode(tx.first_signature().unwrap_or(&[0; 64]))
                     .into_string()
                     .len();
@@ -140,7 +122,7 @@ fn in_process(store: &Blockstore, a: &Args, configs: &[(&str, Value)]) {
             std::hint::black_box(n);
             for (k, (_, c)) in configs.iter().enumerate() {
                 let t = Instant::now();
-                let text = encode_block(&header, &views.sets, &config(c.clone())).expect("encode");
+                let text = block.encode(&config(c.clone())).expect("encode");
                 encode[k].push(t.elapsed());
                 out_bytes[k] = text.len();
             }

@@ -84,6 +84,7 @@ pub struct Reservation {
 }
 
 impl Reservation {
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.bytes
     }

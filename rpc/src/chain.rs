@@ -36,7 +36,6 @@ const FIRST_BLOCK_SCAN: usize = 1024;
 #[derive(Debug, Clone)]
 pub struct Available {
     pub meta: SlotMeta,
-    pub rooted: bool,
 }
 
 /// Ledger queries for the RPC methods.
@@ -141,7 +140,7 @@ impl<'a> Chain<'a> {
             && self.is_servable(&meta)?
             && (rooted || (commitment != Commitment::Finalized && above_root))
         {
-            return Ok(Available { meta, rooted });
+            return Ok(Available { meta });
         }
         Err(self.unavailable(slot, max_root, rooted)?)
     }

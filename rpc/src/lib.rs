@@ -19,24 +19,28 @@ pub mod params;
 pub mod request;
 
 #[cfg(feature = "server")]
+mod block_api;
+#[cfg(feature = "server")]
 mod budget;
 #[cfg(feature = "server")]
-pub mod chain;
+mod chain;
 #[cfg(feature = "server")]
 mod conn;
 #[cfg(feature = "server")]
-pub mod encode;
+mod encode;
 #[cfg(feature = "server")]
 mod jsonrpc;
 #[cfg(feature = "server")]
 mod limits;
 #[cfg(feature = "server")]
-pub mod methods;
+mod methods;
 #[cfg(feature = "server")]
 mod server;
 #[cfg(feature = "server")]
 mod workers;
 
+#[cfg(feature = "server")]
+pub use block_api::FetchedBlock;
 #[cfg(feature = "server")]
 pub use budget::BudgetStats;
 pub use error::{RpcError, code};

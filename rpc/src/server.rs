@@ -147,7 +147,6 @@ impl RpcServer {
         let budget = Budget::new(config.limits.response_budget_bytes);
         let state = Arc::new(AppState {
             ctx: Ctx {
-                store,
                 workers,
                 scans,
                 budget: budget.clone(),

@@ -38,14 +38,6 @@ impl JsonOut {
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.s.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.s.is_empty()
-    }
-
     /// Raw JSON text (punctuation, literals, `"key":` prefixes).
     #[inline]
     pub fn raw(&mut self, text: &str) {

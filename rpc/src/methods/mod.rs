@@ -8,9 +8,6 @@ pub mod block;
 mod node;
 mod slots;
 
-use std::sync::Arc;
-
-use bstore_ledger::store::Blockstore;
 use serde_json::Value;
 
 use crate::args::Call;
@@ -22,7 +19,6 @@ use crate::workers::FetchWorkers;
 /// What every method may use.
 #[derive(Debug)]
 pub struct Ctx {
-    pub store: Arc<Blockstore>,
     /// `getBlock` fetch + encode.
     pub workers: FetchWorkers,
     /// The other ledger methods (scans and point reads).

@@ -1,0 +1,77 @@
+//! The supported way to produce `getBlock`'s `result` without running the server (tools,
+//! benchmarks): fetch a block once, then encode it in as many configurations as wanted.
+//! The server's own path (`methods/block.rs`) adds availability, commitment and the memory
+//! budget around the same two steps.
+
+use bstore_ledger::fetch::{AllowDead, DataSetView, FetchBuffer, ViewFetch};
+use bstore_ledger::store::Blockstore;
+use bstore_ledger::{Hash, Slot};
+
+use crate::encode::{BlockHeader, encode_block};
+use crate::error::RpcError;
+use crate::methods::block::previous_blockhash;
+use crate::params::BlockConfig;
+
+/// A full block fetched as zero-copy views over the caller's buffer.
+#[derive(Debug)]
+pub struct FetchedBlock<'b> {
+    header: BlockHeader,
+    sets: Vec<DataSetView<'b>>,
+}
+
+impl<'b> FetchedBlock<'b> {
+    /// Fetches `slot` (one multi-get for the parent's last data set, one for the slot).
+    /// A slot that is not stored, not full, or dead is `BlockNotAvailable`.
+    pub fn fetch(
+        store: &Blockstore,
+        slot: Slot,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Self, RpcError> {
+        let Some(meta) = store.meta(slot)? else {
+            return Err(RpcError::BlockNotAvailable { slot });
+        };
+        let previous = previous_blockhash(store, meta.parent_slot, buf)?;
+        let block_time = store.block_time(slot)?;
+        let block_height = store.block_height(slot)?;
+        let views = match store.fetch_slot_views(slot, 0, AllowDead::No, buf) {
+            Ok(views) => views,
+            Err(bstore_ledger::LedgerError::DeadSlot { .. }) => {
+                return Err(RpcError::BlockNotAvailable { slot });
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let blockhash = views
+            .sets
+            .last()
+            .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
+            .map(|entry| entry.hash());
+        let (true, Some(blockhash)) = (views.is_full, blockhash) else {
+            return Err(RpcError::BlockNotAvailable { slot });
+        };
+        Ok(Self {
+            header: BlockHeader {
+                parent_slot: meta.parent_slot.unwrap_or_default(),
+                blockhash,
+                previous_blockhash: previous,
+                block_time,
+                block_height,
+            },
+            sets: views.sets,
+        })
+    }
+
+    /// The block's data sets.
+    pub fn sets(&self) -> &[DataSetView<'b>] {
+        &self.sets
+    }
+
+    /// The slot's blockhash (its last entry hash).
+    pub fn blockhash(&self) -> Hash {
+        self.header.blockhash
+    }
+
+    /// `getBlock`'s `result` for `config`, as JSON text.
+    pub fn encode(&self, config: &BlockConfig) -> Result<String, RpcError> {
+        encode_block(&self.header, &self.sets, config)
+    }
+}
