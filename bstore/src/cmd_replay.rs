@@ -1,6 +1,7 @@
 //! `bstore replay`: replays the full or rooted slots of an existing ledger in slot order,
 //! verifying PoH and the tick rules, marking bad slots dead, and printing the per-slot
-//! statistics of SPEC 6.1 (a table, or JSON lines with the SPEC field names), then a
+//! statistics of `docs/consumers.md#replay` (a table, or JSON lines with the documented field
+//! names), then a
 //! summary. Datapoints go to InfluxDB when `SOLANA_METRICS_CONFIG` is set.
 
 use std::path::PathBuf;
@@ -56,7 +57,7 @@ pub struct ReplayArgs {
 pub enum Format {
     /// One aligned row per slot.
     Table,
-    /// One JSON object per line (SPEC 6.1 field names), then a summary line.
+    /// One JSON object per line (`docs/consumers.md#replay` field names), then a summary line.
     Json,
 }
 

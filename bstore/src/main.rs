@@ -1,5 +1,7 @@
 //! `bstore`: the command line over the bstore crates. Each subcommand lives in its own
 //! module and only parses arguments, calls the library, and prints JSON or tables.
+//!
+//! Design notes, formats and their sources: `docs/README.md` in the repository.
 
 mod cmd_bench;
 mod cmd_demo;
@@ -29,7 +31,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Work on shred stream files (SPEC 8): inspect headers, deshred into entries.
+    /// Work on shred stream files (`docs/formats-shreds.md#shred-stream-files`): inspect headers,
+    /// deshred into entries.
     Shreds(cmd_shreds::ShredsArgs),
     /// The main job: insert a generated slot stream while replay, the data-sets service and
     /// RPC-like readers run; prints latencies and writes a chart.

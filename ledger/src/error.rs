@@ -103,7 +103,7 @@ pub enum LedgerError {
     },
 
     /// A well-formed shred that contradicts what the store already holds for its slot
-    /// (SPEC 2.2); it was not stored.
+    /// (`docs/on-disk-layout.md#inserting-shreds`); it was not stored.
     #[error("slot {slot}, shred {index} rejected: {defect}")]
     ShredRejected {
         slot: Slot,
@@ -122,7 +122,8 @@ pub enum LedgerError {
         source: std::io::Error,
     },
 
-    /// A shred stream file (SPEC 8) is malformed at `record` (0-based), byte `offset`.
+    /// A shred stream file (`docs/formats-shreds.md#shred-stream-files`) is malformed at `record`
+    /// (0-based), byte `offset`.
     #[error("{}: record {record} at byte {offset}: {reason}", path.display())]
     StreamFile {
         path: PathBuf,

@@ -4,19 +4,24 @@
 //! RocksDB blockstore, and the fetch path that turns completed shred ranges back into
 //! entries. Folders follow the data's path:
 //!
-//! - [`shred`]: the shred wire format (SPEC 3): parsing, validation, Merkle proofs,
+//! - [`shred`]: the shred wire format (`docs/formats-shreds.md#shreds-on-the-wire`): parsing,
+//! validation, Merkle proofs,
 //!   signatures, and the leader-side shredder.
-//! - [`entry`]: `Vec<Entry>` and transactions (SPEC 5): owned decode/encode, zero-copy
+//! - [`entry`]: `Vec<Entry>` and transactions (`docs/formats-entries.md#entries-and-transactions`):
+//! owned decode/encode, zero-copy
 //!   views, PoH.
-//! - [`fetch`]: completed ranges and deshredding (SPEC 4).
+//! - [`fetch`]: completed ranges and deshredding (`docs/fetch-pipeline.md#the-fetch-pipeline`).
 //! - [`store`]: columns, keys, `SlotMeta`, shred insertion and `Blockstore`, over the
 //!   storage seam [`store::kv`] (small traits over raw bytes); engines: `MemEngine`
-//!   (always built) and, with feature `storage`, `RocksEngine` (SPEC 2).
-//! - [`stream`]: the length-prefixed shred stream files of SPEC 8.
+//! (always built) and, with feature `storage`, `RocksEngine`
+//! (`docs/on-disk-layout.md#column-families`).
+//! - [`stream`]: the length-prefixed shred stream files of
+//! `docs/formats-shreds.md#shred-stream-files`.
 //! - `synth` (feature `synth`, not default): deterministic mainnet-like slots for tests,
 //!   benchmarks and the demo.
 //!
-//! Start reading at [`shred::ShredRef`], then `store::Blockstore::insert_shreds` (SPEC 2.2),
+//! Start reading at [`shred::ShredRef`], then `store::Blockstore::insert_shreds`
+//! (`docs/on-disk-layout.md#inserting-shreds`),
 //! then the fetch side: the traits in `fetch/api.rs` ([`fetch::ViewFetch`],
 //! [`fetch::EntryFetch`], [`fetch::ShredRanges`]) and their implementation in
 //! `fetch/store_fetch.rs`, then [`entry::EntriesView`].

@@ -1,4 +1,5 @@
-//! Shred stream files (SPEC 8): a sequence of records, each a u64 LE byte length followed by
+//! Shred stream files (`docs/formats-shreds.md#shred-stream-files`): a sequence of records, each a
+//! u64 LE byte length followed by
 //! that many bytes of one shred packet.
 //!
 //! The reader never trusts a record length: a length larger than [`MAX_RECORD_LEN`] or than
@@ -118,7 +119,7 @@ pub fn read_stream_file(path: &Path) -> Result<Vec<Vec<u8>>> {
     StreamReader::open(path)?.collect()
 }
 
-/// Appends one record to `out` in the SPEC 8 layout.
+/// Appends one record to `out` in the `docs/formats-shreds.md#shred-stream-files` layout.
 pub fn write_record(out: &mut Vec<u8>, packet: &[u8]) {
     out.extend_from_slice(&(packet.len() as u64).to_le_bytes());
     out.extend_from_slice(packet);

@@ -1,5 +1,6 @@
 //! Scenario: a store damaged underneath bstore (a shred deleted inside a completed range, a
-//! shred overwritten with garbage or with another shred) gives the SPEC 4 errors naming
+//! shred overwritten with garbage or with another shred) gives the
+//! `docs/fetch-pipeline.md#the-fetch-pipeline` errors naming
 //! slot, index or range and cause — never a panic, never partial entries — and bad caller
 //! ranges are errors, not huge multi-gets.
 #![cfg(feature = "storage")]

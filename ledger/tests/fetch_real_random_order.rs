@@ -40,7 +40,8 @@ fn real_slots() -> Vec<(&'static str, Vec<Vec<u8>>)> {
 }
 
 /// What the store must return for the data shreds in `present`: the complete data sets below
-/// the first missing index (SPEC 4), decoded from the file's own deshred.
+/// the first missing index (`docs/fetch-pipeline.md#the-fetch-pipeline`), decoded from the file's
+/// own deshred.
 fn model(packets: &[Vec<u8>], present: &BTreeSet<usize>) -> (Slot, Vec<Range<u32>>, Vec<Entry>) {
     let shreds = present
         .iter()

@@ -1,6 +1,7 @@
 //! InfluxDB line protocol: `name,host_id=ID[,tag=v]* field=v[,field=v]* <unix ns>\n`.
 //!
-//! Escaping (SPEC §7, which Agave does not do): measurement names escape `,` and space; tag
+//! Escaping (`docs/metrics.md#line-protocol-and-escaping`, which Agave does not do): measurement
+//! names escape `,` and space; tag
 //! keys, tag values and field keys escape `,`, `=` and space; string field values escape `"`
 //! and `\`. A backslash in a name is literal, as InfluxDB reads it (`a\b` stays `a\b`, and
 //! `a\,` is written `a\\,`). Cases the protocol cannot express are made safe rather than

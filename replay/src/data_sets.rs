@@ -1,4 +1,5 @@
-//! The completed-data-sets service (SPEC 6.2): told over a bounded channel which data sets
+//! The completed-data-sets service (`docs/consumers.md#completed-data-sets-service`): told over a
+//! bounded channel which data sets
 //! `insert_shreds` just completed, it fetches each set alone and tells its subscribers the
 //! first signature of every transaction. Errors are logged and counted, never fatal.
 

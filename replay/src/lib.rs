@@ -1,6 +1,7 @@
 //! # bstore-replay
 //!
-//! The two streaming consumers of the fetch path (SPEC 6.1, 6.2), built on the
+//! The two streaming consumers of the fetch path (`docs/consumers.md#replay`,
+//! `docs/consumers.md#completed-data-sets-service`), built on the
 //! [`Blockstore`](bstore_ledger::store::Blockstore) and reported through `bstore-metrics`:
 //!
 //! - **Replay**: [`ReplayDriver`] follows a slot as its shreds arrive: each call fetches,
@@ -17,6 +18,9 @@
 //! the `bstore-testkit` crate, not here.
 //!
 //! Start reading at [`driver`], then `slot.rs` (one fetch call of one slot).
+//!
+//! Design: `docs/consumers.md#replay`, `docs/consumers.md#completed-data-sets-service`,
+//! `docs/threading-and-admission.md` and `docs/admission.md` in the repository.
 
 mod batch;
 mod data_sets;

@@ -98,7 +98,8 @@ impl SlotReplay {
         executor: &mut E,
     ) -> Result<Step, ReplayError> {
         let call = Instant::now();
-        // The running count is below 2^15 (SPEC 2.2 caps indices), so this never saturates.
+        // The running count is below 2^15 (`docs/on-disk-layout.md#inserting-shreds` caps indices),
+        // so this never saturates.
         let start = u32::try_from(self.shreds).unwrap_or(u32::MAX);
         let outcome = match &fetcher.mode.0 {
             Kind::Serial => {

@@ -1,4 +1,5 @@
-//! Per-slot replay statistics (SPEC 6.1), the `replay-slot-stats` datapoint, and the
+//! Per-slot replay statistics (`docs/consumers.md#replay`), the `replay-slot-stats` datapoint, and
+//! the
 //! `replay-slot-dead` error datapoint.
 //!
 //! Times are µs, summed over the slot's fetch calls:
@@ -24,7 +25,8 @@ pub const REPLAY_SLOT_STATS: &str = "replay-slot-stats";
 /// The measurement name of a slot marked dead.
 pub const REPLAY_SLOT_DEAD: &str = "replay-slot-dead";
 
-/// Statistics of one replayed slot, with the SPEC 6.1 field names (the JSON and datapoint
+/// Statistics of one replayed slot, with the `docs/consumers.md#replay` field names (the JSON and
+/// datapoint
 /// names are the field names).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SlotStats {

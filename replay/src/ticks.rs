@@ -1,4 +1,5 @@
-//! The tick rules of SPEC 5.4, checked as a slot's entries arrive batch by batch.
+//! The tick rules of `docs/formats-entries.md#proof-of-history`, checked as a slot's entries arrive
+//! batch by batch.
 //!
 //! `bstore_ledger::entry::verify_slot_ticks` checks a whole slot at once; replay sees a slot
 //! in pieces and should refuse a 65th tick as soon as it arrives, not after the slot is

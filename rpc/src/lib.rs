@@ -1,7 +1,8 @@
 //! # bstore-rpc
 //!
 //! A Solana-compatible JSON-RPC 2.0 server over HTTP for the blocks of a bstore (or Agave)
-//! ledger: the third consumer of the fetch path (SPEC 6.3). Existing Solana clients
+//! ledger: the third consumer of the fetch path (`docs/consumers.md#rpc-getblock`). Existing Solana
+//! clients
 //! (`@solana/web3.js`, the Python `solana` / `solders` client) work against it unchanged.
 //!
 //! Start reading at [`RpcServer::start`], then `conn.rs` (the bounded accept loop),
@@ -12,6 +13,9 @@
 //!
 //! Features: `server` (default) is the server over RocksDB. Without it only [`request`],
 //! [`args`] and [`params`] are built: the supported parsing API the fuzz target uses.
+//!
+//! Design: `docs/consumers.md#rpc-getblock` and `docs/threading-and-admission.md#rpc-admission`
+//! in the repository; the limits and their flags are in the README.
 
 pub mod args;
 mod error;

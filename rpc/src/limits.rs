@@ -1,6 +1,7 @@
 //! The server's bounds. Every one is an explicit number with a default chosen here, never
 //! derived from the machine's core count: the node's replay must keep its CPU whatever the
-//! RPC load (SPEC 1). README.md (RPC section) lists each one with its `bstore serve` flag.
+//! RPC load (`docs/threading-and-admission.md#the-rules`). README.md (RPC section) lists each one
+//! with its `bstore serve` flag.
 
 use std::net::SocketAddr;
 use std::time::Duration;

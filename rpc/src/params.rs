@@ -1,4 +1,5 @@
-//! Positional params and the config objects of the methods (SPEC 6.3), with Agave's
+//! Positional params and the config objects of the methods (`docs/consumers.md#rpc-getblock`), with
+//! Agave's
 //! defaults and its legacy spellings. A wrong type or value is `InvalidParams` with serde's
 //! reason, as Agave's JSON-RPC layer reports it ("Invalid params: ...").
 

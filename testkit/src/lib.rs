@@ -10,7 +10,7 @@
 //! - [`floor`]: the fetch benchmarks' floor (the reads of a fetch and one copy, no checks).
 //!
 //! Production admission is the RPC server's fetch workers (`bstore_rpc`), not these: see
-//! `docs/admission.md`.
+//! `docs/admission.md` in the repository.
 
 pub mod contention;
 mod error;

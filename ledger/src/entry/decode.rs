@@ -1,5 +1,6 @@
-//! Owned decode of a data set (bincode `Vec<Entry>`, SPEC 5.1) and of single transactions
-//! (SPEC 5.2).
+//! Owned decode of a data set (bincode `Vec<Entry>`, `docs/formats-entries.md#data-set-layout`) and
+//! of single transactions
+//! (`docs/formats-entries.md#transactions`).
 //!
 //! Strictness equals Agave's bincode + `short_vec` deserializers: structure only (no check
 //! that signature counts match the header, indexes are in range, and so on; that is

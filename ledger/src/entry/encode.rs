@@ -1,4 +1,5 @@
-//! Encoding owned entries to the bincode layout Agave writes (SPEC 5.1, 5.2): the exact
+//! Encoding owned entries to the bincode layout Agave writes
+//! (`docs/formats-entries.md#data-set-layout`, `docs/formats-entries.md#transactions`): the exact
 //! inverse of `decode`. Used by the shredder and by tests.
 //!
 //! # Panics

@@ -1,4 +1,5 @@
-//! Wire sizes of the entry format (SPEC 5.1, 5.2) and the caps derived from them.
+//! Wire sizes of the entry format (`docs/formats-entries.md#data-set-layout`,
+//! `docs/formats-entries.md#transactions`) and the caps derived from them.
 //!
 //! Every count read from the wire is checked against `remaining bytes / minimum encoded size
 //! of one item`, using the constants below, before anything is allocated for it.

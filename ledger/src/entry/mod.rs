@@ -1,4 +1,4 @@
-//! Entries and transactions (SPEC 5).
+//! Entries and transactions (`docs/formats-entries.md#entries-and-transactions`).
 //!
 //! A deshredded data set is a bincode `Vec<Entry>`. Two ways in:
 //! - [`EntriesView::parse`]: validate once, then borrow entries, transactions and signatures
@@ -7,7 +7,8 @@
 //! - [`decode_entries`]: owned [`Entry`] values (RPC, tests); [`encode_entries`] is its
 //!   inverse.
 //!
-//! Both accept exactly the same inputs (Agave's bincode + `short_vec` rules, SPEC 5.1–5.3),
+//! Both accept exactly the same inputs (Agave's bincode + `short_vec` rules,
+//! `docs/formats-entries.md`),
 //! never panic, and never allocate more than the input bytes can justify. PoH checks are in
 //! [`verify_poh`] and [`verify_slot_ticks`]; both refuse, before hashing, an entry or slot
 //! asking for more hashes than [`HashLimits`] (or the tick rules) allow.

@@ -1,5 +1,6 @@
 //! Owned entries and transactions, mirroring the bincode layout of Agave's `Entry` and
-//! `VersionedTransaction` (SPEC 5.1, 5.2) field for field.
+//! `VersionedTransaction` (`docs/formats-entries.md#data-set-layout`,
+//! `docs/formats-entries.md#transactions`) field for field.
 //!
 //! These are what `decode_entries` returns and `encode_entries` takes. Consumers that only
 //! read should prefer the borrowed views in `view` (no allocation per transaction).

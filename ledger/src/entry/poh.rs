@@ -1,4 +1,5 @@
-//! Proof of history (SPEC 5.4): the hash chain that links entries, and the Merkle mixin of
+//! Proof of history (`docs/formats-entries.md#proof-of-history`): the hash chain that links
+//! entries, and the Merkle mixin of
 //! an entry's signatures.
 
 use sha2::digest::generic_array::GenericArray;
@@ -52,7 +53,8 @@ fn hash_repeatedly(h: &[u8; 32], n: u64) -> [u8; 32] {
     out
 }
 
-/// `next_hash` of SPEC 5.4: `num_hashes - 1` plain hashes of `prev`, then one more, plain
+/// `next_hash` of `docs/formats-entries.md#proof-of-history`: `num_hashes - 1` plain hashes of
+/// `prev`, then one more, plain
 /// for a tick (`mixin == None`) or over `hash ‖ mixin` for an entry with transactions.
 /// With `num_hashes == 0` a tick repeats `prev` unchanged and an entry with transactions
 /// hashes `prev ‖ mixin` once, as Agave does.

@@ -1,4 +1,5 @@
-//! Allocation-free validation walks over the transaction layout (SPEC 5.2), shared by the
+//! Allocation-free validation walks over the transaction layout
+//! (`docs/formats-entries.md#transactions`), shared by the
 //! views: `skip_transaction` checks a whole transaction exactly as strictly as the owned
 //! decoder (same checks in the same order with the same `what` texts, so both report the
 //! same error at the same offset), and `message_layout` records where a validated message's

@@ -1,4 +1,4 @@
-//! compact-u16 ("short_vec") lengths (SPEC 5.3).
+//! compact-u16 ("short_vec") lengths (`docs/formats-entries.md#compact-u16-lengths`).
 //!
 //! 1–3 bytes, 7 bits per byte, low group first, high bit = more bytes follow. Only the
 //! canonical (shortest) form of each value in `0..=65535` is accepted, exactly the set Agave's

@@ -1,4 +1,5 @@
-//! The tick rules of a full slot (SPEC 5.4): how many ticks, how many hashes between
+//! The tick rules of a full slot (`docs/formats-entries.md#proof-of-history`): how many ticks, how
+//! many hashes between
 //! ticks, and that the slot ends on a tick.
 
 use super::PohDefect;

@@ -1,4 +1,5 @@
-//! Borrowed views of one serialized transaction (SPEC 5.2, 5.5): signatures and message as
+//! Borrowed views of one serialized transaction (`docs/formats-entries.md#transactions`,
+//! `docs/fetch-pipeline.md#views-and-owned-entries`): signatures and message as
 //! slices of the original bytes, nothing copied or allocated.
 //!
 //! A `TransactionView` only exists over bytes that passed the full validation walk (through

@@ -1,4 +1,4 @@
-//! Zero-copy views over a deshredded data set (SPEC 5.5).
+//! Zero-copy views over a deshredded data set (`docs/fetch-pipeline.md#views-and-owned-entries`).
 //!
 //! `EntriesView::parse` walks the whole `Vec<Entry>` once with the same checks as
 //! `decode_entries` (it accepts exactly the same inputs and reports the same first error)

@@ -3,7 +3,8 @@
 //!
 //! Without a `SlotMeta` there is no `consumed` to trust, so a data set counts as complete
 //! when its shreds are all present, its last one is data-complete, and it starts at 0 or
-//! right after a present data-complete shred. With no holes this is exactly SPEC 4's rule;
+//! right after a present data-complete shred. With no holes this is exactly
+//! `docs/fetch-pipeline.md#the-fetch-pipeline`'s rule;
 //! with holes it also finds the sets after the hole, which the store-backed fetch withholds.
 
 use std::collections::BTreeMap;

@@ -1,4 +1,5 @@
-//! Deshred (SPEC 4): concatenate the data of one completed range of data shreds.
+//! Deshred (`docs/fetch-pipeline.md#the-fetch-pipeline`): concatenate the data of one completed
+//! range of data shreds.
 //!
 //! Rules checked for each range, each failing with `LedgerError::InvalidShredData` naming
 //! the slot, the range and the cause: every payload parses as a data shred of this slot at

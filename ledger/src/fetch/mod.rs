@@ -1,4 +1,5 @@
-//! The fetch path (SPEC 4): completed ranges, deshredding, and (with the `storage` feature)
+//! The fetch path (`docs/fetch-pipeline.md#the-fetch-pipeline`): completed ranges, deshredding, and
+//! (with the `storage` feature)
 //! the one-multi-get fetch of a slot's completed data sets from the blockstore.
 
 mod api;

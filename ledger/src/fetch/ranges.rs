@@ -1,4 +1,5 @@
-//! Completed ranges (SPEC 4): which shred ranges of a slot form whole data sets.
+//! Completed ranges (`docs/fetch-pipeline.md#the-fetch-pipeline`): which shred ranges of a slot
+//! form whole data sets.
 //!
 //! A data set ends at a shred flagged data-complete; it starts right after the previous one
 //! (or at 0). The fetch only trusts data sets below `consumed` (the first missing index), so

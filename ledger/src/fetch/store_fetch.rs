@@ -1,4 +1,5 @@
-//! The store-backed fetch (SPEC 4): read the slot's `SlotMeta`, derive the completed ranges,
+//! The store-backed fetch (`docs/fetch-pipeline.md#the-fetch-pipeline`): read the slot's
+//! `SlotMeta`, derive the completed ranges,
 //! fetch every shred of every range with ONE RocksDB multi-get (sorted keys, pinned values),
 //! deshred all ranges into one buffer sized up front, and decode serially on the caller's
 //! thread. The first error fails the whole call: never partial entries.

@@ -9,7 +9,7 @@ use std::fmt;
 pub enum ShredDefect {
     /// The bytes end before the structure does.
     TooShort { len: usize, need: usize },
-    /// The variant byte (offset 64) is not one SPEC 3.3 describes.
+    /// The variant byte (offset 64) is not one `docs/formats-shreds.md#variant-byte` describes.
     InvalidVariant(u8),
     /// Data flags with bit 7 (last in slot) set but not bit 6 (data complete).
     InvalidFlags(u8),

@@ -1,4 +1,5 @@
-//! Byte layout of shreds (SPEC 3): sizes, header offsets, per-variant capacities and the
+//! Byte layout of shreds (`docs/formats-shreds.md#shreds-on-the-wire`): sizes, header offsets,
+//! per-variant capacities and the
 //! offsets of the Merkle trailer. Every reader here is bounds-checked: a short slice gives
 //! `None`, never a panic.
 
@@ -29,13 +30,13 @@ pub const SIZE_OF_MERKLE_ROOT: usize = 32;
 /// One Merkle proof entry: the first 20 bytes of a sibling node.
 pub const SIZE_OF_MERKLE_PROOF_ENTRY: usize = 20;
 
-// Common header offsets (SPEC 3.1).
+// Common header offsets (`docs/formats-shreds.md#common-header`).
 pub(crate) const OFFSET_VARIANT: usize = 64;
 pub(crate) const OFFSET_SLOT: usize = 65;
 pub(crate) const OFFSET_INDEX: usize = 73;
 pub(crate) const OFFSET_VERSION: usize = 77;
 pub(crate) const OFFSET_FEC_SET_INDEX: usize = 79;
-// Data header offsets (SPEC 3.2).
+// Data header offsets (`docs/formats-shreds.md#data-header`).
 pub(crate) const OFFSET_PARENT_OFFSET: usize = 83;
 pub(crate) const OFFSET_FLAGS: usize = 85;
 pub(crate) const OFFSET_SIZE: usize = 86;
@@ -52,7 +53,8 @@ pub(crate) const fn merkle_trailer_len(proof_size: u8, chained: bool, resigned: 
     chained + proof_size as usize * SIZE_OF_MERKLE_PROOF_ENTRY + resigned
 }
 
-/// Data capacity of a Merkle data shred (SPEC 3.4): 1203 − 88 − trailer.
+/// Data capacity of a Merkle data shred (`docs/formats-shreds.md#payload-sizes-and-capacity`): 1203
+/// − 88 − trailer.
 pub(crate) const fn merkle_data_capacity(proof_size: u8, chained: bool, resigned: bool) -> usize {
     MERKLE_DATA_PAYLOAD_LEN - SIZE_OF_HEADERS - merkle_trailer_len(proof_size, chained, resigned)
 }

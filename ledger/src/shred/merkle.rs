@@ -1,4 +1,5 @@
-//! Merkle trees over the shreds of one FEC set (SPEC 3.7).
+//! Merkle trees over the shreds of one FEC set
+//! (`docs/formats-shreds.md#merkle-tree-and-signatures`).
 //!
 //! Leaf = SHA-256(`0x00 ‖ "SOLANA_MERKLE_SHREDS_LEAF" ‖ payload[64 .. proof offset]`);
 //! node = SHA-256(`0x01 ‖ "SOLANA_MERKLE_SHREDS_NODE" ‖ left[..20] ‖ right[..20]`); an odd
@@ -147,7 +148,8 @@ fn root_of(shred: &ShredRef<'_>) -> Result<[u8; 32], ShredDefect> {
     root_from_proof(leaf, shred.erasure_position(), proof).ok_or(ShredDefect::InvalidMerkleProof)
 }
 
-/// The shred's Merkle leaf (SPEC 3.7). Error for legacy shreds.
+/// The shred's Merkle leaf (`docs/formats-shreds.md#merkle-tree-and-signatures`). Error for legacy
+/// shreds.
 pub fn merkle_leaf(shred: &ShredRef<'_>) -> crate::Result<Hash> {
     leaf_of(shred).map(Hash).map_err(|d| invalid(shred, d))
 }

@@ -1,4 +1,4 @@
-//! The shred wire format (SPEC 3).
+//! The shred wire format (`docs/formats-shreds.md#shreds-on-the-wire`).
 //!
 //! - [`ShredRef::parse`] validates a packet or stored payload and exposes its header fields.
 //! - [`merkle_root`], [`merkle_leaf`], [`chained_merkle_root`] evaluate the Merkle proof.

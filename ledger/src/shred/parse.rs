@@ -20,7 +20,8 @@ pub const MAX_CODE_SHREDS_PER_FEC_SET: u16 = 256;
 /// header fields; the payload stays where it is.
 #[derive(Debug, Clone, Copy)]
 pub struct ShredRef<'a> {
-    /// Exactly the stored payload (SPEC 3.6); trailing packet bytes are already cut off.
+    /// Exactly the stored payload (`docs/formats-shreds.md#what-the-store-keeps`); trailing packet
+    /// bytes are already cut off.
     payload: &'a [u8],
     variant: ShredVariant,
     slot: u64,
@@ -103,7 +104,8 @@ impl<'a> ShredRef<'a> {
         })
     }
 
-    /// Exactly what is stored (SPEC 3.6): Merkle data 1203 bytes, legacy data
+    /// Exactly what is stored (`docs/formats-shreds.md#what-the-store-keeps`): Merkle data 1203
+    /// bytes, legacy data
     /// `payload[..size]`, code 1228 bytes.
     pub fn payload(&self) -> &'a [u8] {
         self.payload

@@ -1,5 +1,6 @@
 //! Leader side: turns serialized data sets (the bincode bytes of a `Vec<Entry>`) into
-//! signed, chained Merkle shreds, the way today's leaders do (SPEC 3.7):
+//! signed, chained Merkle shreds, the way today's leaders do
+//! (`docs/formats-shreds.md#merkle-tree-and-signatures`):
 //!
 //! - every FEC set has 32 data and 32 code shreds, proof size 6 (64 leaves); data shreds are
 //!   variant `0x96` (capacity 963), code shreds `0x66`;

@@ -1,4 +1,5 @@
-//! The variant byte at offset 64 (SPEC 3.3): legacy or Merkle, data or code, and for Merkle
+//! The variant byte at offset 64 (`docs/formats-shreds.md#variant-byte`): legacy or Merkle, data or
+//! code, and for Merkle
 //! shreds the proof size and whether the shred is chained and/or resigned.
 
 use super::defect::ShredDefect;
@@ -20,7 +21,8 @@ pub enum ShredKind {
     Code,
 }
 
-/// Every variant SPEC 3.3 accepts. `proof_size` is the low nibble (0..=15); `resigned`
+/// Every variant `docs/formats-shreds.md#variant-byte` accepts. `proof_size` is the low nibble
+/// (0..=15); `resigned`
 /// implies `chained` on the wire (no byte encodes resigned without chained).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShredVariant {
@@ -131,7 +133,8 @@ impl ShredVariant {
         }
     }
 
-    /// Bytes of data a data shred of this variant can carry (SPEC 3.4); `None` for code.
+    /// Bytes of data a data shred of this variant can carry
+    /// (`docs/formats-shreds.md#payload-sizes-and-capacity`); `None` for code.
     pub fn data_capacity(self) -> Option<usize> {
         match self {
             Self::LegacyData => Some(LEGACY_DATA_CAPACITY),

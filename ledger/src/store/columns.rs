@@ -1,4 +1,5 @@
-//! Every column family of the blockstore, declared once with its byte layout (SPEC 2).
+//! Every column family of the blockstore, declared once with its byte layout
+//! (`docs/on-disk-layout.md#column-families`).
 //!
 //! Names, keys and values are Agave's, so either program can open a ledger the other wrote.
 //! Keys: integers big-endian. Values: bincode 1.x fixint, integers little-endian.
@@ -125,7 +126,8 @@ macro_rules! shred_keyed {
     };
 }
 
-/// `meta`: slot u64 BE (8) → [`SlotMeta`] (SPEC 2.1; V1 or V2 completed indexes read, V2
+/// `meta`: slot u64 BE (8) → [`SlotMeta`] (`docs/on-disk-layout.md#slotmeta`; V1 or V2 completed
+/// indexes read, V2
 /// written). The decoded `slot` field must equal the key.
 #[derive(Debug, Clone, Copy)]
 pub struct Meta;
@@ -150,7 +152,8 @@ impl Column for Meta {
     }
 }
 
-/// `data_shred`: slot u64 BE ‖ index u64 BE (16) → the stored data shred payload (SPEC 3.6:
+/// `data_shred`: slot u64 BE ‖ index u64 BE (16) → the stored data shred payload
+/// (`docs/formats-shreds.md#what-the-store-keeps`:
 /// Merkle 1203 bytes, legacy trimmed to `size`). Not compressed.
 #[derive(Debug, Clone, Copy)]
 pub struct DataShred;

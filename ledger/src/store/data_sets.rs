@@ -1,4 +1,5 @@
-//! Which data sets a set of newly stored shreds completed (SPEC 2.2).
+//! Which data sets a set of newly stored shreds completed
+//! (`docs/on-disk-layout.md#inserting-shreds`).
 //!
 //! A data set is `prev + 1 ..= c` where `c` is a data-complete index and `prev` the previous
 //! data-complete index (or `-1`). It completes when its last shred is present and flagged and

@@ -5,7 +5,8 @@ use std::fmt;
 
 use crate::types::{Hash, Slot};
 
-/// A shred that contradicts the slot's `SlotMeta` (SPEC 2.2). Agave treats most of these as
+/// A shred that contradicts the slot's `SlotMeta` (`docs/on-disk-layout.md#inserting-shreds`).
+/// Agave treats most of these as
 /// evidence of a duplicate (equivocating) leader; either way the shred is not stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InsertDefect {

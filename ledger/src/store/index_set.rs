@@ -1,7 +1,8 @@
 //! `ShredIndexSet`: a set of shred indices of one slot as a fixed 32,768-bit bitmap.
 //!
 //! Used for a `SlotMeta`'s completed data indexes (whose V2 encoding is exactly this bitmap,
-//! SPEC 2.1) and for the writer's cache of which shreds of a slot are stored. Invariant: only
+//! `docs/on-disk-layout.md#slotmeta`) and for the writer's cache of which shreds of a slot are
+//! stored. Invariant: only
 //! indices `< MAX_INDICES` can be members; the word array never holds a bit past it.
 
 use std::fmt;

@@ -1,4 +1,5 @@
-//! `Blockstore::insert_shreds` (SPEC 2.2): validate, store, and update each slot's meta,
+//! `Blockstore::insert_shreds` (`docs/on-disk-layout.md#inserting-shreds`): validate, store, and
+//! update each slot's meta,
 //! all in one atomic RocksDB write batch per call.
 //!
 //! Writers: calls are serialised by the blockstore's writer mutex (a second inserting thread
@@ -219,7 +220,8 @@ fn index_too_large(shred: &ShredRef<'_>) -> Option<Verdict> {
     })
 }
 
-/// The SPEC 2.2 checks of a new data shred against the slot's meta.
+/// The `docs/on-disk-layout.md#inserting-shreds` checks of a new data shred against the slot's
+/// meta.
 fn check_data(
     meta: &SlotMeta,
     index: u32,

@@ -1,12 +1,14 @@
-//! The blockstore: Agave-compatible column families in RocksDB (SPEC 2).
+//! The blockstore: Agave-compatible column families in RocksDB
+//! (`docs/on-disk-layout.md#column-families`).
 //!
 //! Always built (pure codecs, usable by fuzz targets without RocksDB):
 //! - [`column`]: the one [`Column`] trait: name, key bytes, value codec.
 //! - [`columns`]: every column family, declared once with its key and value byte layout.
-//! - [`SlotMeta`] (SPEC 2.1) and its [`CompletedDataIndexes`] bitset.
+//! - [`SlotMeta`] (`docs/on-disk-layout.md#slotmeta`) and its [`CompletedDataIndexes`] bitset.
 //! - [`InsertDefect`]: why a well-formed shred was refused by the store.
 //!
-//! - [`Blockstore`]: typed getters and setters and [`Blockstore::insert_shreds`] (SPEC 2.2)
+//! - [`Blockstore`]: typed getters and setters and [`Blockstore::insert_shreds`]
+//! (`docs/on-disk-layout.md#inserting-shreds`)
 //!   over any engine of the storage seam ([`kv`]: small traits over raw bytes). Two engines:
 //!   [`MemEngine`] (in memory, always built: model tests and the model-based fuzz target)
 //!   and, with feature `storage`, [`RocksEngine`] (`rocks.rs`, the only file that names

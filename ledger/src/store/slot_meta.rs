@@ -1,4 +1,5 @@
-//! `SlotMeta`: what the store knows about one slot, and its byte codec (SPEC 2.1).
+//! `SlotMeta`: what the store knows about one slot, and its byte codec
+//! (`docs/on-disk-layout.md#slotmeta`).
 //!
 //! Layout (bincode 1.x fixint, little-endian): `slot` u64 ‖ `consumed` u64 ‖ `received` u64 ‖
 //! `first_shred_timestamp` u64 ‖ `last_index` u64 (`u64::MAX` = none) ‖ `parent_slot` u64

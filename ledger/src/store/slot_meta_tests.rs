@@ -1,4 +1,5 @@
-//! SlotMeta codec tests: bytes written by hand from SPEC 2.1, and property round-trips.
+//! SlotMeta codec tests: bytes written by hand from `docs/on-disk-layout.md#slotmeta`, and property
+//! round-trips.
 
 use proptest::prelude::*;
 
@@ -102,7 +103,7 @@ fn rejects_corrupt_bytes() {
     assert!(SlotMeta::decode(&b).is_err_and(|e| e.contains("next_slots")));
     // V1 values out of order or out of range. (The count is 4097 so that the last resort,
     // V2 with trailing bytes, cannot claim the bytes: a short malformed V1 list does decode
-    // as V2 + trailing, which is the order SPEC 2.1 prescribes.)
+    // as V2 + trailing, which is the order `docs/on-disk-layout.md#slotmeta` prescribes.)
     let v1 = |values: &[u32]| {
         let mut b = head();
         b.extend((values.len() as u64).to_le_bytes());

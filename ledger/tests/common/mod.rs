@@ -40,7 +40,7 @@ pub fn path(rel: &str) -> PathBuf {
     testdata().join(rel)
 }
 
-/// Reads a u64-LE length-prefixed record file (SPEC 8).
+/// Reads a u64-LE length-prefixed record file (`docs/formats-shreds.md#shred-stream-files`).
 pub fn read_records(rel: &str) -> Vec<Vec<u8>> {
     bstore_ledger::stream::read_stream_file(&path(rel)).expect("readable record file")
 }

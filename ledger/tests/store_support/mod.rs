@@ -44,7 +44,7 @@ pub fn shuffled_chunks(packets: &[Vec<u8>], seed: u64, max_chunk: usize) -> Vec<
     out
 }
 
-/// The stored form of a packet (SPEC 3.6).
+/// The stored form of a packet (`docs/formats-shreds.md#what-the-store-keeps`).
 pub fn payload(packet: &[u8]) -> Vec<u8> {
     ShredRef::parse(packet)
         .expect("valid test shred")
