@@ -5,18 +5,18 @@
 //! entries. Folders follow the data's path:
 //!
 //! - [`shred`]: the shred wire format (`docs/formats-shreds.md#shreds-on-the-wire`): parsing,
-//! validation, Merkle proofs,
+//!   validation, Merkle proofs,
 //!   signatures, and the leader-side shredder.
 //! - [`entry`]: `Vec<Entry>` and transactions (`docs/formats-entries.md#entries-and-transactions`):
-//! owned decode/encode, zero-copy
+//!   owned decode/encode, zero-copy
 //!   views, PoH.
 //! - [`fetch`]: completed ranges and deshredding (`docs/fetch-pipeline.md#the-fetch-pipeline`).
 //! - [`store`]: columns, keys, `SlotMeta`, shred insertion and `Blockstore`, over the
 //!   storage seam [`store::kv`] (small traits over raw bytes); engines: `MemEngine`
-//! (always built) and, with feature `storage`, `RocksEngine`
-//! (`docs/on-disk-layout.md#column-families`).
+//!   (always built) and, with feature `storage`, `RocksEngine`
+//!   (`docs/on-disk-layout.md#column-families`).
 //! - [`stream`]: the length-prefixed shred stream files of
-//! `docs/formats-shreds.md#shred-stream-files`.
+//!   `docs/formats-shreds.md#shred-stream-files`.
 //! - `synth` (feature `synth`, not default): deterministic mainnet-like slots for tests,
 //!   benchmarks and the demo.
 //!

@@ -8,7 +8,7 @@
 //! - [`InsertDefect`]: why a well-formed shred was refused by the store.
 //!
 //! - [`Blockstore`]: typed getters and setters and [`Blockstore::insert_shreds`]
-//! (`docs/on-disk-layout.md#inserting-shreds`)
+//!   (`docs/on-disk-layout.md#inserting-shreds`)
 //!   over any engine of the storage seam ([`kv`]: small traits over raw bytes). Two engines:
 //!   [`MemEngine`] (in memory, always built: model tests and the model-based fuzz target)
 //!   and, with feature `storage`, [`RocksEngine`] (`rocks.rs`, the only file that names
