@@ -24,8 +24,8 @@ cargo nextest run --release --workspace --no-fail-fast
 log "tests: all features (fetch-pool)"
 cargo nextest run --release --workspace --all-features --no-fail-fast
 
-log "tests: ledger formats without the storage feature"
-cargo nextest run --release -p bstore-ledger --no-default-features --lib --no-fail-fast
+log "tests: bstore-ledger without RocksDB (formats, and the store on the in-memory engine)"
+cargo nextest run --release -p bstore-ledger --no-default-features --lib --tests --no-fail-fast
 
 if [ -x scripts/fuzz-smoke.sh ]; then
     log "fuzz smoke"
