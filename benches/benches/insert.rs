@@ -9,7 +9,7 @@
 //! Opening the ledger is setup, not timed. Read the ratios `merkle / skip` and
 //! `merkle+leader / skip` from one run (BENCHMARKS.md).
 
-use std::path::PathBuf;
+mod common;
 
 use bstore_ledger::Pubkey;
 use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck, MerkleCheck};
@@ -18,17 +18,8 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn testnet_shreds() -> Vec<Vec<u8>> {
-    let dir = std::env::var_os("BSTORE_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"),
-        PathBuf::from,
-    );
-    let path = dir.join("sig-testnet-417955322/shreds.bin");
-    bstore_ledger::stream::read_stream_file(&path).expect("testnet shreds (set BSTORE_TESTDATA)")
-}
-
 fn bench_insert(c: &mut Criterion) {
-    let packets = testnet_shreds();
+    let packets = common::testnet_shreds();
     let leader: Pubkey = "4Nh8T1d4YBZHEuQNRmFbLXPT5HbWicqPxGeKZ5SdAr4i"
         .parse()
         .expect("leader key");

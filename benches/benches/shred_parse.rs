@@ -6,8 +6,9 @@
 //! - `shredder/shred_1mb`: a deterministic 1 MiB data set into signed 32:32 FEC sets,
 //!   including Reed–Solomon code shreds (MB/s of input).
 
+mod common;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use bstore_ledger::Pubkey;
 use bstore_ledger::Slot;
@@ -17,17 +18,8 @@ use bstore_ledger::shred::{
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ed25519_dalek::SigningKey;
 
-fn testnet_shreds() -> Vec<Vec<u8>> {
-    let dir = std::env::var_os("BSTORE_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"),
-        PathBuf::from,
-    );
-    let path = dir.join("sig-testnet-417955322/shreds.bin");
-    bstore_ledger::stream::read_stream_file(&path).expect("testnet shreds (set BSTORE_TESTDATA)")
-}
-
 fn bench_parse(c: &mut Criterion) {
-    let packets = testnet_shreds();
+    let packets = common::testnet_shreds();
     let leader: Pubkey = "4Nh8T1d4YBZHEuQNRmFbLXPT5HbWicqPxGeKZ5SdAr4i"
         .parse()
         .expect("leader key");
