@@ -139,3 +139,24 @@ fn early_merkle_layout_is_refused_by_default() {
     let out = store.insert_shreds_with(&packets, options).expect("insert");
     assert_eq!((out.inserted, out.completed_data_sets.len()), (4, 1));
 }
+
+/// A forgery refused for another reason never defines its set's root: a shred of set 0
+/// claiming another parent is refused (`parent_mismatch`), and the genuine shred 0 that
+/// follows in the same call still goes in.
+#[test]
+fn a_forgery_refused_by_the_meta_rules_does_not_claim_its_set() {
+    let shreds = shreds();
+    let store = Blockstore::in_memory();
+    let last = shreds
+        .iter()
+        .find(|p| index_of(p) == 319)
+        .expect("shred 319");
+    assert_eq!(store.insert_shreds([last]).expect("insert").inserted, 1);
+    let first = shreds.iter().find(|p| index_of(p) == 0).expect("shred 0");
+    let mut bad = shreds.iter().find(|p| index_of(p) == 5).expect("5").clone();
+    bad[83..85].copy_from_slice(&2u16.to_le_bytes()); // parent_offset: another parent
+    let out = store.insert_shreds([&bad, first]).expect("insert");
+    assert_eq!(out.rejected.len(), 1, "{:?}", out.rejected);
+    assert_eq!(out.rejected[0].error.cause_kind(), "parent_mismatch");
+    assert_eq!(out.inserted, 1, "the genuine shred 0 is stored");
+}

@@ -74,8 +74,11 @@ impl SetRoots {
         self.roots
     }
 
-    /// `Ok(None)` when the shred may be stored; `Ok(Some(rejection))` when it may not;
-    /// `Err` only for a storage failure or a corrupt stored shred of the same set.
+    /// `Ok(Ok(root))` when the shred passes (`root` is `None` for legacy shreds and with
+    /// `MerkleCheck::Skip`); `Ok(Err(rejection))` when it does not; `Err` only for a storage
+    /// failure or a corrupt stored shred of the same set. A passing root is not recorded
+    /// here: the caller calls [`Self::accept`] once the shred is actually stored, so a shred
+    /// refused later (by the meta rules) never defines its set's root.
     pub(super) fn check<E: KvEngine>(
         &mut self,
         shred: &ShredRef<'_>,
@@ -83,24 +86,18 @@ impl SetRoots {
         known: impl FnOnce() -> Option<Hash>,
         engine: &Engine<E>,
         data_present: &ShredIndexSet,
-    ) -> Result<Option<LedgerError>> {
+    ) -> Result<std::result::Result<Option<Hash>, LedgerError>> {
         let (slot, fec) = (shred.slot(), shred.fec_set_index());
-        if shred.proof_size().is_none() {
-            // Legacy: no root; only the signature can be checked.
+        if shred.proof_size().is_none() || options.merkle == MerkleCheck::Skip {
+            // Legacy (no root), or the root check is off: only the signature is checked.
             return Ok(match options.leader {
-                LeaderCheck::Verify(leader) => verify_signature(shred, &leader).err(),
-                LeaderCheck::Skip => None,
-            });
-        }
-        if options.merkle == MerkleCheck::Skip {
-            return Ok(match options.leader {
-                LeaderCheck::Verify(leader) => verify_signature(shred, &leader).err(),
-                LeaderCheck::Skip => None,
+                LeaderCheck::Verify(leader) => verify_signature(shred, &leader).map(|()| None),
+                LeaderCheck::Skip => Ok(None),
             });
         }
         let root = match merkle_root(shred) {
             Ok(root) => root,
-            Err(e) => return Ok(Some(e)),
+            Err(e) => return Ok(Err(e)),
         };
         let expected = match self.roots.get(&(slot, fec)) {
             Some(r) => Some(*r),
@@ -110,7 +107,7 @@ impl SetRoots {
             },
         };
         if let Some(expected) = expected.filter(|e| *e != root) {
-            return Ok(Some(LedgerError::ShredRejected {
+            return Ok(Err(LedgerError::ShredRejected {
                 slot,
                 index: shred.index(),
                 defect: InsertDefect::MerkleRootMismatch {
@@ -124,13 +121,21 @@ impl SetRoots {
             let seen = (root, shred.signature());
             if self.verified.get(&(slot, fec)) != Some(&seen) {
                 if let Err(e) = verify_signature(shred, &leader) {
-                    return Ok(Some(e));
+                    return Ok(Err(e));
                 }
                 self.verified.insert((slot, fec), seen);
             }
         }
-        self.roots.insert((slot, fec), root);
-        Ok(None)
+        Ok(Ok(Some(root)))
+    }
+
+    /// Records `root` as the root of `shred`'s set: the shred was stored.
+    pub(super) fn accept(&mut self, shred: &ShredRef<'_>, root: Option<Hash>) {
+        if let Some(root) = root {
+            self.roots
+                .entry((shred.slot(), shred.fec_set_index()))
+                .or_insert(root);
+        }
     }
 }
 

@@ -275,18 +275,20 @@ impl<E: KvEngine> Work<'_, '_, E> {
             return Ok(rejected);
         }
         let known = || cache.root(slot, shred.fec_set_index());
-        if let Some(e) = self
+        let root = match self
             .roots
             .check(shred, &self.options, known, engine, present)?
         {
-            return Ok(Verdict::Rejected(e));
-        }
+            Ok(root) => root,
+            Err(e) => return Ok(Verdict::Rejected(e)),
+        };
         let meta = w.meta.get_or_insert_with(|| SlotMeta::new(slot, None));
         if let Some(defect) = check_data(meta, index, shred.last_in_slot(), parent) {
             return Ok(reject(slot, index, defect));
         }
         self.batch
             .put_bytes::<DataShred>((slot, shred.index()), shred.payload())?;
+        self.roots.accept(shred, root);
         present.insert(index);
         w.new_data.push(index);
         w.dirty = true;
@@ -325,15 +327,17 @@ impl<E: KvEngine> Work<'_, '_, E> {
         }
         let data_present = w.data.get_or_insert_with(ShredIndexSet::new);
         let known = || cache.root(slot, shred.fec_set_index());
-        if let Some(e) = self
+        let root = match self
             .roots
             .check(shred, &self.options, known, engine, data_present)?
         {
-            return Ok(Verdict::Rejected(e));
-        }
+            Ok(root) => root,
+            Err(e) => return Ok(Verdict::Rejected(e)),
+        };
         let present = w.code.get_or_insert_with(ShredIndexSet::new);
         self.batch
             .put_bytes::<CodeShred>((slot, shred.index()), shred.payload())?;
+        self.roots.accept(shred, root);
         present.insert(index);
         Ok(Verdict::Inserted)
     }
