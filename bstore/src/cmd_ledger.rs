@@ -12,6 +12,7 @@ use bstore_ledger::{Hash, Pubkey, Slot};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use crate::cmd_shreds::HashLimitArgs;
 use crate::summary::{SlotFacts, SummaryOptions, summarize};
 
 /// Arguments of `bstore ledger`.
@@ -57,6 +58,8 @@ enum LedgerCommand {
         /// Add the first signature of every transaction.
         #[arg(long)]
         signatures: bool,
+        #[command(flatten)]
+        limits: HashLimitArgs,
     },
     /// Write a synthetic mainnet-like ledger: consecutive rooted slots of signed chained
     /// Merkle shreds, PoH-valid, 64 ticks each.
@@ -110,12 +113,14 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
             slot,
             verify_poh,
             signatures,
+            limits,
         } => slot_summary(
             &ledger,
             Slot(slot),
             &SummaryOptions {
                 verify_poh,
                 signatures,
+                limits: limits.limits(),
             },
         ),
         LedgerCommand::Generate {

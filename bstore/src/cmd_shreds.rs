@@ -88,6 +88,7 @@ pub fn run(args: ShredsArgs) -> Result<(), Box<dyn std::error::Error>> {
             let opts = SummaryOptions {
                 verify_poh: None,
                 signatures,
+                ..SummaryOptions::default()
             };
             let poh = verify_poh.map(|start| (start, limits.limits()));
             deshred(&files, &opts, poh.as_ref())

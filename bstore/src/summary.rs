@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use bstore_ledger::entry::{EntriesView, verify_poh};
+use bstore_ledger::entry::{EntriesView, HashLimits, verify_poh_with_limits};
 use bstore_ledger::{Hash, Slot};
 use serde_json::{Value, json};
 
@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 pub struct SummaryOptions {
     /// Verify PoH from this hash (the parent's blockhash).
     pub verify_poh: Option<Hash>,
+    /// The hash counts refused before any hashing.
+    pub limits: HashLimits,
     /// List the first signature of every transaction.
     pub signatures: bool,
 }
@@ -83,7 +85,8 @@ pub fn summarize(
         v["poh"] = if !contiguous {
             json!("not verified: the complete data sets do not run contiguously from shred 0")
         } else {
-            match verify_poh(start, views.iter().flat_map(|view| view.iter())) {
+            let entries = views.iter().flat_map(|view| view.iter());
+            match verify_poh_with_limits(start, entries, &opts.limits) {
                 Ok(_) => json!("ok"),
                 Err(e) => json!(e.to_string()),
             }

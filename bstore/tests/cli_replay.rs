@@ -108,3 +108,39 @@ fn a_wrong_hashes_per_tick_with_no_mark_dead_keeps_a_good_slot() {
     let l = replay_line(&ledger, &["--max-slot-hashes", "1000000", "--no-mark-dead"]);
     assert_eq!(l["reason"], "hash_limit", "{l}");
 }
+
+/// `ledger slot --verify-poh` takes the same limits: the tampered slot is reported within
+/// the budget, and a slot limit below the genuine slot's 4,000,000 hashes refuses it too.
+#[test]
+fn ledger_slot_verify_poh_is_bounded_by_the_hash_limits() {
+    let exp = expected("sig-testnet-417955322/expected.json");
+    let seed = exp["deshred"]["totals"]["poh_seed"].as_str().expect("seed");
+    let slot = exp["slot"].to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (bad_dir, good_dir) = (dir.path().join("bad"), dir.path().join("good"));
+    std::fs::create_dir_all(&bad_dir).expect("mkdir");
+    std::fs::create_dir_all(&good_dir).expect("mkdir");
+    let bad = ledger_with_testnet_slot(&bad_dir, true);
+    let good = ledger_with_testnet_slot(&good_dir, false);
+    let args = |ledger: &str, extra: &[&str]| -> Value {
+        let mut all = vec![
+            "ledger",
+            "slot",
+            "--ledger",
+            ledger,
+            &slot,
+            "--verify-poh",
+            seed,
+        ];
+        all.extend_from_slice(extra);
+        let (out, _) = bstore_within(&all, BUDGET);
+        json_lines(&out).remove(0)
+    };
+    let tampered = args(&bad, &[]);
+    let poh = tampered["poh"].as_str().expect("poh verdict");
+    assert!(poh.contains("PoH verification failed at entry 0"), "{poh}");
+    assert_eq!(args(&good, &[])["poh"], "ok");
+    let capped = args(&good, &["--max-slot-hashes", "1000"]);
+    let poh = capped["poh"].as_str().expect("poh verdict");
+    assert!(poh.starts_with("PoH verification failed"), "{poh}");
+}
