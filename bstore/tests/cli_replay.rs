@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{bstore, bstore_within, expected, json_lines, testdata};
+use common::{bstore, bstore_within, expected, json_lines, testnet_stream_file};
 use serde_json::Value;
 
 const BUDGET: Duration = Duration::from_secs(20);
@@ -14,23 +14,7 @@ const BUDGET: Duration = Duration::from_secs(20);
 /// A ledger in `dir` with the testnet shreds, shred 0's first `num_hashes` (data bytes
 /// 8..16, after the data set's u64 entry count) replaced when `tamper` is set.
 fn ledger_with_testnet_slot(dir: &std::path::Path, tamper: bool) -> String {
-    let mut shreds = bstore_ledger::stream::read_stream_file(
-        &testdata().join("sig-testnet-417955322/shreds.bin"),
-    )
-    .expect("testnet shreds");
-    if tamper {
-        let shred = shreds
-            .iter_mut()
-            .find(|s| u32::from_le_bytes(s[73..77].try_into().expect("4 bytes")) == 0)
-            .expect("shred 0");
-        shred[88 + 8..88 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
-    }
-    let mut bytes = Vec::new();
-    for s in &shreds {
-        bstore_ledger::stream::write_record(&mut bytes, s);
-    }
-    let file = dir.join("shreds.bin");
-    std::fs::write(&file, bytes).expect("write");
+    let file = testnet_stream_file(dir, "shreds.bin", tamper);
     let ledger = dir.join("ledger");
     let ledger = ledger.to_str().expect("utf-8").to_string();
     bstore(&[

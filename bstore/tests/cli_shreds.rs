@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bstore, expected, json_lines, testdata};
+use common::{bstore, expected, json_lines, testdata, testnet_stream_file};
 
 #[test]
 fn inspect_prints_each_mainnet_shred_header() {
@@ -158,34 +158,12 @@ fn deshred_incomplete_fec_set_reports_no_data_set() {
     assert_eq!(l["full"], false);
 }
 
-/// The testnet shreds with the first entry's `num_hashes` (data bytes 8..16 of shred 0,
-/// after the data set's u64 entry count) set to `u64::MAX`, as a stream file in `dir`.
-fn tampered_testnet_file(dir: &std::path::Path) -> std::path::PathBuf {
-    let mut shreds = bstore_ledger::stream::read_stream_file(
-        &testdata().join("sig-testnet-417955322/shreds.bin"),
-    )
-    .expect("testnet shreds");
-    let shred = shreds
-        .iter_mut()
-        .find(|s| u32::from_le_bytes(s[73..77].try_into().expect("4 bytes")) == 0)
-        .expect("shred 0");
-    // 88-byte data shred headers, then the data.
-    shred[88 + 8..88 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
-    let mut bytes = Vec::new();
-    for s in &shreds {
-        bstore_ledger::stream::write_record(&mut bytes, s);
-    }
-    let path = dir.join("tampered.bin");
-    std::fs::write(&path, bytes).expect("write");
-    path
-}
-
 #[test]
 fn deshred_refuses_a_huge_num_hashes_within_a_second() {
     let exp = expected("sig-testnet-417955322/expected.json");
     let seed = exp["deshred"]["totals"]["poh_seed"].as_str().expect("seed");
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = tampered_testnet_file(dir.path());
+    let file = testnet_stream_file(dir.path(), "tampered.bin", true);
     let file = file.to_str().expect("utf-8");
     let args = ["shreds", "deshred", file, "--verify-poh", seed];
     let (out, elapsed) = common::bstore_within(&args, std::time::Duration::from_secs(10));

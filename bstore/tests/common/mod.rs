@@ -71,3 +71,27 @@ pub fn expected(rel: &str) -> Value {
     let text = std::fs::read_to_string(testdata().join(rel)).expect("expected.json");
     serde_json::from_str(&text).expect("valid json")
 }
+
+/// The real testnet slot 417955322 as a stream file `dir/NAME`, with the first entry's
+/// `num_hashes` (data bytes 8..16 of shred 0, after the data set's u64 entry count; data
+/// shreds have 88 bytes of headers) set to `u64::MAX` when `tamper` is set.
+pub fn testnet_stream_file(dir: &Path, name: &str, tamper: bool) -> PathBuf {
+    let mut shreds = bstore_ledger::stream::read_stream_file(
+        &testdata().join("sig-testnet-417955322/shreds.bin"),
+    )
+    .expect("testnet shreds");
+    if tamper {
+        let shred = shreds
+            .iter_mut()
+            .find(|s| u32::from_le_bytes(s[73..77].try_into().expect("4 bytes")) == 0)
+            .expect("shred 0");
+        shred[88 + 8..88 + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+    }
+    let mut bytes = Vec::new();
+    for s in &shreds {
+        bstore_ledger::stream::write_record(&mut bytes, s);
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path
+}
