@@ -11,8 +11,9 @@
 //!   call, legacy shreds each. Without a leader key a forged set is caught only by the root check against
 //!   shreds already stored.
 //!
-//! What is not checked here: the chained root against the previous set (that is duplicate
-//! detection), and legacy shreds against each other (they carry no root).
+//! The set's root also comes from its `merkle_root_meta` row (the caller's `known`). What is
+//! not checked here: the chained root against the previous set (`duplicates.rs`, which does
+//! not refuse the shred, as Agave), and legacy shreds against each other (they carry no root).
 
 use std::collections::BTreeMap;
 
@@ -107,6 +108,13 @@ impl SetRoots {
             },
         };
         if let Some(expected) = expected.filter(|e| *e != root) {
+            // A conflicting root makes a duplicate-slot proof, so it must be the leader's:
+            // with a leader key, a shred whose signature fails is refused for that instead.
+            if let LeaderCheck::Verify(leader) = options.leader {
+                if let Err(e) = verify_signature(shred, &leader) {
+                    return Ok(Err(e));
+                }
+            }
             return Ok(Err(LedgerError::ShredRejected {
                 slot,
                 index: shred.index(),

@@ -4,22 +4,18 @@
 //! Names, keys and values are Agave's, so either program can open a ledger the other wrote.
 //! Keys: integers big-endian. Values: bincode 1.x fixint, integers little-endian.
 //!
-//! Agave's `index` column (which data / code indices of a slot are present) is not
-//! maintained: the store derives presence from the `data_shred` / `code_shred` keys
-//! themselves (a key scan per slot, cached by the writer). Agave reading a ledger written by
-//! bstore finds no `index` row and starts from an empty index for that slot, so it treats
-//! the stored shreds as absent: it would store a re-received copy again (same key, so
-//! harmless), and would neither report data sets completed by shreds stored before nor
-//! recover erasure sets from stored coding shreds. Agave-written `index` rows are kept
-//! untouched (the column family is opened like any unknown one).
+//! Agave's per-slot `index` and per-set `erasure_meta` / `merkle_root_meta` rows are kept as
+//! Agave's insert keeps them (`agave_meta.rs`), so Agave continuing a ledger bstore wrote
+//! finds the presence, shapes and roots it expects.
 
+use super::agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
 use super::column::{Column, Compression, corrupt_key, corrupt_value};
 use super::slot_meta::SlotMeta;
 use crate::error::Result;
 use crate::types::{ShredIndex, Slot};
 
 /// Every column family this module declares, with its compression.
-pub(crate) const ALL: [(&str, Compression); 7] = [
+pub(crate) const ALL: [(&str, Compression); 11] = [
     (Meta::NAME, Meta::COMPRESSION),
     (DataShred::NAME, DataShred::COMPRESSION),
     (CodeShred::NAME, CodeShred::COMPRESSION),
@@ -27,6 +23,13 @@ pub(crate) const ALL: [(&str, Compression); 7] = [
     (Root::NAME, Root::COMPRESSION),
     (BlockTime::NAME, BlockTime::COMPRESSION),
     (BlockHeight::NAME, BlockHeight::COMPRESSION),
+    (Index::NAME, Index::COMPRESSION),
+    (ErasureMetaColumn::NAME, ErasureMetaColumn::COMPRESSION),
+    (
+        MerkleRootMetaColumn::NAME,
+        MerkleRootMetaColumn::COMPRESSION,
+    ),
+    (DuplicateSlots::NAME, DuplicateSlots::COMPRESSION),
 ];
 
 /// Encodes a slot key: u64 big-endian.
@@ -228,6 +231,117 @@ impl Column for BlockHeight {
     }
     fn decode_value(key: Slot, bytes: &[u8]) -> Result<u64> {
         decode_u64_le::<Self>(key, bytes)
+    }
+}
+
+/// An FEC set of a slot: `(slot, fec_set_index)`.
+pub type SetKey = (Slot, u32);
+
+/// `index`: slot u64 BE (8) → [`SlotIndex`] (V2 written, V1 read). The decoded `slot` must
+/// equal the key.
+#[derive(Debug, Clone, Copy)]
+pub struct Index;
+
+impl Column for Index {
+    const NAME: &'static str = "index";
+    const COMPRESSION: Compression = Compression::Default;
+    type Value = SlotIndex;
+    slot_keyed!();
+    fn encode_value(value: &SlotIndex) -> Vec<u8> {
+        value.encode()
+    }
+    fn decode_value(key: Slot, bytes: &[u8]) -> Result<SlotIndex> {
+        let index = SlotIndex::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))?;
+        if index.slot != key {
+            return Err(corrupt_value::<Self>(
+                key,
+                format!("holds slot {}", index.slot),
+            ));
+        }
+        Ok(index)
+    }
+}
+
+/// `erasure_meta`: slot u64 BE ‖ fec_set_index u64 BE (16) → [`ErasureMeta`] (40 bytes).
+#[derive(Debug, Clone, Copy)]
+pub struct ErasureMetaColumn;
+
+impl Column for ErasureMetaColumn {
+    const NAME: &'static str = "erasure_meta";
+    const COMPRESSION: Compression = Compression::Default;
+    type Key = SetKey;
+    type KeyBytes = [u8; 16];
+    type Value = ErasureMeta;
+    fn encode_key((slot, fec): SetKey) -> [u8; 16] {
+        shred_key(slot, ShredIndex(fec))
+    }
+    fn decode_key(bytes: &[u8]) -> Result<SetKey> {
+        decode_shred_key::<Self>(bytes).map(|(slot, fec)| (slot, fec.0))
+    }
+    fn encode_value(value: &ErasureMeta) -> Vec<u8> {
+        value.encode()
+    }
+    fn decode_value(key: SetKey, bytes: &[u8]) -> Result<ErasureMeta> {
+        let meta = ErasureMeta::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))?;
+        if meta.fec_set_index != key.1 {
+            return Err(corrupt_value::<Self>(
+                key,
+                format!("holds fec_set_index {}", meta.fec_set_index),
+            ));
+        }
+        Ok(meta)
+    }
+}
+
+/// `merkle_root_meta`: slot u64 BE ‖ fec_set_index u32 BE (12) → [`MerkleRootMeta`].
+#[derive(Debug, Clone, Copy)]
+pub struct MerkleRootMetaColumn;
+
+impl Column for MerkleRootMetaColumn {
+    const NAME: &'static str = "merkle_root_meta";
+    const COMPRESSION: Compression = Compression::Default;
+    type Key = SetKey;
+    type KeyBytes = [u8; 12];
+    type Value = MerkleRootMeta;
+    fn encode_key((slot, fec): SetKey) -> [u8; 12] {
+        let mut key = [0u8; 12];
+        let (s, f) = key.split_at_mut(8);
+        s.copy_from_slice(&slot.0.to_be_bytes());
+        f.copy_from_slice(&fec.to_be_bytes());
+        key
+    }
+    fn decode_key(bytes: &[u8]) -> Result<SetKey> {
+        let arr: [u8; 12] = bytes.try_into().map_err(|_| {
+            corrupt_key::<Self>(bytes, format!("{} bytes, expected 12", bytes.len()))
+        })?;
+        let (s, f) = arr.split_at(8);
+        Ok((
+            Slot(u64::from_be_bytes(s.try_into().unwrap_or_default())),
+            u32::from_be_bytes(f.try_into().unwrap_or_default()),
+        ))
+    }
+    fn encode_value(value: &MerkleRootMeta) -> Vec<u8> {
+        value.encode()
+    }
+    fn decode_value(key: SetKey, bytes: &[u8]) -> Result<MerkleRootMeta> {
+        MerkleRootMeta::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))
+    }
+}
+
+/// `duplicate_slots`: slot u64 BE (8) → [`DuplicateSlotProof`].
+#[derive(Debug, Clone, Copy)]
+pub struct DuplicateSlots;
+
+impl Column for DuplicateSlots {
+    const NAME: &'static str = "duplicate_slots";
+    const COMPRESSION: Compression = Compression::Default;
+    type Value = DuplicateSlotProof;
+    slot_keyed!();
+    fn encode_value(value: &DuplicateSlotProof) -> Vec<u8> {
+        value.encode()
+    }
+    fn decode_value(key: Slot, bytes: &[u8]) -> Result<DuplicateSlotProof> {
+        DuplicateSlotProof::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))
     }
 }
 

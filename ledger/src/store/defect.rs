@@ -25,6 +25,13 @@ pub enum InsertDefect {
         expected: Hash,
         found: Hash,
     },
+    /// A coding shred whose header (set shape) differs from the set's `erasure_meta`, made
+    /// from the set's first stored coding shred.
+    ErasureConfigConflict {
+        fec_set_index: u32,
+        num_data: u64,
+        num_coding: u64,
+    },
 }
 
 impl InsertDefect {
@@ -36,6 +43,7 @@ impl InsertDefect {
             Self::LastInSlotBelowReceived { .. } => "last_in_slot_below_received",
             Self::ParentMismatch { .. } => "parent_mismatch",
             Self::MerkleRootMismatch { .. } => "merkle_root_mismatch",
+            Self::ErasureConfigConflict { .. } => "erasure_config_conflict",
         }
     }
 }
@@ -67,6 +75,15 @@ impl fmt::Display for InsertDefect {
             } => write!(
                 f,
                 "Merkle root {found} differs from root {expected} of FEC set {fec_set_index}"
+            ),
+            Self::ErasureConfigConflict {
+                fec_set_index,
+                num_data,
+                num_coding,
+            } => write!(
+                f,
+                "coding header differs from FEC set {fec_set_index}'s erasure meta \
+                 ({num_data} data, {num_coding} coding, first coding index as stored)"
             ),
         }
     }

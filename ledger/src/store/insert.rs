@@ -9,26 +9,37 @@
 use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::agave_meta::{ErasureMeta, SlotIndex};
 use super::blockstore::Blockstore;
 use super::chain;
-use super::checks::{InsertOptions, SetRoots};
-use super::columns::{CodeShred, DataShred, Meta};
+use super::checks::{InsertOptions, LeaderCheck, SetRoots};
+use super::columns::{CodeShred, DataShred, ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta};
 use super::data_sets::newly_completed;
 use super::defect::InsertDefect;
+use super::duplicates::{CallDuplicates, DuplicateKind, DuplicateSlot};
 use super::index_set::ShredIndexSet;
 use super::kv::KvEngine;
 use super::presence::{PresenceCache, ShredColumn};
+use super::sets::CallSets;
 use super::slot_meta::SlotMeta;
 use super::typed::{Batch, Engine};
 use crate::error::{LedgerError, Result};
-use crate::shred::{ShredDefect, ShredRef};
-use crate::types::{ShredIndex, Slot};
+use crate::shred::{ShredDefect, ShredKind, ShredRef, retransmitter_signature, verify_signature};
+use crate::types::{ShredIndex, Signature, Slot};
 
 /// What one `insert_shreds` call did.
 #[derive(Debug, Default)]
 pub struct InsertOutcome {
-    /// Shreds newly stored (data and coding).
+    /// Shreds newly stored (data and coding), not counting recovered ones.
     pub inserted: usize,
+    /// Data shreds rebuilt from their FEC set's coding shreds and stored.
+    pub recovered: usize,
+    /// FEC sets whose recovery was attempted and refused (corrupt or inconsistent shreds:
+    /// `LedgerError::Recovery` naming slot, set and cause); nothing of them was stored.
+    pub recovery_failed: Vec<LedgerError>,
+    /// Slots this call found duplicate and stored a proof for (one per slot, only when the
+    /// slot had none).
+    pub duplicate_slots: Vec<DuplicateSlot>,
     /// Shreds already stored (same kind, slot and index); ignored, the first write wins.
     pub duplicates: usize,
     /// Shreds not stored, in input order, with why.
@@ -69,9 +80,11 @@ pub(super) struct SlotWork {
     pub(super) dirty: bool,
     /// The parent was set by this call: link the slot into its parent's `next_slots`.
     pub(super) new_parent: bool,
-    data: Option<ShredIndexSet>,
-    code: Option<ShredIndexSet>,
+    pub(super) data: Option<ShredIndexSet>,
+    pub(super) code: Option<ShredIndexSet>,
     new_data: Vec<u32>,
+    /// A shred of the slot was stored: its `index` row must be written.
+    stored_any: bool,
 }
 
 impl SlotWork {
@@ -86,11 +99,12 @@ impl SlotWork {
             data: None,
             code: None,
             new_data: Vec::new(),
+            stored_any: false,
         })
     }
 }
 
-enum Verdict {
+pub(super) enum Verdict {
     Inserted,
     Duplicate,
     Rejected(LedgerError),
@@ -98,14 +112,16 @@ enum Verdict {
 
 /// `'e` borrows the engine (the batch's lifetime is tied to it exactly), `'c` the writer's
 /// presence cache, which is updated after the batch is written.
-struct Work<'e, 'c, E: KvEngine> {
-    engine: &'e Engine<E>,
-    cache: &'c PresenceCache,
+pub(super) struct Work<'e, 'c, E: KvEngine> {
+    pub(super) engine: &'e Engine<E>,
+    pub(super) cache: &'c PresenceCache,
     batch: Batch<'e, E>,
-    slots: BTreeMap<Slot, SlotWork>,
+    pub(super) slots: BTreeMap<Slot, SlotWork>,
     now_ms: u64,
-    options: InsertOptions,
+    pub(super) options: InsertOptions,
     roots: SetRoots,
+    pub(super) sets: CallSets,
+    pub(super) dups: CallDuplicates,
 }
 
 impl<E: KvEngine> Blockstore<E> {
@@ -146,6 +162,8 @@ impl<E: KvEngine> Blockstore<E> {
             now_ms: now_ms(),
             options,
             roots: SetRoots::default(),
+            sets: CallSets::default(),
+            dups: CallDuplicates::default(),
         };
         let mut outcome = InsertOutcome::default();
         for packet in packets {
@@ -162,6 +180,8 @@ impl<E: KvEngine> Blockstore<E> {
                 Verdict::Rejected(error) => outcome.rejected.push(rejected(error)),
             }
         }
+        work.recover(&mut outcome)?;
+        work.check_chains()?;
         work.finish(&mut outcome)?;
         let Work {
             batch,
@@ -185,13 +205,37 @@ impl<E: KvEngine> Blockstore<E> {
     }
 }
 
-fn rejected(error: LedgerError) -> RejectedShred {
+pub(super) fn rejected(error: LedgerError) -> RejectedShred {
     let (slot, index) = match &error {
         LedgerError::InvalidShred { slot, index, .. } => (*slot, *index),
         LedgerError::ShredRejected { slot, index, .. } => (Some(*slot), Some(*index)),
         _ => (None, None),
     };
     RejectedShred { slot, index, error }
+}
+
+/// Whether a stored payload is `shred`, ignoring the retransmitter signature of resigned
+/// shreds (each relay signs anew; Agave's `is_shred_duplicate` ignores it too).
+fn same_shred(stored: &[u8], shred: &ShredRef<'_>) -> bool {
+    let new = shred.payload();
+    let signed = match retransmitter_signature(shred) {
+        Some(_) => new.len().saturating_sub(Signature::LEN),
+        None => new.len(),
+    };
+    stored.len() == new.len() && stored.get(..signed) == new.get(..signed)
+}
+
+/// The `erasure_meta` a coding shred describes (`None` for a data shred).
+fn erasure_shape(shred: &ShredRef<'_>) -> Option<ErasureMeta> {
+    let index = shred.index().0;
+    Some(ErasureMeta {
+        fec_set_index: shred.fec_set_index(),
+        // `parse` checked position ≤ index.
+        first_coding_index: u64::from(index.checked_sub(u32::from(shred.position()?))?),
+        first_received_coding_index: u64::from(index),
+        num_data: u64::from(shred.num_data()?),
+        num_coding: u64::from(shred.num_code()?),
+    })
 }
 
 fn now_ms() -> u64 {
@@ -252,7 +296,7 @@ fn check_data(
 }
 
 impl<E: KvEngine> Work<'_, '_, E> {
-    fn add_data(&mut self, shred: &ShredRef<'_>) -> Result<Verdict> {
+    pub(super) fn add_data(&mut self, shred: &ShredRef<'_>) -> Result<Verdict> {
         let (slot, index) = (shred.slot(), shred.index().0);
         let Some(parent) = shred.parent_slot() else {
             // `parse` guarantees a data shred's parent; kept as an error, not a panic.
@@ -269,18 +313,26 @@ impl<E: KvEngine> Work<'_, '_, E> {
         }
         let present = w.data.get_or_insert_with(ShredIndexSet::new);
         if present.contains(index) {
-            return Ok(Verdict::Duplicate);
+            return self.occupied(shred);
         }
         if let Some(rejected) = index_too_large(shred) {
             return Ok(rejected);
         }
-        let known = || cache.root(slot, shred.fec_set_index());
+        let set_root = self
+            .sets
+            .load(engine, (slot, shred.fec_set_index()))?
+            .merkle;
+        let known = || {
+            cache
+                .root(slot, shred.fec_set_index())
+                .or(set_root.and_then(|m| m.merkle_root))
+        };
         let root = match self
             .roots
             .check(shred, &self.options, known, engine, present)?
         {
             Ok(root) => root,
-            Err(e) => return Ok(Verdict::Rejected(e)),
+            Err(e) => return self.refused(shred, e),
         };
         let meta = w.meta.get_or_insert_with(|| SlotMeta::new(slot, None));
         if let Some(defect) = check_data(meta, index, shred.last_in_slot(), parent) {
@@ -292,6 +344,7 @@ impl<E: KvEngine> Work<'_, '_, E> {
         present.insert(index);
         w.new_data.push(index);
         w.dirty = true;
+        w.stored_any = true;
         if meta.parent_slot.is_none() {
             meta.parent_slot = Some(parent);
             w.new_parent = parent != slot;
@@ -306,6 +359,7 @@ impl<E: KvEngine> Work<'_, '_, E> {
         if shred.data_complete() {
             meta.completed_data_indexes.insert(index);
         }
+        self.sets.stored(engine, shred)?;
         Ok(Verdict::Inserted)
     }
 
@@ -317,7 +371,7 @@ impl<E: KvEngine> Work<'_, '_, E> {
             w.code = Some(cache.load(engine, slot, ShredColumn::Code, None)?);
         }
         if w.code.as_ref().is_some_and(|p| p.contains(index)) {
-            return Ok(Verdict::Duplicate);
+            return self.occupied(shred);
         }
         if let Some(rejected) = index_too_large(shred) {
             return Ok(rejected);
@@ -326,20 +380,122 @@ impl<E: KvEngine> Work<'_, '_, E> {
             w.data = Some(cache.load(engine, slot, ShredColumn::Data, w.meta.as_ref())?);
         }
         let data_present = w.data.get_or_insert_with(ShredIndexSet::new);
-        let known = || cache.root(slot, shred.fec_set_index());
+        let key = (slot, shred.fec_set_index());
+        let set = self.sets.load(engine, key)?;
+        let set_root = set.merkle.and_then(|m| m.merkle_root);
+        let known = || cache.root(slot, shred.fec_set_index()).or(set_root);
         let root = match self
             .roots
             .check(shred, &self.options, known, engine, data_present)?
         {
             Ok(root) => root,
-            Err(e) => return Ok(Verdict::Rejected(e)),
+            Err(e) => return self.refused(shred, e),
         };
-        let present = w.code.get_or_insert_with(ShredIndexSet::new);
+        let Some(shape) = erasure_shape(shred) else {
+            return Ok(Verdict::Rejected(LedgerError::InvalidShred {
+                slot: Some(slot),
+                index: Some(shred.index()),
+                defect: ShredDefect::WrongKind { expected: "code" },
+            }));
+        };
+        let set = self.sets.load(engine, key)?;
+        match set.erasure {
+            Some(known) if !known.agrees_with(&shape) => {
+                let defect = InsertDefect::ErasureConfigConflict {
+                    fec_set_index: key.1,
+                    num_data: known.num_data,
+                    num_coding: known.num_coding,
+                };
+                let first = u32::try_from(known.first_received_coding_index).unwrap_or(u32::MAX);
+                self.prove(
+                    shred,
+                    ShredKind::Code,
+                    first,
+                    DuplicateKind::ErasureConfigConflict,
+                )?;
+                return Ok(reject(slot, index, defect));
+            }
+            Some(_) => {}
+            None => {
+                set.erasure = Some(shape);
+                set.erasure_new = true;
+            }
+        }
         self.batch
             .put_bytes::<CodeShred>((slot, shred.index()), shred.payload())?;
         self.roots.accept(shred, root);
-        present.insert(index);
+        if let Some(w) = self.slots.get_mut(&slot) {
+            w.code.get_or_insert_with(ShredIndexSet::new).insert(index);
+            w.stored_any = true;
+        }
+        self.sets.stored(engine, shred)?;
         Ok(Verdict::Inserted)
+    }
+
+    /// A shred at an occupied (slot, index, kind): a duplicate, and a duplicate-slot proof
+    /// when its payload differs from the stored one. A proof must be the leader's: with a
+    /// leader key, a differing shred whose signature fails is refused for that instead.
+    fn occupied(&mut self, shred: &ShredRef<'_>) -> Result<Verdict> {
+        let (slot, index) = (shred.slot(), shred.index().0);
+        if self.dups.has_proof(self.engine, slot)? {
+            return Ok(Verdict::Duplicate);
+        }
+        let stored = self.sets.payload(self.engine, slot, shred.kind(), index)?;
+        let Some(stored) = stored.filter(|p| !same_shred(p, shred)) else {
+            return Ok(Verdict::Duplicate);
+        };
+        if let LeaderCheck::Verify(leader) = self.options.leader {
+            if let Err(e) = verify_signature(shred, &leader) {
+                return Ok(Verdict::Rejected(e));
+            }
+        }
+        let why = DuplicateKind::SamePosition;
+        self.dups
+            .record(self.engine, slot, why, stored, shred.payload())?;
+        Ok(Verdict::Duplicate)
+    }
+
+    /// A shred refused by the root or signature checks; a root conflict within a set is a
+    /// duplicate-slot proof against the set's first stored shred.
+    fn refused(&mut self, shred: &ShredRef<'_>, error: LedgerError) -> Result<Verdict> {
+        let conflict = matches!(
+            &error,
+            LedgerError::ShredRejected {
+                defect: InsertDefect::MerkleRootMismatch { .. },
+                ..
+            }
+        );
+        if conflict {
+            let key = (shred.slot(), shred.fec_set_index());
+            if let Some(first) = self.sets.load(self.engine, key)?.merkle {
+                let (kind, index) = (
+                    first.first_received_shred_kind,
+                    first.first_received_shred_index,
+                );
+                self.prove(shred, kind, index, DuplicateKind::MerkleRootConflict)?;
+            }
+        }
+        Ok(Verdict::Rejected(error))
+    }
+
+    /// Records a proof: the stored shred (`kind`, `index`) of `shred`'s slot against `shred`.
+    /// Without the stored shred (purged) there is no proof.
+    pub(super) fn prove(
+        &mut self,
+        shred: &ShredRef<'_>,
+        kind: ShredKind,
+        index: u32,
+        why: DuplicateKind,
+    ) -> Result<()> {
+        let slot = shred.slot();
+        if self.dups.has_proof(self.engine, slot)? {
+            return Ok(());
+        }
+        if let Some(first) = self.sets.payload(self.engine, slot, kind, index)? {
+            self.dups
+                .record(self.engine, slot, why, first, shred.payload())?;
+        }
+        Ok(())
     }
 
     /// Advances `consumed`, finds completed data sets and full slots, chains parents and
@@ -366,11 +522,36 @@ impl<E: KvEngine> Work<'_, '_, E> {
         }
         chain::link_parents(&mut self.slots, self.engine)?;
         chain::propagate_connected(&mut self.slots, self.engine)?;
-        for (&slot, w) in &self.slots {
+        for (&slot, w) in &mut self.slots {
             if let (true, Some(meta)) = (w.dirty, w.meta.as_ref()) {
                 self.batch.put::<Meta>(slot, meta)?;
             }
+            if w.stored_any {
+                let (engine, cache) = (self.engine, self.cache);
+                if w.data.is_none() {
+                    w.data = Some(cache.load(engine, slot, ShredColumn::Data, w.meta.as_ref())?);
+                }
+                if w.code.is_none() {
+                    w.code = Some(cache.load(engine, slot, ShredColumn::Code, None)?);
+                }
+                let index = SlotIndex {
+                    slot,
+                    data: w.data.clone().unwrap_or_default(),
+                    code: w.code.clone().unwrap_or_default(),
+                };
+                self.batch.put::<Index>(slot, &index)?;
+            }
         }
+        for (&key, set) in &self.sets.sets {
+            if let (true, Some(erasure)) = (set.erasure_new, set.erasure.as_ref()) {
+                self.batch.put::<ErasureMetaColumn>(key, erasure)?;
+            }
+            if let (true, Some(merkle)) = (set.merkle_new, set.merkle.as_ref()) {
+                self.batch.put::<MerkleRootMetaColumn>(key, merkle)?;
+            }
+        }
+        let dups = std::mem::take(&mut self.dups);
+        outcome.duplicate_slots = dups.write(&mut self.batch)?;
         Ok(())
     }
 }

@@ -16,6 +16,7 @@
 //!
 //! Start reading at [`Blockstore`], then `insert.rs`.
 
+mod agave_meta;
 pub mod column;
 pub mod columns;
 mod defect;
@@ -26,18 +27,24 @@ mod blockstore;
 mod chain;
 mod checks;
 mod data_sets;
+mod duplicates;
 mod insert;
 pub mod kv;
 mod mem_engine;
 mod presence;
+mod recover;
 #[cfg(feature = "storage")]
 mod rocks;
 mod roots;
+mod sets;
 mod typed;
+mod wire;
 
+pub use agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
 pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};
 pub use column::Column;
 pub use defect::InsertDefect;
+pub use duplicates::{DuplicateKind, DuplicateSlot};
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};
 pub use slot_meta::{CompletedIndexesFormat, MAX_NEXT_SLOTS, SlotMeta};
 

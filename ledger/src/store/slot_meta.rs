@@ -13,6 +13,7 @@
 //! allocated, so corrupt bytes give an error, never a panic or a huge allocation.
 
 use super::index_set::{BITMAP_BYTES, CompletedDataIndexes};
+use super::wire::Reader;
 use crate::shred::MAX_SHREDS_PER_SLOT;
 use crate::types::Slot;
 
@@ -146,7 +147,7 @@ impl SlotMeta {
     /// holds at most 32,768 data shreds), `last_index < 32,768`, and `next_slots` holds no
     /// more than the bytes present (8 each, at most [`MAX_NEXT_SLOTS`]).
     pub fn decode(bytes: &[u8]) -> Result<Self, String> {
-        let mut r = Reader { bytes, pos: 0 };
+        let mut r = Reader::new(bytes);
         let slot = Slot(r.u64("slot")?);
         let consumed = r.u64("consumed")?;
         let received = r.u64("received")?;
@@ -169,7 +170,7 @@ impl SlotMeta {
             next_slots.push(Slot(r.u64("next_slots")?));
         }
         let connected_flags = r.u8("connected_flags")?;
-        let rest = r.bytes.get(r.pos..).unwrap_or_default();
+        let rest = r.rest();
         let completed_data_indexes = decode_v2(rest, Trailing::Reject)
             .or_else(|| decode_v1(rest))
             .or_else(|| decode_v2(rest, Trailing::Allow))
@@ -261,34 +262,6 @@ fn decode_v1(rest: &[u8]) -> Option<CompletedDataIndexes> {
         prev = Some(v);
     }
     Some(set)
-}
-
-/// Cursor over little-endian fields; errors name the field that ran out.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl Reader<'_> {
-    fn remaining(&self) -> usize {
-        self.bytes.len().saturating_sub(self.pos)
-    }
-
-    fn u64(&mut self, field: &str) -> Result<u64, String> {
-        let v = read_u64_at(self.bytes, self.pos)
-            .ok_or_else(|| format!("ends inside {field} at byte {}", self.pos))?;
-        self.pos += 8;
-        Ok(v)
-    }
-
-    fn u8(&mut self, field: &str) -> Result<u8, String> {
-        let v = *self
-            .bytes
-            .get(self.pos)
-            .ok_or_else(|| format!("ends inside {field} at byte {}", self.pos))?;
-        self.pos += 1;
-        Ok(v)
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! generated ledger (which shreds exist, which data sets they form) and the operations.
 #![allow(dead_code)]
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use bstore_ledger::entry::{Entry, encode_entries};
 use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, SlotEntries, ViewFetch};
@@ -117,7 +117,10 @@ fn gen_slot(key: &SigningKey, rng: &mut Rng, slot: u64, parent: u64, sets: usize
 struct Model {
     /// Per generated slot, the data shred indices stored.
     present: Vec<BTreeSet<u32>>,
+    /// Per generated slot, the positions in `GenSlot::code` stored.
     code_present: Vec<BTreeSet<u32>>,
+    /// Per generated slot, its FEC sets: `fec_set_index → (num_data, code positions)`.
+    fec_sets: Vec<BTreeMap<u32, (u32, Vec<u32>)>>,
     dead: BTreeSet<usize>,
     roots: BTreeSet<usize>,
 }
@@ -140,6 +143,7 @@ pub fn run<E: KvEngine>(
     let mut model = Model {
         present: vec![BTreeSet::new(); n],
         code_present: vec![BTreeSet::new(); n],
+        fec_sets: ledger.slots.iter().map(fec_sets).collect(),
         ..Model::default()
     };
     // Genuine shreds go in with the root check only (their signatures are known good and an
@@ -168,7 +172,7 @@ pub fn run<E: KvEngine>(
                     .insert_shreds_with(order.iter().map(|&i| &g.data[i]), options)
                     .map_err(|e| format!("step {step}: insert slot: {e}"))?;
                 let fresh = g.data.len() - model.present[s].len();
-                if !out.rejected.is_empty() || out.inserted != fresh {
+                if !out.rejected.is_empty() || out.inserted != fresh || out.recovered != 0 {
                     return Err(format!(
                         "step {step}: whole slot: inserted {} want {fresh}",
                         out.inserted
@@ -197,15 +201,26 @@ pub fn run<E: KvEngine>(
                     .map(|&i| u32::try_from(i).unwrap_or(u32::MAX))
                     .filter(|i| !target.contains(i))
                     .collect();
-                if !out.rejected.is_empty() || out.inserted != fresh.len() {
+                target.extend(fresh.iter().copied());
+                let touched = touched_sets(&model.fec_sets[s], tag % 7 == 0, &fresh);
+                let recovered = recover(&mut model, s, &touched);
+                if !out.rejected.is_empty()
+                    || out.inserted != fresh.len()
+                    || out.recovered != recovered
+                    || !out.recovery_failed.is_empty()
+                    || !out.duplicate_slots.is_empty()
+                {
                     return Err(format!(
-                        "step {step}: insert of valid shreds: inserted {}, expected {}, rejected {:?}",
+                        "step {step}: insert of valid shreds: inserted {} recovered {}, expected \
+                         {} / {recovered}, rejected {:?}, recovery {:?}, duplicates {:?}",
                         out.inserted,
+                        out.recovered,
                         fresh.len(),
-                        out.rejected.first().map(|r| r.error.to_string())
+                        out.rejected.first().map(|r| r.error.to_string()),
+                        out.recovery_failed.first().map(ToString::to_string),
+                        out.duplicate_slots,
                     ));
                 }
-                target.extend(fresh);
                 "insert"
             }
             2 => {
@@ -218,7 +233,7 @@ pub fn run<E: KvEngine>(
                     break;
                 };
                 let index = usize::from(pick) % g.data.len();
-                corrupt_insert(
+                let stored = corrupt_insert(
                     store,
                     g,
                     index,
@@ -228,6 +243,15 @@ pub fn run<E: KvEngine>(
                     &mut model.present[s],
                 )
                 .map_err(|e| format!("step {step}: corrupt insert: {e}"))?;
+                if let Some((i, recovered)) = stored {
+                    let touched = touched_sets(&model.fec_sets[s], true, &BTreeSet::from([i]));
+                    let want = recover(&mut model, s, &touched);
+                    if recovered != want {
+                        return Err(format!(
+                            "step {step}: corrupt insert recovered {recovered}, want {want}"
+                        ));
+                    }
+                }
                 "corrupt"
             }
             3 => {
@@ -256,7 +280,9 @@ pub fn run<E: KvEngine>(
 }
 
 /// Inserts data shred `index` of `g` with byte `pos` xor `x`. The store may take it only
-/// when the change does not touch what the leader signed (the data it deshreds to).
+/// when the change does not touch what the leader signed (the data it deshreds to), and
+/// never makes a duplicate-slot proof of it (its signature is not the leader's).
+/// Returns the index and the shreds the call recovered when the shred was stored.
 fn corrupt_insert<E: KvEngine>(
     store: &Blockstore<E>,
     g: &GenSlot,
@@ -265,7 +291,7 @@ fn corrupt_insert<E: KvEngine>(
     x: u8,
     options: InsertOptions,
     present: &mut BTreeSet<u32>,
-) -> Result<(), String> {
+) -> Result<Option<(u32, usize)>, String> {
     let original = &g.data[index];
     let mut bad = original.clone();
     let pos = pos % bad.len();
@@ -273,8 +299,15 @@ fn corrupt_insert<E: KvEngine>(
     let out = store
         .insert_shreds_with([&bad], options)
         .map_err(|e| e.to_string())?;
+    if !out.duplicate_slots.is_empty() || !out.recovery_failed.is_empty() {
+        return Err(format!(
+            "a shred corrupted at byte {pos} made {:?} / {:?}",
+            out.duplicate_slots,
+            out.recovery_failed.first().map(ToString::to_string)
+        ));
+    }
     if out.inserted == 0 {
-        return Ok(());
+        return Ok(None);
     }
     let index32 = u32::try_from(index).map_err(|e| e.to_string())?;
     let (a, b) = (ShredRef::parse(original), ShredRef::parse(&bad));
@@ -286,7 +319,61 @@ fn corrupt_insert<E: KvEngine>(
         return Err(format!("a shred corrupted at byte {pos} was stored"));
     }
     present.insert(index32);
-    Ok(())
+    Ok(Some((index32, out.recovered)))
+}
+
+/// The FEC sets of a generated slot, from its shreds' headers.
+fn fec_sets(g: &GenSlot) -> BTreeMap<u32, (u32, Vec<u32>)> {
+    let mut sets: BTreeMap<u32, (u32, Vec<u32>)> = BTreeMap::new();
+    for (pos, payload) in g.code.iter().enumerate() {
+        let Ok(shred) = ShredRef::parse(payload) else {
+            continue;
+        };
+        let set = sets.entry(shred.fec_set_index()).or_default();
+        set.0 = u32::from(shred.num_data().unwrap_or(0));
+        set.1.push(u32::try_from(pos).unwrap_or(u32::MAX));
+    }
+    sets
+}
+
+/// The sets holding the freshly stored data indices (`data`) or code positions.
+fn touched_sets(
+    sets: &BTreeMap<u32, (u32, Vec<u32>)>,
+    data: bool,
+    fresh: &BTreeSet<u32>,
+) -> BTreeSet<u32> {
+    sets.iter()
+        .filter(|(fec, (num_data, code))| {
+            fresh.iter().any(|i| match data {
+                true => (**fec..*fec + *num_data).contains(i),
+                false => code.contains(i),
+            })
+        })
+        .map(|(fec, _)| *fec)
+        .collect()
+}
+
+/// Recovery as the store must do it: a touched set missing data shreds but holding at
+/// least `num_data` shreds of either kind gets all its data shreds. Returns how many.
+fn recover(model: &mut Model, s: usize, touched: &BTreeSet<u32>) -> usize {
+    let mut recovered = 0;
+    for fec in touched {
+        let Some((num_data, code)) = model.fec_sets[s].get(fec) else {
+            continue;
+        };
+        let range = *fec..*fec + *num_data;
+        let data = model.present[s].range(range.clone()).count();
+        let code = code
+            .iter()
+            .filter(|p| model.code_present[s].contains(p))
+            .count();
+        let need = *num_data as usize;
+        if data < need && data + code >= need {
+            recovered += need - data;
+            model.present[s].extend(range);
+        }
+    }
+    recovered
 }
 
 /// The model's first missing data index of slot `s`.

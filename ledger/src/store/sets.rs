@@ -1,0 +1,111 @@
+//! What one insert call knows of the FEC sets it touches (`docs/on-disk-layout.md#agave-insert-columns`):
+//! each set's `erasure_meta` and `merkle_root_meta` rows (loaded on first touch, new ones
+//! written with the batch), and a copy of every shred payload the call stored, because the
+//! write batch cannot be read back (recovery and duplicate proofs need those bytes).
+//!
+//! Invariants: a row marked new is not in the database; a set's rows, once made, are never
+//! replaced within the call (the first stored shred defines them, as in Agave).
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::agave_meta::{ErasureMeta, MerkleRootMeta};
+use super::columns::{CodeShred, DataShred, ErasureMetaColumn, MerkleRootMetaColumn, SetKey};
+use super::kv::KvEngine;
+use super::typed::Engine;
+use crate::error::Result;
+use crate::shred::{ShredKind, ShredRef, merkle_root};
+use crate::types::{ShredIndex, Slot};
+
+/// One FEC set's rows during a call.
+#[derive(Debug, Default)]
+pub(super) struct SetWork {
+    pub(super) erasure: Option<ErasureMeta>,
+    pub(super) erasure_new: bool,
+    pub(super) merkle: Option<MerkleRootMeta>,
+    pub(super) merkle_new: bool,
+    /// A shred of the set was stored by this call (the set is a recovery candidate).
+    pub(super) touched: bool,
+}
+
+/// The call's FEC sets and stored payloads.
+#[derive(Debug, Default)]
+pub(super) struct CallSets {
+    pub(super) sets: BTreeMap<SetKey, SetWork>,
+    data: HashMap<(Slot, u32), Vec<u8>>,
+    code: HashMap<(Slot, u32), Vec<u8>>,
+}
+
+impl CallSets {
+    /// The set's rows, loaded from the database on first touch.
+    pub(super) fn load<E: KvEngine>(
+        &mut self,
+        engine: &Engine<E>,
+        key: SetKey,
+    ) -> Result<&mut SetWork> {
+        if !self.sets.contains_key(&key) {
+            let work = SetWork {
+                erasure: engine.get::<ErasureMetaColumn>(key)?,
+                merkle: engine.get::<MerkleRootMetaColumn>(key)?,
+                ..SetWork::default()
+            };
+            self.sets.insert(key, work);
+        }
+        Ok(self.sets.entry(key).or_default())
+    }
+
+    /// Records a stored shred: its payload copy, and its set's `merkle_root_meta` when the
+    /// set has none yet.
+    pub(super) fn stored<E: KvEngine>(
+        &mut self,
+        engine: &Engine<E>,
+        shred: &ShredRef<'_>,
+    ) -> Result<()> {
+        let (slot, index) = (shred.slot(), shred.index().0);
+        let map = match shred.kind() {
+            ShredKind::Data => &mut self.data,
+            ShredKind::Code => &mut self.code,
+        };
+        map.insert((slot, index), shred.payload().to_vec());
+        let set = self.load(engine, (slot, shred.fec_set_index()))?;
+        set.touched = true;
+        if set.merkle.is_none() {
+            set.merkle = Some(MerkleRootMeta {
+                // Legacy shreds (and Merkle shreds whose proof cannot be evaluated, which
+                // parse and the root check refuse anyway) have no root.
+                merkle_root: merkle_root(shred)
+                    .ok()
+                    .filter(|_| shred.proof_size().is_some()),
+                first_received_shred_index: index,
+                first_received_shred_kind: shred.kind(),
+            });
+            set.merkle_new = true;
+        }
+        Ok(())
+    }
+
+    /// A stored shred's payload: this call's copy, else the database's.
+    pub(super) fn payload<E: KvEngine>(
+        &self,
+        engine: &Engine<E>,
+        slot: Slot,
+        kind: ShredKind,
+        index: u32,
+    ) -> Result<Option<Vec<u8>>> {
+        let copies = match kind {
+            ShredKind::Data => &self.data,
+            ShredKind::Code => &self.code,
+        };
+        if let Some(p) = copies.get(&(slot, index)) {
+            return Ok(Some(p.clone()));
+        }
+        let key = (slot, ShredIndex(index));
+        Ok(match kind {
+            ShredKind::Data => engine
+                .get_pinned::<DataShred>(key)?
+                .map(|p| p.as_ref().to_vec()),
+            ShredKind::Code => engine
+                .get_pinned::<CodeShred>(key)?
+                .map(|p| p.as_ref().to_vec()),
+        })
+    }
+}
