@@ -9,6 +9,7 @@ use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck, M
 use bstore_ledger::stream::StreamReader;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Pubkey, Slot};
+use bstore_replay::InsertTally;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -149,18 +150,22 @@ fn ingest(
     files: &[PathBuf],
 ) -> Result<(), Box<dyn std::error::Error>> {
     let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
-    let (mut inserted, mut duplicates, mut completed) = (0usize, 0usize, 0usize);
+    let mut tally = InsertTally::default();
     let mut rejected: BTreeMap<String, u64> = BTreeMap::new();
     let mut examples = Vec::new();
+    let mut recovery_failures = Vec::new();
     let mut slots_full = Vec::new();
     let mut pending = Vec::with_capacity(batch);
     let mut flush = |pending: &mut Vec<Vec<u8>>| -> Result<(), Box<dyn std::error::Error>> {
         let out = store.insert_shreds_with(pending.iter(), options)?;
         pending.clear();
-        inserted += out.inserted;
-        duplicates += out.duplicates;
-        completed += out.completed_data_sets.len();
+        tally.add(&out);
         slots_full.extend(out.slots_full.iter().map(|s| s.0));
+        for e in &out.recovery_failed {
+            if recovery_failures.len() < 20 {
+                recovery_failures.push(e.to_string());
+            }
+        }
         for r in out.rejected {
             let reason = r.error.to_string();
             *rejected
@@ -182,15 +187,28 @@ fn ingest(
     }
     flush(&mut pending)?;
     let total_rejected: u64 = rejected.values().sum();
+    let duplicate_slots: Vec<_> = tally
+        .duplicate_slots
+        .iter()
+        .map(|d| json!({"slot": d.slot.0, "kind": d.kind.name()}))
+        .collect();
     let summary = json!({
-        "inserted": inserted,
-        "duplicates": duplicates,
+        "inserted": tally.inserted,
+        "duplicates": tally.duplicates,
         "rejected": total_rejected,
         "rejected_reasons": rejected,
         "rejected_examples": examples,
-        "completed_data_sets": completed,
+        "recovered": tally.recovered,
+        "recovery_failed": tally.recovery_failed,
+        "recovery_failed_examples": recovery_failures,
+        "duplicate_slots": duplicate_slots,
+        "completed_data_sets": tally.completed_data_sets,
         "slots_full": slots_full,
     });
+    for point in tally.datapoints() {
+        bstore_metrics::submit(point, bstore_metrics::log::Level::Info);
+    }
+    bstore_metrics::flush();
     println!("{summary}");
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! Every data-shred file of the test data, inserted in a seeded random order in random-size
 //! calls, gives the slot metas the files' expected.json describes, and the data sets the
-//! calls report, unioned, are exactly the complete data sets of the file.
+//! calls report, unioned, are exactly the complete data sets of the file. The expectations
+//! describe the file's data shreds, so they are inserted first; the file's coding shreds
+//! then go in (recovering what they can, checked by `store_recovery.rs`) and may only add.
 #![cfg(feature = "storage")]
 
 mod common;
@@ -37,6 +39,9 @@ fn check(name: &str, packets: &[Vec<u8>], expectations: &[(&Value, Option<&Value
     let mut reported = Vec::new();
     let (mut inserted, mut duplicates) = (0, 0);
     let mut full = Vec::new();
+    let is_data = |p: &Vec<u8>| bstore_ledger::shred::ShredRef::parse(p).is_ok_and(|s| s.is_data());
+    let (data, code): (Vec<Vec<u8>>, Vec<Vec<u8>>) = packets.iter().cloned().partition(is_data);
+    let packets = &data;
     for chunk in shuffled_chunks(packets, seed, 40) {
         let out = store
             .insert_shreds_with(&chunk, common::insert_options(name))
@@ -61,7 +66,7 @@ fn check(name: &str, packets: &[Vec<u8>], expectations: &[(&Value, Option<&Value
     let mut want_dups = 0;
     for (shreds, deshred) in expectations {
         let want = SlotExpectation::from_json(shreds);
-        want_dups += want.duplicates;
+        want_dups += want.unique_data;
         let meta = store
             .meta(want.slot)
             .expect("read meta")
@@ -89,7 +94,47 @@ fn check(name: &str, packets: &[Vec<u8>], expectations: &[(&Value, Option<&Value
             );
         }
     }
-    assert_eq!(duplicates, want_dups, "{name}: duplicates");
+    assert_eq!(duplicates, packets.len() - want_dups, "{name}: duplicates");
+    add_code(&store, name, &code, expectations, seed);
+}
+
+/// Inserts the file's coding shreds after its data shreds: nothing refused, no recovery
+/// failure, no duplicate proof, and every slot's meta only grows.
+fn add_code(
+    store: &bstore_ledger::store::Blockstore,
+    name: &str,
+    code: &[Vec<u8>],
+    expectations: &[(&Value, Option<&Value>)],
+    seed: u64,
+) {
+    for chunk in shuffled_chunks(code, seed, 40) {
+        let out = store
+            .insert_shreds_with(&chunk, common::insert_options(name))
+            .expect("insert");
+        assert!(
+            out.rejected.is_empty(),
+            "{name}: code rejected {:?}",
+            out.rejected
+        );
+        assert!(
+            out.recovery_failed.is_empty(),
+            "{name}: {:?}",
+            out.recovery_failed
+        );
+        assert!(
+            out.duplicate_slots.is_empty(),
+            "{name}: {:?}",
+            out.duplicate_slots
+        );
+    }
+    for (shreds, _) in expectations {
+        let want = SlotExpectation::from_json(shreds);
+        let meta = store.meta(want.slot).expect("read").expect("meta");
+        assert!(
+            meta.consumed >= want.consumed && meta.received >= want.received,
+            "{name}"
+        );
+    }
 }
 
 #[test]

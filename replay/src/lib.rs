@@ -29,6 +29,7 @@ mod error;
 mod executor;
 mod fetch_mode;
 mod follow;
+mod insert_stats;
 mod slot;
 mod stats;
 mod ticks;
@@ -45,6 +46,7 @@ pub use executor::{
 };
 pub use fetch_mode::FetchMode;
 pub use follow::{FollowSummary, follow};
+pub use insert_stats::{BLOCKSTORE_DUPLICATE_SLOT, BLOCKSTORE_INSERT, InsertTally};
 pub use stats::{
     Latency, MetricsSink, REPLAY_SLOT_DEAD, REPLAY_SLOT_STATS, SlotStats, dead_slot_datapoint,
 };

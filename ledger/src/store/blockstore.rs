@@ -11,8 +11,12 @@ use std::ops::{Bound, RangeBounds};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
+use super::agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
 use super::column::Column;
-use super::columns::{self, BlockHeight, BlockTime, CodeShred, DataShred, DeadSlots, Meta, Root};
+use super::columns::{
+    self, BlockHeight, BlockTime, CodeShred, DataShred, DeadSlots, DuplicateSlots,
+    ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta, Root,
+};
 use super::kv::{AccessMode, Direction, KvEngine};
 use super::mem_engine::MemEngine;
 use super::presence::PresenceCache;
@@ -219,6 +223,31 @@ impl<E: KvEngine> Blockstore<E> {
     /// The slot's block height.
     pub fn block_height(&self, slot: Slot) -> Result<Option<u64>> {
         self.engine.get::<BlockHeight>(slot)
+    }
+
+    /// The slot's duplicate-slot proof, when one was stored (by insert, or by Agave).
+    pub fn duplicate_slot_proof(&self, slot: Slot) -> Result<Option<DuplicateSlotProof>> {
+        self.engine.get::<DuplicateSlots>(slot)
+    }
+
+    /// The slot's Agave `index` row: which data and coding shreds are stored.
+    pub fn slot_index(&self, slot: Slot) -> Result<Option<SlotIndex>> {
+        self.engine.get::<Index>(slot)
+    }
+
+    /// The `erasure_meta` row of the FEC set `fec_set_index` of `slot`.
+    pub fn erasure_meta(&self, slot: Slot, fec_set_index: u32) -> Result<Option<ErasureMeta>> {
+        self.engine.get::<ErasureMetaColumn>((slot, fec_set_index))
+    }
+
+    /// The `merkle_root_meta` row of the FEC set `fec_set_index` of `slot`.
+    pub fn merkle_root_meta(
+        &self,
+        slot: Slot,
+        fec_set_index: u32,
+    ) -> Result<Option<MerkleRootMeta>> {
+        self.engine
+            .get::<MerkleRootMetaColumn>((slot, fec_set_index))
     }
 
     /// The stored data shred payload (one copy out of RocksDB).

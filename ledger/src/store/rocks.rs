@@ -321,17 +321,20 @@ pub(crate) mod tests {
     #[test]
     fn read_write_open_keeps_unknown_columns_and_adds_known_ones() {
         let dir = tempfile::tempdir().expect("tempdir");
-        create_db_with_extra_cf(dir.path(), "index");
+        create_db_with_extra_cf(dir.path(), "transaction_status");
         drop(RocksEngine::open(dir.path(), AccessMode::ReadWrite).expect("open"));
         let mut names =
             DB::list_cf(&Options::default(), dir.path().join(ROCKSDB_DIR)).expect("list");
         names.sort();
         let mut want: Vec<String> = columns::ALL.iter().map(|(n, _)| n.to_string()).collect();
-        want.extend(["default".to_string(), "index".to_string()]);
+        want.extend(["default".to_string(), "transaction_status".to_string()]);
         want.sort();
         assert_eq!(names, want);
         let engine = RocksEngine::open(dir.path(), AccessMode::ReadOnly).expect("read-only");
-        let cf = engine.db.cf_handle("index").expect("unknown column opened");
+        let cf = engine
+            .db
+            .cf_handle("transaction_status")
+            .expect("unknown column opened");
         assert_eq!(
             engine.db.get_cf(cf, b"k").expect("get").as_deref(),
             Some(&b"v"[..])

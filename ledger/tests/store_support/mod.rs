@@ -70,7 +70,8 @@ pub struct SlotExpectation {
     /// Data sets whose shreds are all in the file, as `start..end`.
     pub complete_sets: Vec<(u32, u32)>,
     /// Stored shreds that the file repeats.
-    pub duplicates: usize,
+    /// Distinct data shred indices in the file for the slot.
+    pub unique_data: usize,
 }
 
 impl SlotExpectation {
@@ -116,7 +117,7 @@ impl SlotExpectation {
             last_index: u64s(&shreds["last_in_slot_indices"]).first().copied(),
             completed_indexes: completed.iter().map(|&c| c as u32).collect(),
             complete_sets,
-            duplicates: (count - unique_data - unique_code) as usize,
+            unique_data: unique_data as usize,
         }
     }
 

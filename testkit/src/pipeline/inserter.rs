@@ -8,7 +8,9 @@ use std::time::Instant;
 use bstore_ledger::store::{Blockstore, CompletedDataSet};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
+use bstore_replay::InsertTally;
 use crossbeam_channel::Sender;
+use log::Level;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -48,6 +50,7 @@ pub(super) fn run(
             window.shuffle(&mut rng);
         }
         let inserts = shreds.len().div_ceil(SHREDS_PER_INSERT).max(1) as u32;
+        let mut tally = InsertTally::default();
         let slot_start = start + config.slot_time * (n - 1) as u32;
         for (i, chunk) in shreds.chunks(SHREDS_PER_INSERT).enumerate() {
             let due = slot_start + config.slot_time * i as u32 / inserts;
@@ -57,6 +60,7 @@ pub(super) fn run(
             let outcome = blockstore
                 .insert_shreds(chunk)
                 .map_err(|source| TestkitError::Ledger { slot, source })?;
+            tally.add(&outcome);
             if !outcome.completed_data_sets.is_empty() {
                 // The service may lag; a full channel (100,000 batches) means it is stuck.
                 if sets.send(outcome.completed_data_sets).is_err() {
@@ -69,6 +73,9 @@ pub(super) fn run(
             if updates.send(slot).is_err() {
                 return Err(TestkitError::Stopped("replay stopped"));
             }
+        }
+        for point in tally.datapoints() {
+            config.metrics.submit(point, Level::Info);
         }
         generated.slots += 1;
         generated.shreds += shreds.len() as u64;
