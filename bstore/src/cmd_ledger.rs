@@ -41,9 +41,24 @@ enum LedgerCommand {
         /// shreds of a pre-release Merkle layout, or test data changed after signing.
         #[arg(long)]
         skip_merkle_check: bool,
+        /// Keep about this many data shreds: after each batch, purge the oldest slots up to
+        /// the highest root (Agave's `--limit-ledger-size`; nothing above the root goes).
+        #[arg(long, value_name = "SHREDS")]
+        limit_ledger_size: Option<u64>,
         /// Shred stream files (u64 LE length + packet bytes, repeated).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Delete slots START..=END (END defaults to START) from every column, then compact so
+    /// the space comes back (agave-ledger-tool's `purge`). Prints a JSON summary.
+    Purge {
+        /// Ledger directory.
+        #[arg(long)]
+        ledger: PathBuf,
+        /// First slot to purge.
+        start: u64,
+        /// Last slot to purge (inclusive).
+        end: Option<u64>,
     },
     /// Print one slot's JSON summary (same fields as `bstore shreds deshred`), computed
     /// through the store's fetch path.
@@ -97,6 +112,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
             batch,
             leader,
             skip_merkle_check,
+            limit_ledger_size,
             files,
         } => {
             let options = InsertOptions {
@@ -107,7 +123,10 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
                     MerkleCheck::Verify
                 },
             };
-            ingest(&ledger, batch.max(1), options, &files)
+            ingest(&ledger, batch.max(1), options, limit_ledger_size, &files)
+        }
+        LedgerCommand::Purge { ledger, start, end } => {
+            crate::purge::purge(&ledger, Slot(start), Slot(end.unwrap_or(start)))
         }
         LedgerCommand::Slot {
             ledger,
@@ -147,6 +166,7 @@ fn ingest(
     ledger: &Path,
     batch: usize,
     options: InsertOptions,
+    limit: Option<u64>,
     files: &[PathBuf],
 ) -> Result<(), Box<dyn std::error::Error>> {
     let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
@@ -154,12 +174,18 @@ fn ingest(
     let mut rejected: BTreeMap<String, u64> = BTreeMap::new();
     let mut examples = Vec::new();
     let mut recovery_failures = Vec::new();
+    let mut purged = Vec::new();
     let mut slots_full = Vec::new();
     let mut pending = Vec::with_capacity(batch);
     let mut flush = |pending: &mut Vec<Vec<u8>>| -> Result<(), Box<dyn std::error::Error>> {
         let out = store.insert_shreds_with(pending.iter(), options)?;
         pending.clear();
         tally.add(&out);
+        if let Some(max) = limit
+            && let Some(stats) = store.purge_to_limit(max)?
+        {
+            purged.push(json!([stats.from.0, stats.to.0]));
+        }
         slots_full.extend(out.slots_full.iter().map(|s| s.0));
         for e in &out.recovery_failed {
             if recovery_failures.len() < 20 {
@@ -204,6 +230,7 @@ fn ingest(
         "duplicate_slots": duplicate_slots,
         "completed_data_sets": tally.completed_data_sets,
         "slots_full": slots_full,
+        "purged_ranges": purged,
     });
     for point in tally.datapoints() {
         bstore_metrics::submit(point, bstore_metrics::log::Level::Info);

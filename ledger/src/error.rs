@@ -53,6 +53,11 @@ pub enum LedgerError {
     #[error("slot {slot} is dead")]
     DeadSlot { slot: Slot },
 
+    /// The slot was purged (retention or `ledger purge`), before or during the read: no part
+    /// of it is returned.
+    #[error("slot {slot} was cleaned up (purged from the ledger)")]
+    SlotCleanedUp { slot: Slot },
+
     /// The storage engine failed on a read or write of `column`.
     #[error("storage error (column {column}): {source}")]
     Storage {
@@ -157,6 +162,7 @@ impl LedgerError {
             Self::MissingShred { .. } => "missing_shred",
             Self::InvalidShredData { .. } => "invalid_shred_data",
             Self::DeadSlot { .. } => "dead_slot",
+            Self::SlotCleanedUp { .. } => "slot_cleaned_up",
             Self::Storage { .. } => "storage",
             Self::Open { .. } => "open",
             Self::ColumnNotOpen { .. } => "column_not_open",

@@ -21,7 +21,7 @@ pub struct FetchedBlock<'b> {
 
 impl<'b> FetchedBlock<'b> {
     /// Fetches `slot` (one multi-get for the parent's last data set, one for the slot).
-    /// A slot that is not stored, not full, or dead is `BlockNotAvailable`.
+    /// A slot that is not stored, not full, dead, or purged is `BlockNotAvailable`.
     pub fn fetch(
         store: &Blockstore,
         slot: Slot,
@@ -35,7 +35,10 @@ impl<'b> FetchedBlock<'b> {
         let block_height = store.block_height(slot)?;
         let views = match store.fetch_slot_views(slot, 0, AllowDead::No, buf) {
             Ok(views) => views,
-            Err(bstore_ledger::LedgerError::DeadSlot { .. }) => {
+            Err(
+                bstore_ledger::LedgerError::DeadSlot { .. }
+                | bstore_ledger::LedgerError::SlotCleanedUp { .. },
+            ) => {
                 return Err(RpcError::BlockNotAvailable { slot });
             }
             Err(e) => return Err(e.into()),

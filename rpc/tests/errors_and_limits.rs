@@ -227,3 +227,29 @@ fn batches_notifications_and_size_limits() {
     );
     still_up(&t);
 }
+
+#[test]
+fn purged_rooted_blocks_are_cleaned_up_with_the_new_first_available_block() {
+    let t = TestServer::start(Default::default());
+    let cfg = json!({"maxSupportedTransactionVersion": 0});
+    assert!(t.call("getBlock", json!([10, cfg]))["result"].is_object());
+    let stats = t
+        .ledger
+        .store
+        .purge_slots(bstore_ledger::Slot(0), bstore_ledger::Slot(11))
+        .expect("purge");
+    // 10, 11 and the placeholder meta of 10's parent.
+    assert_eq!(stats.slots_with_meta, 3);
+    let first = t.result("getFirstAvailableBlock", json!([]));
+    assert_eq!(first, json!(12));
+    for slot in [10u64, 11] {
+        let e = t.error("getBlock", json!([slot, cfg]));
+        assert_eq!(e["code"], -32001, "{e}");
+        assert_eq!(
+            e["message"],
+            format!("Block {slot} cleaned up, does not exist on node. First available block: 12")
+        );
+    }
+    assert!(t.call("getBlock", json!([12, cfg]))["result"].is_object());
+    still_up(&t);
+}

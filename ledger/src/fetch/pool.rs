@@ -63,6 +63,16 @@ impl<E: KvEngine> Blockstore<E> {
         allow_dead: AllowDead,
         pool: &FetchPool,
     ) -> Result<SlotEntries> {
+        self.read_guarded(slot, || self.pooled(slot, start, allow_dead, pool))
+    }
+
+    fn pooled(
+        &self,
+        slot: Slot,
+        start: u32,
+        allow_dead: AllowDead,
+        pool: &FetchPool,
+    ) -> Result<SlotEntries> {
         let Some(plan) = self.plan(slot, start, allow_dead)? else {
             return Ok(SlotEntries::default());
         };

@@ -196,14 +196,16 @@ impl<E: KvEngine> ViewFetch for Blockstore<E> {
         allow_dead: AllowDead,
         buf: &'b mut FetchBuffer,
     ) -> Result<SlotViews<'b>> {
-        let Some(plan) = self.plan(slot, start, allow_dead)? else {
-            return Ok(SlotViews {
-                sets: Vec::new(),
-                num_shreds: 0,
-                is_full: false,
-            });
-        };
-        self.views_of(slot, start, plan.ranges, plan.is_full, buf)
+        self.read_guarded(slot, || {
+            let Some(plan) = self.plan(slot, start, allow_dead)? else {
+                return Ok(SlotViews {
+                    sets: Vec::new(),
+                    num_shreds: 0,
+                    is_full: false,
+                });
+            };
+            self.views_of(slot, start, plan.ranges, plan.is_full, buf)
+        })
     }
 
     fn fetch_data_block_views<'b>(
@@ -212,9 +214,11 @@ impl<E: KvEngine> ViewFetch for Blockstore<E> {
         range: Range<u32>,
         buf: &'b mut FetchBuffer,
     ) -> Result<SlotViews<'b>> {
-        let is_full = self.meta(slot)?.is_some_and(|m| m.is_full());
-        let start = range.start;
-        self.views_of(slot, start, vec![range], is_full, buf)
+        self.read_guarded(slot, || {
+            let is_full = self.meta(slot)?.is_some_and(|m| m.is_full());
+            let start = range.start;
+            self.views_of(slot, start, vec![range], is_full, buf)
+        })
     }
 }
 
@@ -226,6 +230,22 @@ impl<E: KvEngine> EntryFetch for Blockstore<E> {
         start: u32,
         allow_dead: AllowDead,
     ) -> Result<SlotEntries> {
+        self.read_guarded(slot, || self.slot_entries(slot, start, allow_dead))
+    }
+
+    /// Fetched with one multi-get.
+    fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>> {
+        self.read_guarded(slot, || {
+            let mut buf = FetchBuffer::new();
+            self.deshred_ranges(slot, std::slice::from_ref(&range), &mut buf)?;
+            let span = buf.spans.first().cloned().unwrap_or_default();
+            decode_entries(&buf.data[span]).map_err(|e| entries_error(slot, &range, e))
+        })
+    }
+}
+
+impl<E: KvEngine> Blockstore<E> {
+    fn slot_entries(&self, slot: Slot, start: u32, allow_dead: AllowDead) -> Result<SlotEntries> {
         let Some(plan) = self.plan(slot, start, allow_dead)? else {
             return Ok(SlotEntries::default());
         };
@@ -250,14 +270,6 @@ impl<E: KvEngine> EntryFetch for Blockstore<E> {
             num_shreds,
             is_full: plan.is_full,
         })
-    }
-
-    /// Fetched with one multi-get.
-    fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>> {
-        let mut buf = FetchBuffer::new();
-        self.deshred_ranges(slot, std::slice::from_ref(&range), &mut buf)?;
-        let span = buf.spans.first().cloned().unwrap_or_default();
-        decode_entries(&buf.data[span]).map_err(|e| entries_error(slot, &range, e))
     }
 }
 

@@ -20,6 +20,7 @@ use super::columns::{
 use super::kv::{AccessMode, Direction, KvEngine};
 use super::mem_engine::MemEngine;
 use super::presence::PresenceCache;
+use super::purge::PurgedRanges;
 use super::slot_meta::SlotMeta;
 use super::typed::{Engine, RangeIter};
 use crate::error::Result;
@@ -41,6 +42,9 @@ pub struct Blockstore<E: KvEngine = DefaultEngine> {
     pub(crate) engine: Engine<E>,
     /// Held for the whole of an insert call: the single-writer lock and its presence cache.
     pub(super) writer: Mutex<PresenceCache>,
+    /// The slot ranges this process purged, merged. Extended before a purge deletes
+    /// anything, never shrunk; readers check it before and after a read.
+    pub(super) purged: PurgedRanges,
 }
 
 /// Iterator over stored `SlotMeta`s in slot order (see [`Blockstore::slot_metas`]).
@@ -91,6 +95,7 @@ impl<E: KvEngine> Blockstore<E> {
             ledger_path: ledger_path.to_path_buf(),
             engine: Engine::new(engine),
             writer: Mutex::new(PresenceCache::default()),
+            purged: PurgedRanges::default(),
         }
     }
 

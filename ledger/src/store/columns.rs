@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::types::{ShredIndex, Slot};
 
 /// Every column family this module declares, with its compression.
-pub(crate) const ALL: [(&str, Compression); 11] = [
+pub const ALL: [(&str, Compression); 11] = [
     (Meta::NAME, Meta::COMPRESSION),
     (DataShred::NAME, DataShred::COMPRESSION),
     (CodeShred::NAME, CodeShred::COMPRESSION),

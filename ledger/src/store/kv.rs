@@ -121,4 +121,11 @@ pub trait KvEngine: KvRead + KvScan + KvWrite + Send + Sync + Debug {
 
     /// A follower replays what its primary wrote since the last call; a no-op otherwise.
     fn catch_up(&self) -> Result<()>;
+
+    /// Rewrites the files holding `lower..upper` of column `cf` so the space of deleted
+    /// keys comes back (RocksDB); a no-op for engines without files.
+    fn compact_range(&self, cf: &'static str, lower: &[u8], upper: &[u8]) -> Result<()>;
+
+    /// About how many keys column `cf` holds (RocksDB's estimate; exact in memory).
+    fn estimate_num_keys(&self, cf: &'static str) -> Result<u64>;
 }

@@ -32,6 +32,7 @@ mod insert;
 pub mod kv;
 mod mem_engine;
 mod presence;
+mod purge;
 mod recover;
 #[cfg(feature = "storage")]
 mod rocks;
@@ -52,6 +53,7 @@ pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
 pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
 pub use kv::{AccessMode, KvEngine};
 pub use mem_engine::{MemBytes, MemEngine};
+pub use purge::PurgeStats;
 #[cfg(feature = "storage")]
 pub use rocks::{PinnedBytes, RocksEngine};
 pub use roots::RootIter;

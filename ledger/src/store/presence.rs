@@ -108,6 +108,11 @@ impl PresenceCache {
         self.evict();
     }
 
+    /// Forgets the slots `from..=to` (they were purged).
+    pub(crate) fn forget(&mut self, from: Slot, to: Slot) {
+        self.slots.retain(|slot, _| *slot < from || *slot > to);
+    }
+
     fn evict(&mut self) {
         while self.slots.len() > MAX_SLOTS {
             self.slots.pop_first();

@@ -301,6 +301,23 @@ impl KvEngine for RocksEngine {
             _ => Ok(()),
         }
     }
+
+    fn compact_range(&self, cf: &'static str, lower: &[u8], upper: &[u8]) -> Result<()> {
+        if let Some(handle) = self.cf(cf) {
+            self.db.compact_range_cf(handle, Some(lower), Some(upper));
+        }
+        Ok(())
+    }
+
+    fn estimate_num_keys(&self, cf: &'static str) -> Result<u64> {
+        let Some(handle) = self.cf(cf) else {
+            return Ok(0);
+        };
+        self.db
+            .property_int_value_cf(handle, "rocksdb.estimate-num-keys")
+            .map(Option::unwrap_or_default)
+            .map_err(|e| storage(cf, e))
+    }
 }
 
 #[cfg(test)]

@@ -107,6 +107,17 @@ impl<'e, E: KvWrite + 'e> Batch<'e, E> {
     pub(crate) fn delete<C: Column>(&mut self, key: C::Key) -> Result<()> {
         self.inner.delete(C::NAME, C::encode_key(key).as_ref())
     }
+
+    /// Deletes the keys `lower..upper` of column `cf` (raw bytes: a purge spans columns
+    /// whose keys differ in type but all start with the slot).
+    pub(crate) fn delete_range_raw(
+        &mut self,
+        cf: &'static str,
+        lower: &[u8],
+        upper: &[u8],
+    ) -> Result<()> {
+        self.inner.delete_range(cf, lower, upper)
+    }
 }
 
 /// Iterator over a key range of column `C`, yielding `decode(key, value)`. The first error

@@ -77,7 +77,7 @@ pub fn block_json(
     let block_height = store.block_height(slot)?;
     let views = store
         .fetch_slot_views(slot, 0, AllowDead::No, buf)
-        .map_err(|e| fetch_error(slot, e))?;
+        .map_err(|e| fetch_error(store, bounds, slot, e))?;
     let last_entry = views
         .sets
         .last()
@@ -98,11 +98,21 @@ pub fn block_json(
     Ok(Answer { text, reservation })
 }
 
-/// A slot marked dead since the availability check is simply not available; anything else
-/// is a ledger fault, logged with its context and reported as an internal error.
-fn fetch_error(slot: Slot, e: LedgerError) -> RpcError {
+/// A slot marked dead since the availability check is simply not available; one purged
+/// during the fetch is cleaned up (-32001, never a torn block); anything else is a ledger
+/// fault, logged with its context and reported as an internal error.
+fn fetch_error(store: &Blockstore, bounds: &BlockBounds, slot: Slot, e: LedgerError) -> RpcError {
     match e {
         LedgerError::DeadSlot { .. } => RpcError::BlockNotAvailable { slot },
+        LedgerError::SlotCleanedUp { .. } => {
+            match Chain::new(store, bounds.confirmed_window).first_available_block() {
+                Ok(first_available) => RpcError::BlockCleanedUp {
+                    slot,
+                    first_available,
+                },
+                Err(e) => e,
+            }
+        }
         other => {
             log::error!("getBlock {slot}: {other}");
             RpcError::from(other)

@@ -1,0 +1,205 @@
+//! Retention (`docs/on-disk-layout.md#purging-slots`): purge a slot range from every column
+//! in one atomic write, then compact it so the disk space comes back; and Agave's
+//! `--limit-ledger-size`: keep about the newest N data shreds, purging the oldest slots, never
+//! past the highest root.
+//!
+//! Readers never see a torn slot: the purge raises the blockstore's cleaned-up mark *before*
+//! its batch is written, and every fetch checks the mark before and after it reads, so a read
+//! that overlapped a purge of its slot fails with `LedgerError::SlotCleanedUp` instead of
+//! returning part of the slot.
+
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::Column;
+use super::blockstore::Blockstore;
+use super::columns::{self, DataShred, Meta};
+use super::kv::{Direction, KvEngine};
+use crate::error::{LedgerError, Result};
+use crate::types::Slot;
+
+/// What a purge removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PurgeStats {
+    /// First and last slot of the purged range (inclusive).
+    pub from: Slot,
+    pub to: Slot,
+    /// Slots of the range that had a meta.
+    pub slots_with_meta: u64,
+    /// Data shreds the purged metas counted (`received` summed).
+    pub data_shreds: u64,
+}
+
+/// Slot ranges purged by this process (inclusive, disjoint, ascending, adjacent ones
+/// merged: retention purges from the bottom keep it one range).
+#[derive(Debug, Default)]
+pub(crate) struct PurgedRanges {
+    /// Whether any purge ran: readers skip the lock until one did.
+    any: AtomicBool,
+    ranges: RwLock<Vec<(u64, u64)>>,
+}
+
+impl PurgedRanges {
+    fn add(&self, from: Slot, to: Slot) {
+        let mut ranges = self.ranges.write().unwrap_or_else(|p| p.into_inner());
+        ranges.push((from.0, to.0));
+        ranges.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+        for &(a, b) in ranges.iter() {
+            match merged.last_mut() {
+                Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+                _ => merged.push((a, b)),
+            }
+        }
+        *ranges = merged;
+        self.any.store(true, Ordering::Release);
+    }
+
+    fn contains(&self, slot: Slot) -> bool {
+        if !self.any.load(Ordering::Acquire) {
+            return false;
+        }
+        let ranges = self.ranges.read().unwrap_or_else(|p| p.into_inner());
+        ranges.iter().any(|&(a, b)| (a..=b).contains(&slot.0))
+    }
+
+    fn highest(&self) -> Option<Slot> {
+        let ranges = self.ranges.read().unwrap_or_else(|p| p.into_inner());
+        ranges.last().map(|&(_, b)| Slot(b))
+    }
+}
+
+/// The exclusive upper key bound of slots `..=to` in every column: all keys start with the
+/// slot, big-endian.
+fn upper_key(to: Slot) -> Vec<u8> {
+    match to.0.checked_add(1) {
+        Some(next) => next.to_be_bytes().to_vec(),
+        // Past every key of slot u64::MAX (keys are at most 16 bytes).
+        None => vec![0xFF; 17],
+    }
+}
+
+impl<E: KvEngine> Blockstore<E> {
+    /// The highest slot this process purged, if any.
+    pub fn purged_to(&self) -> Option<Slot> {
+        self.purged.highest()
+    }
+
+    /// `Err(SlotCleanedUp)` when this process purged `slot`.
+    pub(crate) fn check_not_cleaned_up(&self, slot: Slot) -> Result<()> {
+        match self.purged.contains(slot) {
+            true => Err(LedgerError::SlotCleanedUp { slot }),
+            false => Ok(()),
+        }
+    }
+
+    /// Runs a read of `slot` between two checks of the cleaned-up mark. A read that failed
+    /// because its slot vanished under it (a purge by another process, seen through a
+    /// secondary) is `SlotCleanedUp` as well.
+    pub(crate) fn read_guarded<T>(
+        &self,
+        slot: Slot,
+        read: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        self.check_not_cleaned_up(slot)?;
+        let result = read();
+        self.check_not_cleaned_up(slot)?;
+        match result {
+            Err(e)
+                if !matches!(
+                    e,
+                    LedgerError::DeadSlot { .. } | LedgerError::Storage { .. }
+                ) =>
+            {
+                match self.meta(slot)? {
+                    None => Err(LedgerError::SlotCleanedUp { slot }),
+                    Some(_) => Err(e),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// Deletes every row of slots `from..=to` (inclusive, as agave-ledger-tool's `purge`) from
+    /// every column bstore knows, in one atomic write, removes the purged slots from their
+    /// parents' `next_slots`, then compacts the range. Waits for a running insert call.
+    pub fn purge_slots(&self, from: Slot, to: Slot) -> Result<PurgeStats> {
+        let mut stats = PurgeStats {
+            from,
+            to,
+            ..PurgeStats::default()
+        };
+        if from > to {
+            return Ok(stats);
+        }
+        let mut cache = self.lock_writer();
+        let mut parents: Vec<(Slot, Vec<Slot>)> = Vec::new();
+        for meta in self.slot_metas(from..=to) {
+            let meta = meta?;
+            stats.slots_with_meta += 1;
+            stats.data_shreds += meta.received;
+            if let Some(parent) = meta.parent_slot.filter(|p| *p < from) {
+                match parents.iter_mut().find(|(p, _)| *p == parent) {
+                    Some((_, children)) => children.push(meta.slot),
+                    None => parents.push((parent, vec![meta.slot])),
+                }
+            }
+        }
+        self.purged.add(from, to);
+        let (lower, upper) = (from.0.to_be_bytes(), upper_key(to));
+        let mut batch = self.engine.batch()?;
+        for (parent, children) in parents {
+            if let Some(mut meta) = self.meta(parent)? {
+                meta.next_slots.retain(|c| !children.contains(c));
+                batch.put::<Meta>(parent, &meta)?;
+            }
+        }
+        for (cf, _) in columns::ALL {
+            batch.delete_range_raw(cf, &lower, &upper)?;
+        }
+        self.engine.write(batch)?;
+        cache.forget(from, to);
+        drop(cache);
+        for (cf, _) in columns::ALL {
+            self.engine.kv().compact_range(cf, &lower, &upper)?;
+        }
+        Ok(stats)
+    }
+
+    /// The lowest slot with a meta.
+    pub fn lowest_slot(&self) -> Result<Option<Slot>> {
+        let lower = Meta::encode_key(Slot(0));
+        self.engine
+            .range::<Meta, Slot>(lower, None, Direction::Forward, |k, _| Meta::decode_key(k))
+            .next()
+            .transpose()
+    }
+
+    /// Agave's `--limit-ledger-size`: when the store holds more than `max_shreds` data
+    /// shreds, purges the oldest slots (from the lowest, by their metas' `received`) until
+    /// about `max_shreds` remain, never a slot above the highest root. `None` when nothing
+    /// was purged.
+    pub fn purge_to_limit(&self, max_shreds: u64) -> Result<Option<PurgeStats>> {
+        let total = self.engine.kv().estimate_num_keys(DataShred::NAME)?;
+        let (Some(excess), Some(root)) = (total.checked_sub(max_shreds), self.max_root()?) else {
+            return Ok(None);
+        };
+        let (Some(lowest), true) = (self.lowest_slot()?, excess > 0) else {
+            return Ok(None);
+        };
+        let mut counted = 0u64;
+        let mut cutoff = None;
+        for meta in self.slot_metas(lowest..=root) {
+            let meta = meta?;
+            counted += meta.received;
+            cutoff = Some(meta.slot);
+            if counted >= excess {
+                break;
+            }
+        }
+        match cutoff {
+            Some(to) => self.purge_slots(lowest, to).map(Some),
+            None => Ok(None),
+        }
+    }
+}
