@@ -24,6 +24,9 @@ pub struct BenchArgs {
 enum BenchCommand {
     /// Per-slot full fetch time: serial owned, views, pool (feature fetch-pool), floor.
     Fetch(FetchArgs),
+    /// Retention soak: the whole pipeline over many slots with a ledger limit; charts disk
+    /// use, RSS and read p99, and checks nothing within the limit was lost.
+    Soak(crate::cmd_soak::SoakArgs),
     /// (Used by `bench fetch`.) Opens LEDGER read-only in this fresh process and prints the
     /// resident memory one full-slot view fetch of SLOT adds, as JSON.
     #[command(hide = true)]
@@ -67,6 +70,7 @@ struct FetchArgs {
 pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         BenchCommand::Fetch(a) => fetch(&a),
+        BenchCommand::Soak(a) => crate::cmd_soak::run(a),
         BenchCommand::FetchPeak { ledger, slot, warm } => fetch_peak(&ledger, Slot(slot), warm),
     }
 }
@@ -94,7 +98,7 @@ fn time_us(
 }
 
 /// (VmRSS, VmHWM) in bytes, from /proc/self/status.
-fn rss() -> (u64, u64) {
+pub(crate) fn rss() -> (u64, u64) {
     let text = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let field = |name: &str| {
         text.lines()

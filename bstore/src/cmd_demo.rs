@@ -14,7 +14,7 @@ use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_metrics::plot::{self, ChartSpec, REPLAY_SLOT_STATS};
 use bstore_replay::{Latency, MetricsSink};
 use bstore_testkit::contention::ReaderPriority;
-use bstore_testkit::pipeline::{PipelineConfig, PipelineReport, Progress, run_pipeline};
+use bstore_testkit::pipeline::{PipelineConfig, PipelineReport, Progress, Retention, run_pipeline};
 
 /// `bstore demo ...`
 #[derive(Debug, clap::Args)]
@@ -50,6 +50,10 @@ pub struct DemoArgs {
     /// Where the chart goes.
     #[arg(long, value_name = "DIR", default_value = "demo-out")]
     pub out: PathBuf,
+    /// Keep about this many data shreds (Agave's `--limit-ledger-size`): slots are rooted 32
+    /// behind the newest and the oldest rooted ones purged every 50 slots.
+    #[arg(long, value_name = "SHREDS")]
+    pub limit_ledger_size: Option<u64>,
 }
 
 /// Runs `bstore demo`.
@@ -81,6 +85,11 @@ pub fn run(args: DemoArgs) -> Result<(), Box<dyn std::error::Error>> {
             ReaderPriority::Lowest
         },
         metrics: MetricsSink::Global,
+        retention: args.limit_ledger_size.map(|max_shreds| Retention {
+            max_shreds,
+            root_lag: 32,
+            interval: 50,
+        }),
         ..PipelineConfig::default()
     };
     eprintln!(

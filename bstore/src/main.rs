@@ -10,6 +10,7 @@ mod cmd_metrics;
 mod cmd_replay;
 mod cmd_serve;
 mod cmd_shreds;
+mod cmd_soak;
 mod purge;
 mod summary;
 

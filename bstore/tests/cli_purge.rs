@@ -59,3 +59,35 @@ fn purge_refuses_a_reversed_range_and_a_missing_ledger() {
         assert!(!out.status.success(), "{args:?}");
     }
 }
+
+#[test]
+fn a_short_soak_keeps_every_slot_within_the_limit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("soak");
+    let text = bstore(&[
+        "bench",
+        "soak",
+        "--slots",
+        "300",
+        "--limit-slots",
+        "60",
+        "--sample-every",
+        "50",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    let summary = json_lines(&text).remove(0);
+    assert_eq!(summary["replayed"], 300);
+    assert_eq!(summary["read_errors"], 0);
+    assert!(
+        summary["purged_slots"].as_u64().expect("n") > 150,
+        "{summary}"
+    );
+    assert!(
+        summary["slots_checked_whole"].as_u64().expect("n") > 20,
+        "{summary}"
+    );
+    for file in ["soak.csv", "disk.svg", "rss.svg", "read_p99.svg"] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+}

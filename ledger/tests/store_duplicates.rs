@@ -47,6 +47,13 @@ fn version(seed: u8, sets: usize) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     (data, code)
 }
 
+/// Position of the first data shred of the second FEC set.
+fn second_set(data: &[Vec<u8>]) -> usize {
+    data.iter()
+        .position(|p| ShredRef::parse(p).is_ok_and(|s| s.fec_set_index() != 0))
+        .expect("a second set")
+}
+
 fn store() -> Blockstore<bstore_ledger::store::MemEngine> {
     Blockstore::in_memory()
 }
@@ -148,10 +155,7 @@ fn a_set_chained_to_another_root_is_a_duplicate_but_stays_stored() {
     let (a_data, a_code) = version(1, 2);
     let (b_data, _) = version(2, 2);
     // Version b's second set chains to b's first root, not a's.
-    let second = b_data
-        .iter()
-        .position(|p| ShredRef::parse(p).is_ok_and(|s| s.fec_set_index() != 0))
-        .expect("a second set");
+    let second = second_set(&b_data);
     let store = store();
     // a's first set with a coding shred (its erasure_meta tells where the next set starts).
     let mut first: Vec<&Vec<u8>> = a_data[..second].iter().collect();
@@ -177,10 +181,7 @@ fn a_set_chained_to_another_root_is_a_duplicate_but_stays_stored() {
 fn a_next_set_stored_first_is_checked_forward() {
     let (a_data, a_code) = version(1, 2);
     let (b_data, _) = version(2, 2);
-    let second = b_data
-        .iter()
-        .position(|p| ShredRef::parse(p).is_ok_and(|s| s.fec_set_index() != 0))
-        .expect("a second set");
+    let second = second_set(&b_data);
     let store = store();
     store
         .insert_shreds([&b_data[second]])

@@ -41,8 +41,13 @@ pub(super) fn link_parents<E: KvEngine>(
         .filter_map(|(&child, w)| Some((child, w.meta.as_ref()?.parent_slot?)))
         .collect();
     for (child, parent) in links {
+        // The child has its parent now: if it was a placeholder, it is no orphan any more.
+        slot_work(slots, engine, child)?.orphan = Some(false);
         let pw = slot_work(slots, engine, parent)?;
         let pmeta = pw.meta.get_or_insert_with(|| SlotMeta::new_orphan(parent));
+        if pmeta.parent_slot.is_none() {
+            pw.orphan = Some(true);
+        }
         if !pmeta.next_slots.contains(&child) {
             pmeta.next_slots.push(child);
             pw.dirty = true;

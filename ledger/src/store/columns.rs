@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::types::{ShredIndex, Slot};
 
 /// Every column family this module declares, with its compression.
-pub const ALL: [(&str, Compression); 11] = [
+pub const ALL: [(&str, Compression); 12] = [
     (Meta::NAME, Meta::COMPRESSION),
     (DataShred::NAME, DataShred::COMPRESSION),
     (CodeShred::NAME, CodeShred::COMPRESSION),
@@ -30,6 +30,7 @@ pub const ALL: [(&str, Compression); 11] = [
         MerkleRootMetaColumn::COMPRESSION,
     ),
     (DuplicateSlots::NAME, DuplicateSlots::COMPRESSION),
+    (Orphans::NAME, Orphans::COMPRESSION),
 ];
 
 /// Encodes a slot key: u64 big-endian.
@@ -195,6 +196,18 @@ pub struct Root;
 
 impl Column for Root {
     const NAME: &'static str = "root";
+    const COMPRESSION: Compression = Compression::Default;
+    slot_keyed!();
+    bool_valued!();
+}
+
+/// `orphans`: slot u64 BE (8) → bool, one byte: a slot known only as a parent (its meta is a
+/// placeholder without a parent of its own), which repair asks for.
+#[derive(Debug, Clone, Copy)]
+pub struct Orphans;
+
+impl Column for Orphans {
+    const NAME: &'static str = "orphans";
     const COMPRESSION: Compression = Compression::Default;
     slot_keyed!();
     bool_valued!();

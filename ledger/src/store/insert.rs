@@ -13,7 +13,9 @@ use super::agave_meta::{ErasureMeta, SlotIndex};
 use super::blockstore::Blockstore;
 use super::chain;
 use super::checks::{InsertOptions, LeaderCheck, SetRoots};
-use super::columns::{CodeShred, DataShred, ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta};
+use super::columns::{
+    CodeShred, DataShred, ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta, Orphans,
+};
 use super::data_sets::newly_completed;
 use super::defect::InsertDefect;
 use super::duplicates::{CallDuplicates, DuplicateKind, DuplicateSlot};
@@ -85,6 +87,9 @@ pub(super) struct SlotWork {
     new_data: Vec<u32>,
     /// A shred of the slot was stored: its `index` row must be written.
     stored_any: bool,
+    /// `Some(true)`: the slot became an orphan (a placeholder parent), `Some(false)`: it
+    /// stopped being one (it learned its parent); written to `orphans` as Agave does.
+    pub(super) orphan: Option<bool>,
 }
 
 impl SlotWork {
@@ -100,6 +105,7 @@ impl SlotWork {
             code: None,
             new_data: Vec::new(),
             stored_any: false,
+            orphan: None,
         })
     }
 }
@@ -525,6 +531,11 @@ impl<E: KvEngine> Work<'_, '_, E> {
         for (&slot, w) in &mut self.slots {
             if let (true, Some(meta)) = (w.dirty, w.meta.as_ref()) {
                 self.batch.put::<Meta>(slot, meta)?;
+            }
+            match w.orphan {
+                Some(true) => self.batch.put::<Orphans>(slot, &true)?,
+                Some(false) => self.batch.delete::<Orphans>(slot)?,
+                None => {}
             }
             if w.stored_any {
                 let (engine, cache) = (self.engine, self.cache);

@@ -6,7 +6,7 @@
 
 mod svg;
 
-pub use svg::Line;
+pub use svg::{Line, render as render_svg};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -77,6 +77,9 @@ pub(super) fn run(
         for point in tally.datapoints() {
             config.metrics.submit(point, Level::Info);
         }
+        if let Some(retention) = config.retention {
+            retain(blockstore, &retention, slot, progress)?;
+        }
         generated.slots += 1;
         generated.shreds += shreds.len() as u64;
         generated.entries += generated_slot.entries.len() as u64;
@@ -91,4 +94,32 @@ pub(super) fn run(
         start.elapsed().as_secs_f64()
     );
     Ok(generated)
+}
+
+/// Roots the slot `root_lag` behind `slot` and, every `interval` slots, purges down to the
+/// limit.
+fn retain(
+    blockstore: &Blockstore,
+    retention: &super::Retention,
+    slot: Slot,
+    progress: &Progress,
+) -> Result<(), TestkitError> {
+    let ledger = |source| TestkitError::Ledger { slot, source };
+    if let Some(root) = slot
+        .0
+        .checked_sub(retention.root_lag)
+        .filter(|r| *r > ROOT.0)
+    {
+        blockstore.set_roots([Slot(root)]).map_err(ledger)?;
+    }
+    if slot.0 % retention.interval.max(1) == 0
+        && let Some(stats) = blockstore
+            .purge_to_limit(retention.max_shreds)
+            .map_err(ledger)?
+    {
+        progress
+            .purged_slots
+            .fetch_add(stats.slots_with_meta, Ordering::Relaxed);
+    }
+    Ok(())
 }

@@ -10,8 +10,8 @@ mod readers;
 
 pub use readers::ReaderReport;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bstore_ledger::entry::TickRules;
@@ -55,6 +55,21 @@ pub struct PipelineConfig {
     pub replay_fetch: FetchMode,
     /// Where replay's datapoints go.
     pub metrics: MetricsSink,
+    /// Readers pick among the newest this many full slots (`None`: any full slot).
+    pub reader_window: Option<u64>,
+    /// Keep the ledger bounded while it runs (`None`: it only grows).
+    pub retention: Option<Retention>,
+}
+
+/// Retention during a run, as a validator runs it: slots are rooted `root_lag` slots behind
+/// the newest inserted one (consensus lag), and every `interval` slots the inserter purges
+/// the oldest slots down to `max_shreds` data shreds (`Blockstore::purge_to_limit`, Agave's
+/// `--limit-ledger-size`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retention {
+    pub max_shreds: u64,
+    pub root_lag: u64,
+    pub interval: u64,
 }
 
 impl Default for PipelineConfig {
@@ -72,6 +87,8 @@ impl Default for PipelineConfig {
             reader_priority: ReaderPriority::Lowest,
             replay_fetch: FetchMode::default(),
             metrics: MetricsSink::Global,
+            reader_window: None,
+            retention: None,
         }
     }
 }
@@ -85,6 +102,27 @@ pub struct Progress {
     pub finished: AtomicU64,
     /// Full-slot reads done.
     pub reads: AtomicU64,
+    /// Reads of a slot purged under them (`SlotCleanedUp`): expected with retention, not
+    /// errors.
+    pub cleaned_reads: AtomicU64,
+    /// Slots purged by retention.
+    pub purged_slots: AtomicU64,
+    /// Latency (µs) of each read since the last [`Progress::take_recent_reads`].
+    recent_reads: Mutex<Vec<u64>>,
+}
+
+impl Progress {
+    /// The read latencies recorded since the last call (a sampler's interval).
+    pub fn take_recent_reads(&self) -> Vec<u64> {
+        std::mem::take(&mut *self.recent_reads.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    pub(crate) fn record_read(&self, us: u64) {
+        self.recent_reads
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(us);
+    }
 }
 
 /// What the generated stream held (to check replay and the service against).
@@ -181,6 +219,7 @@ pub fn run_pipeline(
                     stop: &readers_stop,
                     progress,
                     seed: config.seed.wrapping_add(i as u64),
+                    window: config.reader_window,
                 };
                 scope.spawn(move || readers::run(&ctx))
             })

@@ -4,9 +4,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use bstore_ledger::Slot;
 use bstore_ledger::fetch::AllowDead;
 use bstore_ledger::store::Blockstore;
+use bstore_ledger::{LedgerError, Slot};
 use bstore_replay::{FetchMode, Latency};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -49,6 +49,8 @@ pub(super) struct ReaderContext<'a> {
     pub(super) stop: &'a AtomicBool,
     pub(super) progress: &'a Progress,
     pub(super) seed: u64,
+    /// Pick among the newest this many full slots.
+    pub(super) window: Option<u64>,
 }
 
 pub(super) fn run(ctx: &ReaderContext<'_>) -> ReaderReport {
@@ -65,7 +67,13 @@ pub(super) fn run(ctx: &ReaderContext<'_>) -> ReaderReport {
             std::thread::sleep(Duration::from_millis(5));
             continue;
         }
-        let slot = Slot(rng.gen_range(ROOT.0 + 1..=highest));
+        let lowest = match ctx.window {
+            Some(window) => highest
+                .saturating_sub(window.saturating_sub(1))
+                .max(ROOT.0 + 1),
+            None => ROOT.0 + 1,
+        };
+        let slot = Slot(rng.gen_range(lowest..=highest));
         let _permit = ctx.gate.map(ReaderGate::enter);
         let read = Instant::now();
         let result = ctx.fetch.read_slot(ctx.blockstore, slot, 0, AllowDead::No);
@@ -75,6 +83,10 @@ pub(super) fn run(ctx: &ReaderContext<'_>) -> ReaderReport {
                 report.reads += 1;
                 report.samples.push(us);
                 ctx.progress.reads.fetch_add(1, Ordering::Relaxed);
+                ctx.progress.record_read(us);
+            }
+            Err(LedgerError::SlotCleanedUp { .. }) => {
+                ctx.progress.cleaned_reads.fetch_add(1, Ordering::Relaxed);
             }
             Err(e) => {
                 report.errors += 1;
