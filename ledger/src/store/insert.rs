@@ -22,7 +22,7 @@ use super::duplicates::{CallDuplicates, DuplicateKind, DuplicateSlot};
 use super::index_set::ShredIndexSet;
 use super::kv::KvEngine;
 use super::presence::{PresenceCache, ShredColumn};
-use super::sets::CallSets;
+use super::sets::{CallSets, Origin};
 use super::slot_meta::SlotMeta;
 use super::typed::{Batch, Engine};
 use crate::error::{LedgerError, Result};
@@ -118,7 +118,7 @@ pub(super) enum Verdict {
 
 /// `'e` borrows the engine (the batch's lifetime is tied to it exactly), `'c` the writer's
 /// presence cache, which is updated after the batch is written.
-pub(super) struct Work<'e, 'c, E: KvEngine> {
+pub(super) struct Work<'e, 'c, 'i, E: KvEngine> {
     pub(super) engine: &'e Engine<E>,
     pub(super) cache: &'c PresenceCache,
     batch: Batch<'e, E>,
@@ -128,6 +128,8 @@ pub(super) struct Work<'e, 'c, E: KvEngine> {
     roots: SetRoots,
     pub(super) sets: CallSets,
     pub(super) dups: CallDuplicates,
+    /// The call's packets (kept for the whole call: recovery and proofs read them back).
+    pub(super) inputs: &'i [&'i [u8]],
 }
 
 impl<E: KvEngine> Blockstore<E> {
@@ -139,7 +141,9 @@ impl<E: KvEngine> Blockstore<E> {
     /// coding shreds go to `code_shred`. A shred already stored is a duplicate (first write
     /// wins). Malformed shreds, and shreds that contradict the slot's meta
     /// ([`InsertDefect`]), are rejected and reported; the rest of the call still goes in.
-    /// Everything the call stores is one atomic write.
+    /// Everything the call stores is one atomic write. The call holds every packet until it
+    /// returns (recovery and duplicate proofs read the call's own shreds back from them), so
+    /// a caller bounds memory by the size of its calls.
     ///
     /// `Err` only for storage failures, corrupt stored metas, or a store not opened
     /// read-write; nothing of the call is written then.
@@ -159,6 +163,8 @@ impl<E: KvEngine> Blockstore<E> {
         I::Item: AsRef<[u8]>,
     {
         let batch = self.engine.batch()?;
+        let packets: Vec<I::Item> = packets.into_iter().collect();
+        let inputs: Vec<&[u8]> = packets.iter().map(AsRef::as_ref).collect();
         let mut cache = self.lock_writer();
         let mut work = Work {
             engine: &self.engine,
@@ -170,14 +176,21 @@ impl<E: KvEngine> Blockstore<E> {
             roots: SetRoots::default(),
             sets: CallSets::default(),
             dups: CallDuplicates::default(),
+            inputs: &inputs,
         };
         let mut outcome = InsertOutcome::default();
-        for packet in packets {
-            // Each packet is fully handled (its payload copied into the batch) before the
-            // next one: the iterator may own and drop the bytes.
-            let verdict = match ShredRef::parse(packet.as_ref()) {
-                Ok(shred) if shred.is_data() => work.add_data(&shred)?,
-                Ok(shred) => work.add_code(&shred)?,
+        for (position, packet) in inputs.iter().enumerate() {
+            let verdict = match ShredRef::parse(packet) {
+                Ok(shred) => {
+                    let origin = Origin::Input {
+                        packet: position,
+                        len: shred.payload().len(),
+                    };
+                    match shred.is_data() {
+                        true => work.add_data(&shred, origin)?,
+                        false => work.add_code(&shred, origin)?,
+                    }
+                }
                 Err(error) => Verdict::Rejected(error),
             };
             match verdict {
@@ -301,8 +314,8 @@ fn check_data(
     }
 }
 
-impl<E: KvEngine> Work<'_, '_, E> {
-    pub(super) fn add_data(&mut self, shred: &ShredRef<'_>) -> Result<Verdict> {
+impl<E: KvEngine> Work<'_, '_, '_, E> {
+    pub(super) fn add_data(&mut self, shred: &ShredRef<'_>, origin: Origin) -> Result<Verdict> {
         let (slot, index) = (shred.slot(), shred.index().0);
         let Some(parent) = shred.parent_slot() else {
             // `parse` guarantees a data shred's parent; kept as an error, not a panic.
@@ -365,11 +378,11 @@ impl<E: KvEngine> Work<'_, '_, E> {
         if shred.data_complete() {
             meta.completed_data_indexes.insert(index);
         }
-        self.sets.stored(engine, shred)?;
+        self.sets.stored(engine, shred, origin)?;
         Ok(Verdict::Inserted)
     }
 
-    fn add_code(&mut self, shred: &ShredRef<'_>) -> Result<Verdict> {
+    fn add_code(&mut self, shred: &ShredRef<'_>, origin: Origin) -> Result<Verdict> {
         let (slot, index) = (shred.slot(), shred.index().0);
         let (engine, cache) = (self.engine, self.cache);
         let w = chain::slot_work(&mut self.slots, engine, slot)?;
@@ -434,7 +447,7 @@ impl<E: KvEngine> Work<'_, '_, E> {
             w.code.get_or_insert_with(ShredIndexSet::new).insert(index);
             w.stored_any = true;
         }
-        self.sets.stored(engine, shred)?;
+        self.sets.stored(engine, shred, origin)?;
         Ok(Verdict::Inserted)
     }
 
@@ -446,7 +459,9 @@ impl<E: KvEngine> Work<'_, '_, E> {
         if self.dups.has_proof(self.engine, slot)? {
             return Ok(Verdict::Duplicate);
         }
-        let stored = self.sets.payload(self.engine, slot, shred.kind(), index)?;
+        let stored = self
+            .sets
+            .payload(self.engine, self.inputs, slot, shred.kind(), index)?;
         let Some(stored) = stored.filter(|p| !same_shred(p, shred)) else {
             return Ok(Verdict::Duplicate);
         };
@@ -497,7 +512,10 @@ impl<E: KvEngine> Work<'_, '_, E> {
         if self.dups.has_proof(self.engine, slot)? {
             return Ok(());
         }
-        if let Some(first) = self.sets.payload(self.engine, slot, kind, index)? {
+        if let Some(first) = self
+            .sets
+            .payload(self.engine, self.inputs, slot, kind, index)?
+        {
             self.dups
                 .record(self.engine, slot, why, first, shred.payload())?;
         }

@@ -30,6 +30,7 @@ mod data_sets;
 mod duplicates;
 mod insert;
 pub mod kv;
+mod listing;
 mod mem_engine;
 mod presence;
 mod purge;
@@ -52,6 +53,7 @@ pub use slot_meta::{CompletedIndexesFormat, MAX_NEXT_SLOTS, SlotMeta};
 pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
 pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
 pub use kv::{AccessMode, KvEngine};
+pub use listing::{DeadSlotIter, DuplicateSlotIter};
 pub use mem_engine::{MemBytes, MemEngine};
 pub use purge::PurgeStats;
 #[cfg(feature = "storage")]

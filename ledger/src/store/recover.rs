@@ -18,6 +18,7 @@ use super::index_set::ShredIndexSet;
 use super::insert::{InsertOutcome, Verdict, Work};
 use super::kv::{Direction, KvEngine};
 use super::presence::ShredColumn;
+use super::sets::Origin;
 use super::{Column, ErasureMeta, LeaderCheck};
 use crate::error::Result;
 use crate::shred::{
@@ -33,7 +34,7 @@ fn held(present: &ShredIndexSet, range: std::ops::Range<u64>) -> Vec<u32> {
     present.range(start, end).collect()
 }
 
-impl<E: KvEngine> Work<'_, '_, E> {
+impl<E: KvEngine> Work<'_, '_, '_, E> {
     /// Step 1: rebuilds the missing data shreds of every recoverable set the call touched.
     pub(super) fn recover(&mut self, outcome: &mut InsertOutcome) -> Result<()> {
         let candidates: Vec<(SetKey, ErasureMeta)> = self
@@ -67,7 +68,7 @@ impl<E: KvEngine> Work<'_, '_, E> {
             };
             for payload in &rebuilt.data {
                 let verdict = match ShredRef::parse(payload) {
-                    Ok(shred) => self.add_data(&shred)?,
+                    Ok(shred) => self.add_data(&shred, Origin::Recovered(payload.clone()))?,
                     Err(e) => Verdict::Rejected(e),
                 };
                 match verdict {
@@ -105,7 +106,7 @@ impl<E: KvEngine> Work<'_, '_, E> {
         let mut payloads = Vec::with_capacity(data.len() + code.len());
         for (kind, indices) in [(ShredKind::Data, data), (ShredKind::Code, code)] {
             for index in indices {
-                if let Some(p) = self.sets.payload(engine, slot, kind, index)? {
+                if let Some(p) = self.sets.payload(engine, self.inputs, slot, kind, index)? {
                     payloads.push(p);
                 }
             }
@@ -205,10 +206,10 @@ impl<E: KvEngine> Work<'_, '_, E> {
         earlier: (ShredKind, u32),
         later: (ShredKind, u32),
     ) -> Result<()> {
-        let (engine, sets) = (self.engine, &self.sets);
+        let (engine, sets, inputs) = (self.engine, &self.sets, self.inputs);
         let (Some(a), Some(b)) = (
-            sets.payload(engine, slot, earlier.0, earlier.1)?,
-            sets.payload(engine, slot, later.0, later.1)?,
+            sets.payload(engine, inputs, slot, earlier.0, earlier.1)?,
+            sets.payload(engine, inputs, slot, later.0, later.1)?,
         ) else {
             return Ok(());
         };

@@ -1,7 +1,8 @@
 //! What one insert call knows of the FEC sets it touches (`docs/on-disk-layout.md#agave-insert-columns`):
 //! each set's `erasure_meta` and `merkle_root_meta` rows (loaded on first touch, new ones
-//! written with the batch), and a copy of every shred payload the call stored, because the
-//! write batch cannot be read back (recovery and duplicate proofs need those bytes).
+//! written with the batch), and where the payload of every shred the call stored is, because
+//! the write batch cannot be read back (recovery and duplicate proofs need those bytes):
+//! received shreds by their position in the call's input (no copy), recovered ones owned.
 //!
 //! Invariants: a row marked new is not in the database; a set's rows, once made, are never
 //! replaced within the call (the first stored shred defines them, as in Agave).
@@ -27,12 +28,21 @@ pub(super) struct SetWork {
     pub(super) touched: bool,
 }
 
+/// Where the payload of a shred stored by this call is.
+#[derive(Debug)]
+pub(super) enum Origin {
+    /// The input packet at this position; the stored payload is its first `len` bytes.
+    Input { packet: usize, len: usize },
+    /// Rebuilt by recovery.
+    Recovered(Vec<u8>),
+}
+
 /// The call's FEC sets and stored payloads.
 #[derive(Debug, Default)]
 pub(super) struct CallSets {
     pub(super) sets: BTreeMap<SetKey, SetWork>,
-    data: HashMap<(Slot, u32), Vec<u8>>,
-    code: HashMap<(Slot, u32), Vec<u8>>,
+    data: HashMap<(Slot, u32), Origin>,
+    code: HashMap<(Slot, u32), Origin>,
 }
 
 impl CallSets {
@@ -59,13 +69,14 @@ impl CallSets {
         &mut self,
         engine: &Engine<E>,
         shred: &ShredRef<'_>,
+        origin: Origin,
     ) -> Result<()> {
         let (slot, index) = (shred.slot(), shred.index().0);
         let map = match shred.kind() {
             ShredKind::Data => &mut self.data,
             ShredKind::Code => &mut self.code,
         };
-        map.insert((slot, index), shred.payload().to_vec());
+        map.insert((slot, index), origin);
         let set = self.load(engine, (slot, shred.fec_set_index()))?;
         set.touched = true;
         if set.merkle.is_none() {
@@ -83,10 +94,12 @@ impl CallSets {
         Ok(())
     }
 
-    /// A stored shred's payload: this call's copy, else the database's.
+    /// A stored shred's payload: this call's (from `inputs`, the call's packets), else the
+    /// database's.
     pub(super) fn payload<E: KvEngine>(
         &self,
         engine: &Engine<E>,
+        inputs: &[&[u8]],
         slot: Slot,
         kind: ShredKind,
         index: u32,
@@ -95,8 +108,13 @@ impl CallSets {
             ShredKind::Data => &self.data,
             ShredKind::Code => &self.code,
         };
-        if let Some(p) = copies.get(&(slot, index)) {
-            return Ok(Some(p.clone()));
+        match copies.get(&(slot, index)) {
+            Some(Origin::Recovered(p)) => return Ok(Some(p.clone())),
+            Some(Origin::Input { packet, len }) => {
+                let bytes = inputs.get(*packet).and_then(|p| p.get(..*len));
+                return Ok(bytes.map(<[u8]>::to_vec));
+            }
+            None => {}
         }
         let key = (slot, ShredIndex(index));
         Ok(match kind {
