@@ -110,10 +110,10 @@ impl SetRoots {
         if let Some(expected) = expected.filter(|e| *e != root) {
             // A conflicting root makes a duplicate-slot proof, so it must be the leader's:
             // with a leader key, a shred whose signature fails is refused for that instead.
-            if let LeaderCheck::Verify(leader) = options.leader {
-                if let Err(e) = verify_signature(shred, &leader) {
-                    return Ok(Err(e));
-                }
+            if let LeaderCheck::Verify(leader) = options.leader
+                && let Err(e) = verify_signature(shred, &leader)
+            {
+                return Ok(Err(e));
             }
             return Ok(Err(LedgerError::ShredRejected {
                 slot,

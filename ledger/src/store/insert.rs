@@ -465,10 +465,10 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         let Some(stored) = stored.filter(|p| !same_shred(p, shred)) else {
             return Ok(Verdict::Duplicate);
         };
-        if let LeaderCheck::Verify(leader) = self.options.leader {
-            if let Err(e) = verify_signature(shred, &leader) {
-                return Ok(Verdict::Rejected(e));
-            }
+        if let LeaderCheck::Verify(leader) = self.options.leader
+            && let Err(e) = verify_signature(shred, &leader)
+        {
+            return Ok(Verdict::Rejected(e));
         }
         let why = DuplicateKind::SamePosition;
         self.dups

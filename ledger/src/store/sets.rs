@@ -7,6 +7,7 @@
 //! Invariants: a row marked new is not in the database; a set's rows, once made, are never
 //! replaced within the call (the first stored shred defines them, as in Agave).
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
 use super::agave_meta::{ErasureMeta, MerkleRootMeta};
@@ -52,15 +53,14 @@ impl CallSets {
         engine: &Engine<E>,
         key: SetKey,
     ) -> Result<&mut SetWork> {
-        if !self.sets.contains_key(&key) {
-            let work = SetWork {
+        Ok(match self.sets.entry(key) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(SetWork {
                 erasure: engine.get::<ErasureMetaColumn>(key)?,
                 merkle: engine.get::<MerkleRootMetaColumn>(key)?,
                 ..SetWork::default()
-            };
-            self.sets.insert(key, work);
-        }
-        Ok(self.sets.entry(key).or_default())
+            }),
+        })
     }
 
     /// Records a stored shred: its payload copy, and its set's `merkle_root_meta` when the

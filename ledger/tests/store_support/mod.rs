@@ -97,15 +97,6 @@ impl SlotExpectation {
             }
             start = c + 1;
         }
-        let unique_code: u64 = shreds["fec_sets"]
-            .as_array()
-            .map(|sets| {
-                sets.iter()
-                    .filter_map(|s| s["code_shreds_present"].as_u64())
-                    .sum()
-            })
-            .unwrap_or(0);
-        let count = shreds["count"].as_u64().expect("count");
         let unique_data = shreds["unique_data_indices"]
             .as_u64()
             .expect("unique_data_indices");

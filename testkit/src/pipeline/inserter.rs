@@ -112,7 +112,7 @@ fn retain(
     {
         blockstore.set_roots([Slot(root)]).map_err(ledger)?;
     }
-    if slot.0 % retention.interval.max(1) == 0
+    if slot.0.is_multiple_of(retention.interval.max(1))
         && let Some(stats) = blockstore
             .purge_to_limit(retention.max_shreds)
             .map_err(ledger)?
