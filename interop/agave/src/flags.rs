@@ -1,0 +1,29 @@
+//! `set-root` and `set-dead`: Agave's own `set_roots` and `set_dead_slot`.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::error::{Context, Result};
+use crate::open::{self, Access};
+use crate::summary::require_db;
+
+pub fn set_roots(ledger: &Path, slots: &[u64]) -> Result<Value> {
+    require_db(ledger)?;
+    let blockstore = open::blockstore(ledger, Access::Primary)?;
+    blockstore
+        .set_roots(slots.iter())
+        .context(format!("Agave set_roots({slots:?})"))?;
+    Ok(json!({"rooted": slots}))
+}
+
+pub fn set_dead(ledger: &Path, slots: &[u64]) -> Result<Value> {
+    require_db(ledger)?;
+    let blockstore = open::blockstore(ledger, Access::Primary)?;
+    for &slot in slots {
+        blockstore
+            .set_dead_slot(slot)
+            .context(format!("Agave set_dead_slot({slot})"))?;
+    }
+    Ok(json!({"dead": slots}))
+}

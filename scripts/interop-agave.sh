@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Interop with Agave (issue 11): builds `agave-interop` (interop/agave, a separate cargo
+# workspace over Agave's own solana-ledger 3.1 crates, which build their own RocksDB) and
+# runs bstore's interop tests against it (bstore/tests/interop_agave.rs, all #[ignore]d in
+# the normal suite). The tool's first build took 61 minutes here on two cores (RocksDB's and
+# protobuf's C++, Agave's whole dependency tree); later runs are incremental.
+#
+#   BSTORE_AGAVE_TARGET  target dir of the tool (default ~/.cache/bstore/target-agave)
+#   CARGO_TARGET_DIR     target dir of the bstore workspace, honoured as everywhere
+# Extra arguments go to the test harness (e.g. a test name filter).
+set -euo pipefail
+source "$(dirname "$0")/lib/setup.sh"
+cd "$REPO"
+
+# libclang for both RocksDB bindings; OpenSSL and pkg-config for Agave's HTTP clients;
+# make and g++ for the RocksDB and protoc sources Agave's crates compile.
+ensure_apt libclang-dev pkg-config libssl-dev make g++
+ensure_rust_tools
+require_testdata
+
+AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave}"
+log "building agave-interop (release, locked) into $AGAVE_TARGET"
+started=$(date +%s)
+(cd interop/agave && CARGO_TARGET_DIR="$AGAVE_TARGET" cargo build --release --locked)
+took=$(($(date +%s) - started))
+log "agave-interop build took $((took / 60)) min $((took % 60)) s"
+export BSTORE_AGAVE_TOOL="$AGAVE_TARGET/release/agave-interop"
+"$BSTORE_AGAVE_TOOL" --version
+
+log "interop tests: bstore/tests/interop_agave.rs (ignored tests only)"
+cargo test --release -p bstore --test interop_agave -- --ignored "$@"
