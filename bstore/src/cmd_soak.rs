@@ -43,6 +43,9 @@ pub struct SoakArgs {
     /// Where the CSV and charts go.
     #[arg(long, default_value = "soak-out")]
     out: PathBuf,
+    /// Keep the ledger in this new directory (default: a temporary one, removed at the end).
+    #[arg(long, value_name = "DIR")]
+    ledger: Option<PathBuf>,
 }
 
 /// One sample of the run.
@@ -56,8 +59,18 @@ struct Sample {
 
 /// Runs the soak.
 pub fn run(args: SoakArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let dir = tempfile::tempdir()?;
-    let store = Arc::new(Blockstore::open(dir.path(), AccessMode::ReadWrite)?);
+    let temp;
+    let ledger: &Path = match &args.ledger {
+        Some(dir) if dir.exists() => {
+            return Err(format!("{} exists: the soak needs a new ledger", dir.display()).into());
+        }
+        Some(dir) => dir,
+        None => {
+            temp = tempfile::tempdir()?;
+            temp.path()
+        }
+    };
+    let store = Arc::new(Blockstore::open(ledger, AccessMode::ReadWrite)?);
     let max_shreds = args.limit_slots * u64::from(args.shreds_per_slot);
     let retention = Retention {
         max_shreds,
@@ -77,7 +90,7 @@ pub fn run(args: SoakArgs) -> Result<(), Box<dyn std::error::Error>> {
     let progress = Progress::default();
     let done = AtomicBool::new(false);
     let started = Instant::now();
-    let db = dir.path().join("rocksdb");
+    let db = ledger.join("rocksdb");
     let (report, samples) = std::thread::scope(|scope| {
         let sampler = scope.spawn(|| sample(&db, &progress, &done, args.sample_every));
         let report = run_pipeline(&store, &config, &progress);
