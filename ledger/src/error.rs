@@ -73,6 +73,12 @@ pub enum LedgerError {
         source: BoxedSource,
     },
 
+    /// Read-write was refused: the ledger holds a column family, or a row of a column bstore
+    /// writes, in a format bstore does not know (a newer validator's ledger). Read-only and
+    /// secondary opens still work.
+    #[error("refusing to open {} read-write: {reason}", path.display())]
+    UnknownFormat { path: PathBuf, reason: String },
+
     /// A write named a column family the open database does not have (a read-only or
     /// secondary instance of a ledger that lacks it).
     #[error("column {column} is not open in this database")]
@@ -165,6 +171,7 @@ impl LedgerError {
             Self::SlotCleanedUp { .. } => "slot_cleaned_up",
             Self::Storage { .. } => "storage",
             Self::Open { .. } => "open",
+            Self::UnknownFormat { .. } => "unknown_format",
             Self::ColumnNotOpen { .. } => "column_not_open",
             Self::CursorUnpositioned { .. } => "cursor_unpositioned",
             Self::PoolBuild { .. } => "pool_build",

@@ -75,8 +75,30 @@ fn decode_slot(key: &[u8], _value: &[u8]) -> Result<Slot> {
 impl Blockstore<super::rocks::RocksEngine> {
     /// Opens the ledger at `ledger_path` (the database is `ledger_path/rocksdb`).
     pub fn open(ledger_path: &Path, mode: AccessMode) -> Result<Self> {
+        if mode == AccessMode::ReadWrite {
+            Self::check_before_writing(ledger_path)?;
+        }
         let engine = super::rocks::RocksEngine::open(ledger_path, mode)?;
         Ok(Self::with_engine(engine, ledger_path))
+    }
+
+    /// Refuses read-write on an existing ledger with a column family or a row format bstore
+    /// does not know (`formats.rs`), checked through a read-only open so nothing is written
+    /// first.
+    fn check_before_writing(ledger_path: &Path) -> Result<()> {
+        let db = ledger_path.join("rocksdb");
+        let Some(names) = super::rocks::RocksEngine::column_names(&db) else {
+            return Ok(());
+        };
+        let unknown = super::formats::unknown_columns(&names);
+        if !unknown.is_empty() {
+            return Err(crate::error::LedgerError::UnknownFormat {
+                path: db,
+                reason: format!("column families {unknown:?} are unknown to bstore"),
+            });
+        }
+        let existing = Self::open(ledger_path, AccessMode::ReadOnly)?;
+        existing.check_row_formats(&db)
     }
 }
 

@@ -28,6 +28,8 @@ mod chain;
 mod checks;
 mod data_sets;
 mod duplicates;
+#[cfg(feature = "storage")]
+mod formats;
 mod insert;
 pub mod kv;
 mod listing;

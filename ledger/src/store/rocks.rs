@@ -21,6 +21,18 @@ const ROCKSDB_DIR: &str = "rocksdb";
 /// Column name used in errors that concern the whole database.
 const DB_WIDE: &str = "<database>";
 
+/// Agave 3.x column families bstore does not use, created by a read-write open.
+const AGAVE_ONLY_COLUMNS: [&str; 8] = [
+    "transaction_status",
+    "address_signatures",
+    "transaction_memos",
+    "transaction_status_index",
+    "rewards",
+    "perf_samples",
+    "bank_hashes",
+    "optimistic_slots",
+];
+
 /// A value pinned inside RocksDB's block cache or memtable: no copy is made. Holds a borrow
 /// of the blockstore.
 pub struct PinnedBytes<'a>(DBPinnableSlice<'a>);
@@ -77,6 +89,11 @@ impl std::fmt::Debug for RocksEngine {
 }
 
 impl RocksEngine {
+    /// The column families of the database at `db`, `None` when there is none.
+    pub(crate) fn column_names(db: &Path) -> Option<Vec<String>> {
+        DB::list_cf(&Options::default(), db).ok()
+    }
+
     /// Opens `<ledger>/rocksdb`. Every column family on disk is opened (RocksDB requires
     /// it; unknown ones with default options); in read-write mode the known ones that are
     /// missing are created.
@@ -102,6 +119,15 @@ impl RocksEngine {
         for name in &existing {
             if !columns::ALL.iter().any(|(known, _)| known == name) {
                 descriptors.push(ColumnFamilyDescriptor::new(name, Options::default()));
+            }
+        }
+        if mode == AccessMode::ReadWrite {
+            // Agave's other column families, created empty: Agave opens a ledger read-only
+            // or as a secondary only when every column it knows exists.
+            for name in AGAVE_ONLY_COLUMNS {
+                if !existing.iter().any(|e| e == name) {
+                    descriptors.push(ColumnFamilyDescriptor::new(name, Options::default()));
+                }
             }
         }
         let mut db_opts = Options::default();
@@ -344,7 +370,8 @@ pub(crate) mod tests {
             DB::list_cf(&Options::default(), dir.path().join(ROCKSDB_DIR)).expect("list");
         names.sort();
         let mut want: Vec<String> = columns::ALL.iter().map(|(n, _)| n.to_string()).collect();
-        want.extend(["default".to_string(), "transaction_status".to_string()]);
+        want.push("default".to_string());
+        want.extend(AGAVE_ONLY_COLUMNS.iter().map(|n| n.to_string()));
         want.sort();
         assert_eq!(names, want);
         let engine = RocksEngine::open(dir.path(), AccessMode::ReadOnly).expect("read-only");
@@ -356,5 +383,47 @@ pub(crate) mod tests {
             engine.db.get_cf(cf, b"k").expect("get").as_deref(),
             Some(&b"v"[..])
         );
+    }
+
+    #[test]
+    fn read_write_is_refused_on_a_column_family_bstore_does_not_know() {
+        use crate::store::Blockstore;
+        let dir = tempfile::tempdir().expect("tempdir");
+        create_db_with_extra_cf(dir.path(), "future_column");
+        let before = DB::list_cf(&Options::default(), dir.path().join(ROCKSDB_DIR)).expect("list");
+        let err = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect_err("refused");
+        assert!(matches!(err, LedgerError::UnknownFormat { .. }), "{err}");
+        assert!(err.to_string().contains("future_column"), "{err}");
+        let after = DB::list_cf(&Options::default(), dir.path().join(ROCKSDB_DIR)).expect("list");
+        assert_eq!(before, after, "nothing was created before refusing");
+        Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("read-only still opens");
+    }
+
+    #[test]
+    fn read_write_is_refused_on_a_row_format_bstore_does_not_know() {
+        use crate::store::Blockstore;
+        use crate::store::Column;
+        use crate::store::columns::{Index, Meta};
+        use crate::types::Slot;
+        let dir = tempfile::tempdir().expect("tempdir");
+        {
+            let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open");
+            let meta = crate::store::SlotMeta::new(Slot(5), Some(Slot(4)));
+            let mut batch = store.engine.batch().expect("batch");
+            batch.put::<Meta>(Slot(5), &meta).expect("put");
+            store.engine.write(batch).expect("write");
+        }
+        Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("known formats open");
+        {
+            // A newer validator's `index` row: bytes neither V1 nor V2.
+            let engine = RocksEngine::open(dir.path(), AccessMode::ReadWrite).expect("open");
+            let mut batch = engine.batch().expect("batch");
+            let key = Index::encode_key(Slot(5));
+            batch.put(Index::NAME, &key, &[3u8; 100]).expect("put");
+            engine.write(batch).expect("write");
+        }
+        let err = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect_err("refused");
+        assert!(err.to_string().contains("index"), "{err}");
+        Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("read-only still opens");
     }
 }
