@@ -49,12 +49,18 @@ enum Format {
 
 #[derive(Debug, Args)]
 struct FetchArgs {
-    /// About this many data shreds per slot.
-    #[arg(long)]
-    shreds_per_slot: u32,
-    /// Slots in the temporary ledger.
+    /// About this many data shreds per slot (the generated ledger; not with --ledger).
+    #[arg(long, required_unless_present = "ledger", conflicts_with = "ledger")]
+    shreds_per_slot: Option<u32>,
+    /// Slots in the temporary ledger; with --ledger, the newest full slots timed.
     #[arg(long, default_value_t = 20)]
     slots: u64,
+    /// Time an existing ledger instead (Agave's included); it is never written.
+    #[arg(long, value_name = "DIR")]
+    ledger: Option<PathBuf>,
+    /// How --ledger is opened.
+    #[arg(long, value_enum, default_value_t = crate::bench_ledger::Access::Secondary)]
+    access: crate::bench_ledger::Access,
     /// Times each slot is fetched per path.
     #[arg(long, default_value_t = 5)]
     rounds: usize,
@@ -117,7 +123,7 @@ fn build(dir: &Path, args: &FetchArgs) -> Result<BenchLedger, Box<dyn std::error
     let store = Blockstore::open(dir, AccessMode::ReadWrite)?;
     let mut generator = SlotGenerator::new(42, 1);
     let spec = SlotSpec {
-        data_shreds: args.shreds_per_slot,
+        data_shreds: args.shreds_per_slot.unwrap_or(1024),
         ..SlotSpec::default()
     };
     let mut hash = Hash::default();
@@ -132,8 +138,17 @@ fn build(dir: &Path, args: &FetchArgs) -> Result<BenchLedger, Box<dyn std::error
 }
 
 fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let dir = tempfile::tempdir()?;
-    let (store, slots) = build(dir.path(), args)?;
+    let temp;
+    let (dir, (store, slots)) = match &args.ledger {
+        Some(dir) => (
+            dir.as_path(),
+            crate::bench_ledger::open_existing(dir, args.access, args.slots)?,
+        ),
+        None => {
+            temp = tempfile::tempdir()?;
+            (temp.path(), build(temp.path(), args)?)
+        }
+    };
     let slot_bytes = slots.iter().map(|(_, b)| *b).sum::<u64>() as f64 / slots.len().max(1) as f64;
     let mut samples = vec![
         Sample {
@@ -195,8 +210,8 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
     let probe = slots[slots.len() / 2].0;
     drop(store);
     let peaks = [
-        peak_in_child(dir.path(), probe, false)?,
-        peak_in_child(dir.path(), probe, true)?,
+        peak_in_child(dir, probe, false)?,
+        peak_in_child(dir, probe, true)?,
     ];
     report(args, &samples, slot_bytes, peaks)
 }
@@ -259,6 +274,7 @@ fn report(
     let (_, peak_rss) = rss();
     let mut out = json!({
         "shreds_per_slot": args.shreds_per_slot,
+        "ledger": args.ledger.as_ref().map(|p| p.display().to_string()),
         "slots": args.slots,
         "rounds": args.rounds,
         "slot_data_bytes": slot_bytes.round(),
@@ -278,9 +294,13 @@ fn report(
     match args.format {
         Format::Json => println!("{out}"),
         Format::Text => {
+            let source = match (&args.ledger, args.shreds_per_slot) {
+                (Some(dir), _) => format!("newest full slots of {}", dir.display()),
+                (None, n) => format!("generated slots x ~{} data shreds", n.unwrap_or(1024)),
+            };
             println!(
-                "{} slots x ~{} data shreds ({:.0} data bytes/slot), {} rounds",
-                args.slots, args.shreds_per_slot, slot_bytes, args.rounds
+                "{} {source} ({slot_bytes:.0} data bytes/slot), {} rounds",
+                args.slots, args.rounds
             );
             println!(
                 "{:<8} {:>12} {:>12} {:>10} {:>9}",

@@ -3,6 +3,7 @@
 //!
 //! Design notes, formats and their sources: `docs/README.md` in the repository.
 
+mod bench_ledger;
 mod cmd_bench;
 mod cmd_demo;
 mod cmd_ledger;
