@@ -21,6 +21,10 @@ const ROCKSDB_DIR: &str = "rocksdb";
 /// Column name used in errors that concern the whole database.
 const DB_WIDE: &str = "<database>";
 
+/// The info log's size bound: `LOG_FILES_KEPT` files of `LOG_FILE_BYTES`.
+const LOG_FILE_BYTES: usize = 8 << 20;
+const LOG_FILES_KEPT: usize = 3;
+
 /// Agave 3.x column families bstore does not use, created by a read-write open.
 const AGAVE_ONLY_COLUMNS: [&str; 8] = [
     "transaction_status",
@@ -131,6 +135,10 @@ impl RocksEngine {
             }
         }
         let mut db_opts = Options::default();
+        // RocksDB's info log grows with every flush and compaction (a long run with
+        // retention purges often): keep at most 3 files of 8 MiB.
+        db_opts.set_max_log_file_size(LOG_FILE_BYTES);
+        db_opts.set_keep_log_file_num(LOG_FILES_KEPT);
         let db = match &mode {
             AccessMode::ReadWrite => {
                 db_opts.create_if_missing(true);
