@@ -1,4 +1,5 @@
-//! `bstore ledger ingest|slot|generate`: a RocksDB ledger on disk.
+//! `bstore ledger ingest|slot|generate|purge`: a RocksDB ledger on disk; the read-only
+//! agave-ledger-tool commands (`bounds`, `roots`, ...) live in `ledger_tool/`.
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -14,6 +15,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use crate::cmd_shreds::HashLimitArgs;
+use crate::ledger_tool::{self, Access, Detail, Format, ReadArgs};
 use crate::summary::{SlotFacts, SummaryOptions, summarize};
 
 /// Arguments of `bstore ledger`.
@@ -61,13 +63,22 @@ enum LedgerCommand {
         end: Option<u64>,
     },
     /// Print one slot's JSON summary (same fields as `bstore shreds deshred`), computed
-    /// through the store's fetch path.
+    /// through the store's fetch path. Never writes to the ledger.
     Slot {
         /// Ledger directory.
         #[arg(long)]
         ledger: PathBuf,
         /// The slot.
         slot: u64,
+        /// Open as a RocksDB secondary (default: works beside a running writer) or read-only.
+        #[arg(long, value_enum, default_value_t = Access::Secondary)]
+        access: Access,
+        /// Also print the slot's meta, `index` counts, FEC set rows and duplicate flag.
+        #[arg(long)]
+        verbose: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
         /// Verify PoH from this start hash (base58 parent blockhash).
         #[arg(long, value_name = "START_HASH")]
         verify_poh: Option<Hash>,
@@ -102,6 +113,72 @@ enum LedgerCommand {
         #[arg(long)]
         with_code: bool,
     },
+    /// Lowest and highest slot with a meta, their count, and the rooted slots
+    /// (agave-ledger-tool's `bounds`). Never writes to the ledger.
+    Bounds {
+        #[command(flatten)]
+        read: ReadArgs,
+        /// Also list every slot with a meta.
+        #[arg(long)]
+        all: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Rooted slots: the lowest N at or above --start-root, printed highest first
+    /// (agave-ledger-tool's `list-roots`). Never writes to the ledger.
+    Roots {
+        #[command(flatten)]
+        read: ReadArgs,
+        /// The lowest root considered.
+        #[arg(long, default_value_t = 0)]
+        start_root: u64,
+        /// At most this many roots (default: all).
+        #[arg(long, alias = "num-roots", value_name = "N")]
+        max_roots: Option<usize>,
+        /// Also print each root's blockhash (last entry hash), as Agave's `list-roots` does.
+        #[arg(long)]
+        blockhash: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Slots marked dead at or above --start-slot (agave-ledger-tool's `dead-slots`).
+    /// Never writes to the ledger.
+    DeadSlots {
+        #[command(flatten)]
+        read: ReadArgs,
+        /// The lowest slot listed.
+        #[arg(long, alias = "starting-slot", default_value_t = 0)]
+        start_slot: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Slots with a stored duplicate-slot proof at or above --start-slot
+    /// (agave-ledger-tool's `duplicate-slots`). Never writes to the ledger.
+    DuplicateSlots {
+        #[command(flatten)]
+        read: ReadArgs,
+        /// The lowest slot listed.
+        #[arg(long, alias = "starting-slot", default_value_t = 0)]
+        start_slot: u64,
+        /// Also print each proof's two shreds by their headers.
+        #[arg(long)]
+        verbose: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Keys, key bytes, value bytes and value sizes per column family, from a full scan
+    /// (agave-ledger-tool's `analyze-storage`). Never writes to the ledger.
+    Analyze {
+        #[command(flatten)]
+        read: ReadArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
 }
 
 /// Runs `bstore ledger`.
@@ -131,18 +208,59 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
         LedgerCommand::Slot {
             ledger,
             slot,
+            access,
+            verbose,
+            format,
             verify_poh,
             signatures,
             limits,
         } => slot_summary(
-            &ledger,
+            &ledger_tool::open(&ledger, access)?.store,
             Slot(slot),
             &SummaryOptions {
                 verify_poh,
                 signatures,
                 limits: limits.limits(),
             },
+            Detail::from_flag(verbose),
+            format,
         ),
+        LedgerCommand::Bounds { read, all, format } => {
+            ledger_tool::bounds::run(&read.open()?.store, Detail::from_flag(all), format)
+        }
+        LedgerCommand::Roots {
+            read,
+            start_root,
+            max_roots,
+            blockhash,
+            format,
+        } => {
+            let query = ledger_tool::roots::RootsQuery {
+                start: Slot(start_root),
+                max: max_roots,
+                blockhash,
+            };
+            ledger_tool::roots::run(&read.open()?.store, query, format)
+        }
+        LedgerCommand::DeadSlots {
+            read,
+            start_slot,
+            format,
+        } => ledger_tool::slot_lists::run_dead(&read.open()?.store, Slot(start_slot), format),
+        LedgerCommand::DuplicateSlots {
+            read,
+            start_slot,
+            verbose,
+            format,
+        } => ledger_tool::slot_lists::run_duplicate(
+            &read.open()?.store,
+            Slot(start_slot),
+            Detail::from_flag(verbose),
+            format,
+        ),
+        LedgerCommand::Analyze { read, format } => {
+            ledger_tool::analyze::run(&read.open()?.store, &read.ledger, format)
+        }
         LedgerCommand::Generate {
             ledger,
             slots,
@@ -241,11 +359,12 @@ fn ingest(
 }
 
 fn slot_summary(
-    ledger: &Path,
+    store: &Blockstore,
     slot: Slot,
     opts: &SummaryOptions,
+    detail: Detail,
+    format: Format,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let store = Blockstore::open(ledger, AccessMode::ReadOnly)?;
     let Some(meta) = store.meta(slot)? else {
         return Err(format!("slot {slot} is not in the ledger").into());
     };
@@ -267,7 +386,10 @@ fn slot_summary(
     let mut line = summarize(&facts, &sets, opts);
     line["dead"] = json!(store.is_dead(slot)?);
     line["rooted"] = json!(store.is_root(slot)?);
-    println!("{line}");
+    if detail == Detail::Full {
+        ledger_tool::slot_detail::add_detail(store, &meta, &mut line)?;
+    }
+    ledger_tool::slot_detail::print(&line, format);
     Ok(())
 }
 

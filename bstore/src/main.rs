@@ -12,6 +12,7 @@ mod cmd_replay;
 mod cmd_serve;
 mod cmd_shreds;
 mod cmd_soak;
+mod ledger_tool;
 mod purge;
 mod summary;
 
@@ -42,7 +43,9 @@ enum Command {
     Demo(cmd_demo::DemoArgs),
     /// Replay the full or rooted slots of a ledger, verifying PoH; per-slot statistics.
     Replay(cmd_replay::ReplayArgs),
-    /// A RocksDB ledger: ingest shred files, summarize a slot, generate a synthetic ledger.
+    /// A RocksDB ledger: ingest shred files, summarize a slot, generate a synthetic ledger,
+    /// purge; agave-ledger-tool's read commands (bounds, roots, dead and duplicate slots,
+    /// analyze), which never write.
     Ledger(cmd_ledger::LedgerArgs),
     /// Measurements that need a ledger: `bench fetch`.
     Bench(cmd_bench::BenchArgs),
