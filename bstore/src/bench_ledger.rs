@@ -1,38 +1,42 @@
 //! `bstore bench fetch --ledger DIR`: the slots of an existing ledger to time, opened without
-//! writing (a RocksDB secondary by default, so it runs beside a live validator).
+//! writing (`ledger_tool::open`: a RocksDB secondary by default, so it runs beside a live
+//! validator).
 
 use std::collections::VecDeque;
 use std::path::Path;
 
 use bstore_ledger::Slot;
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
-use bstore_ledger::store::{AccessMode, Blockstore};
-use clap::ValueEnum;
+use bstore_ledger::store::Blockstore;
 
-/// How an existing ledger is opened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Access {
-    /// A RocksDB secondary in a temporary directory (follows a live writer).
-    Secondary,
-    /// Read-only (a snapshot as of the open).
-    ReadOnly,
+use crate::ledger_tool::{Access, ReadLedger, open};
+
+/// The ledger a fetch bench times: built for the run, or an existing one opened to read.
+pub enum BenchStore {
+    Built(Blockstore),
+    Existing(ReadLedger),
 }
+
+impl BenchStore {
+    pub fn store(&self) -> &Blockstore {
+        match self {
+            Self::Built(store) => store,
+            Self::Existing(read) => &read.store,
+        }
+    }
+}
+
+/// Slots to time, each with its data bytes.
+pub type BenchSlots = Vec<(Slot, u64)>;
 
 /// Opens `dir` and returns the newest `n` full, not dead slots with their data bytes.
 pub fn open_existing(
     dir: &Path,
     access: Access,
     n: u64,
-) -> Result<(Blockstore, Vec<(Slot, u64)>), Box<dyn std::error::Error>> {
-    // The secondary's own files live in a temporary directory kept for the process's life.
-    let mode = match access {
-        Access::ReadOnly => AccessMode::ReadOnly,
-        Access::Secondary => AccessMode::Secondary {
-            secondary_path: tempfile::tempdir()?.keep(),
-        },
-    };
-    let store = Blockstore::open(dir, mode)?;
-    store.catch_up()?;
+) -> Result<(BenchStore, BenchSlots), Box<dyn std::error::Error>> {
+    let read = open(dir, access)?;
+    let store = &read.store;
     let mut newest: VecDeque<Slot> = VecDeque::new();
     for meta in store.slot_metas(..) {
         let meta = meta?;
@@ -53,5 +57,5 @@ pub fn open_existing(
         let bytes: usize = views.sets.iter().map(|s| s.entries.bytes().len()).sum();
         slots.push((slot, bytes as u64));
     }
-    Ok((store, slots))
+    Ok((BenchStore::Existing(read), slots))
 }

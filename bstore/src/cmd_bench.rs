@@ -7,6 +7,8 @@ use std::time::Instant;
 
 use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ShredRanges, ViewFetch};
 use bstore_ledger::store::{AccessMode, Blockstore};
+
+use crate::bench_ledger::{BenchSlots, BenchStore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 use bstore_testkit::floor::copy_slot_data_unchecked;
@@ -59,8 +61,8 @@ struct FetchArgs {
     #[arg(long, value_name = "DIR")]
     ledger: Option<PathBuf>,
     /// How --ledger is opened.
-    #[arg(long, value_enum, default_value_t = crate::bench_ledger::Access::Secondary)]
-    access: crate::bench_ledger::Access,
+    #[arg(long, value_enum, default_value_t = crate::ledger_tool::Access::Secondary)]
+    access: crate::ledger_tool::Access,
     /// Times each slot is fetched per path.
     #[arg(long, default_value_t = 5)]
     rounds: usize,
@@ -116,8 +118,8 @@ pub(crate) fn rss() -> (u64, u64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
-/// The temporary ledger: the store and each slot with its data bytes.
-type BenchLedger = (Blockstore, Vec<(Slot, u64)>);
+/// The ledger to time and each slot with its data bytes.
+type BenchLedger = (BenchStore, BenchSlots);
 
 fn build(dir: &Path, args: &FetchArgs) -> Result<BenchLedger, Box<dyn std::error::Error>> {
     let store = Blockstore::open(dir, AccessMode::ReadWrite)?;
@@ -134,12 +136,12 @@ fn build(dir: &Path, args: &FetchArgs) -> Result<BenchLedger, Box<dyn std::error
         hash = g.blockhash;
         slots.push((Slot(s), g.data_bytes));
     }
-    Ok((store, slots))
+    Ok((BenchStore::Built(store), slots))
 }
 
 fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
     let temp;
-    let (dir, (store, slots)) = match &args.ledger {
+    let (dir, (held, slots)) = match &args.ledger {
         Some(dir) => (
             dir.as_path(),
             crate::bench_ledger::open_existing(dir, args.access, args.slots)?,
@@ -149,6 +151,7 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
             (temp.path(), build(temp.path(), args)?)
         }
     };
+    let store = held.store();
     let slot_bytes = slots.iter().map(|(_, b)| *b).sum::<u64>() as f64 / slots.len().max(1) as f64;
     let mut samples = vec![
         Sample {
@@ -168,7 +171,7 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
     let mut view_buf = FetchBuffer::new();
     // Warm the block cache once so every path reads the same warm state.
     for (slot, _) in &slots {
-        copy_slot_data_unchecked(&store, *slot, 0, &mut floor_buf)?;
+        copy_slot_data_unchecked(store, *slot, 0, &mut floor_buf)?;
     }
     #[cfg(feature = "fetch-pool")]
     let pool = bstore_ledger::fetch::FetchPool::new(
@@ -186,7 +189,7 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
             let slot = *slot;
             // Interleaved per slot, so drift in machine load hits every path alike.
             samples[0].us.push(time_us(|| {
-                copy_slot_data_unchecked(&store, slot, 0, &mut floor_buf)?;
+                copy_slot_data_unchecked(store, slot, 0, &mut floor_buf)?;
                 Ok(())
             })?);
             samples[1].us.push(time_us(|| {
@@ -208,7 +211,7 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let probe = slots[slots.len() / 2].0;
-    drop(store);
+    drop(held);
     let peaks = [
         peak_in_child(dir, probe, false)?,
         peak_in_child(dir, probe, true)?,

@@ -30,7 +30,7 @@ pub const OTHER_AGAVE_COLUMNS: [&str; 10] = [
 ];
 
 /// The column families on disk bstore does not know, if any.
-pub fn unknown_columns<'a>(names: &'a [String]) -> Vec<&'a str> {
+pub fn unknown_columns(names: &[String]) -> Vec<&str> {
     names
         .iter()
         .map(String::as_str)
