@@ -1,7 +1,9 @@
 //! Interop with Agave (issue 11): ledgers written by Agave's own crates (solana-ledger 3.1,
 //! driven through the `agave-interop` tool of `interop/agave`) are read by bstore, and
 //! ledgers bstore writes are read by Agave. Entries are compared byte for byte (the bincode
-//! `Vec<Entry>` each side fetched), never only by count.
+//! `Vec<Entry>` each side fetched), never only by count. Issue 12's scenarios on Agave-made
+//! shreds (two versions of a slot and their duplicate proofs, erasure recovery, purging) are
+//! modules of this target, one file each under `interop_agave/`.
 //!
 //! Every test needs the tool: `scripts/interop-agave.sh` builds it and runs these tests with
 //! `BSTORE_AGAVE_TOOL` set. Without it each test fails; it never passes vacuously.
@@ -65,29 +67,70 @@ struct Generated {
 
 impl Generated {
     fn new(dir: &Path, start: u64, slots: u64, data_per_slot: u64, seed: u64) -> Self {
-        let stream = dir.join("agave.bin");
-        let entries_dir = dir.join("entries");
-        let json = agave(&[
+        Self::make(dir, "agave", start, slots, data_per_slot, seed, None)
+    }
+
+    /// Version `version` of the slots of `seed`: the same leader, payers and PoH start hash,
+    /// other entries (`gen --version-seed`), so two versions are a leader's equivocation.
+    fn version(
+        dir: &Path,
+        start: u64,
+        slots: u64,
+        data_per_slot: u64,
+        seed: u64,
+        version: u64,
+    ) -> Self {
+        let name = format!("version-{version}");
+        Self::make(dir, &name, start, slots, data_per_slot, seed, Some(version))
+    }
+
+    fn make(
+        dir: &Path,
+        name: &str,
+        start: u64,
+        slots: u64,
+        data_per_slot: u64,
+        seed: u64,
+        version: Option<u64>,
+    ) -> Self {
+        let stream = dir.join(format!("{name}.bin"));
+        let entries_dir = dir.join(format!("{name}-entries"));
+        let (start, slots, data, seed) = (
+            start.to_string(),
+            slots.to_string(),
+            data_per_slot.to_string(),
+            seed.to_string(),
+        );
+        let mut args = vec![
             "gen",
             "--out",
             s(&stream),
             "--start-slot",
-            &start.to_string(),
+            &start,
             "--slots",
-            &slots.to_string(),
+            &slots,
             "--data-shreds-per-slot",
-            &data_per_slot.to_string(),
+            &data,
             "--seed",
-            &seed.to_string(),
+            &seed,
             "--chained",
             "--entries-dir",
             s(&entries_dir),
-        ]);
+        ];
+        let version = version.map(|v| v.to_string());
+        if let Some(v) = &version {
+            args.extend(["--version-seed", v]);
+        }
+        let json = agave(&args);
         Self {
             stream,
             entries_dir,
             json,
         }
+    }
+
+    fn leader(&self) -> &str {
+        self.json["leader"].as_str().expect("leader")
     }
 
     fn slots(&self) -> Vec<Value> {
@@ -624,55 +667,90 @@ fn same_stream_gives_the_same_column_bytes() {
     agave_insert(&by_agave, &generated.stream, "all");
     let mut differences = Vec::new();
     for slot in generated.slot_numbers() {
-        let dump = |ledger: &Path| {
-            agave(&[
-                "dump-columns",
-                "--ledger",
-                s(ledger),
-                "--slot",
-                &slot.to_string(),
-            ])
-        };
-        let (ours, theirs) = (dump(&by_bstore), dump(&by_agave));
-        for column in ["index", "erasure_meta", "merkle_root_meta", "meta"] {
-            let rows = |d: &Value| -> Vec<(String, String)> {
-                d["columns"][column]
-                    .as_array()
-                    .expect("rows")
-                    .iter()
-                    .map(|r| {
-                        let mut value = r["value"].as_str().expect("hex").to_string();
-                        if column == "meta" && value.len() >= 64 {
-                            value.replace_range(48..64, &"_".repeat(16));
-                        }
-                        (r["key"].as_str().expect("hex").to_string(), value)
-                    })
-                    .collect()
-            };
-            let (a, b) = (rows(&ours), rows(&theirs));
-            assert!(!b.is_empty(), "Agave wrote no {column} row for slot {slot}");
-            if a != b {
-                differences.push(format!(
-                    "slot {slot} {column}: bstore wrote {} rows, Agave {}; first differing \
-                     row: bstore {:?} vs Agave {:?}",
-                    a.len(),
-                    b.len(),
-                    a.iter()
-                        .zip(&b)
-                        .find(|(x, y)| x != y)
-                        .map(|(x, _)| short(x)),
-                    a.iter()
-                        .zip(&b)
-                        .find(|(x, y)| x != y)
-                        .map(|(_, y)| short(y)),
-                ));
-            }
+        for (column, rows) in column_rows(&by_agave, slot) {
+            assert!(
+                !rows.is_empty(),
+                "Agave wrote no {column} row for slot {slot}"
+            );
         }
+        differences.extend(column_differences(&by_bstore, &by_agave, slot));
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
 
+/// The columns whose rows both writers must make byte-identical from the same shreds in the
+/// same order.
+const COMPARED_COLUMNS: [&str; 4] = ["index", "erasure_meta", "merkle_root_meta", "meta"];
+
+/// One row as hex: (key, value).
+type HexRow = (String, String);
+
+/// The slot's rows of [`COMPARED_COLUMNS`] (`dump-columns`), the meta's
+/// `first_shred_timestamp` (wall-clock time, bytes 24..32) masked.
+fn column_rows(ledger: &Path, slot: u64) -> Vec<(&'static str, Vec<HexRow>)> {
+    let dump = agave(&[
+        "dump-columns",
+        "--ledger",
+        s(ledger),
+        "--slot",
+        &slot.to_string(),
+    ]);
+    COMPARED_COLUMNS
+        .into_iter()
+        .map(|column| {
+            let rows = dump["columns"][column]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|r| {
+                    let mut value = r["value"].as_str().expect("hex").to_string();
+                    if column == "meta" && value.len() >= 64 {
+                        value.replace_range(48..64, &"_".repeat(16));
+                    }
+                    (r["key"].as_str().expect("hex").to_string(), value)
+                })
+                .collect();
+            (column, rows)
+        })
+        .collect()
+}
+
+/// Where ledgers `ours` and `theirs` differ in the slot's rows of [`COMPARED_COLUMNS`]: one
+/// line per column, naming the first differing row.
+fn column_differences(ours: &Path, theirs: &Path, slot: u64) -> Vec<String> {
+    let name = |p: &Path| {
+        p.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into())
+    };
+    let other = column_rows(theirs, slot);
+    column_rows(ours, slot)
+        .into_iter()
+        .zip(other)
+        .filter(|((_, a), (_, b))| a != b)
+        .map(|((column, a), (_, b))| {
+            let first = a.iter().zip(&b).find(|(x, y)| x != y);
+            format!(
+                "slot {slot} {column}: {} rows in {}, {} in {}; first differing row: {:?} vs {:?}",
+                a.len(),
+                name(ours),
+                b.len(),
+                name(theirs),
+                first.map(|(x, _)| short(x)),
+                first.map(|(_, y)| short(y)),
+            )
+        })
+        .collect()
+}
+
 /// A row for a failure message: the key and the first 96 hex digits of the value.
-fn short((key, value): &(String, String)) -> String {
+fn short((key, value): &HexRow) -> String {
     format!("{key}={}", &value[..value.len().min(96)])
 }
+
+// Scenarios on Agave-made versions, erasure sets and purges (issue 12), one file each.
+#[path = "interop_agave/duplicates.rs"]
+mod duplicates;
+#[path = "interop_agave/purge.rs"]
+mod purge;
+#[path = "interop_agave/recovery.rs"]
+mod recovery;

@@ -8,6 +8,10 @@
 //! set chains from the previous one's Merkle root. With `--chained` a slot's first FEC set
 //! chains from its parent's last root (what mainnet leaders do); without, from the all-zero
 //! hash (the shreds keep the chained layout: Agave 3.1 has no other).
+//!
+//! `--version-seed` draws the entries from another seed while the leader key, the payers and
+//! the PoH start hash still come from `--seed`: a second version of the same slots, signed
+//! by the same leader, as an equivocating leader would broadcast.
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +48,9 @@ pub struct GenArgs {
     pub slots: u64,
     pub data_shreds_per_slot: usize,
     pub seed: u64,
+    /// Draws the entries from this seed instead of `seed`'s stream, keeping the leader, the
+    /// payers and the PoH start hash: a second version of the same slots by the same leader.
+    pub version_seed: Option<u64>,
     pub chained: bool,
     pub shred_version: u16,
     pub entries_dir: Option<PathBuf>,
@@ -79,6 +86,9 @@ pub fn run(args: &GenArgs) -> Result<Value> {
         .collect();
     let recent_blockhash = Hash::new_from_array(rng.r#gen());
     let start_hash = Hash::new_from_array(rng.r#gen());
+    if let Some(version) = args.version_seed {
+        rng = ChaCha20Rng::seed_from_u64(version);
+    }
     let mut src = Source {
         rng,
         leader,
@@ -121,6 +131,7 @@ pub fn run(args: &GenArgs) -> Result<Value> {
         "leader": src.leader.pubkey().to_string(),
         "start_hash": start_hash.to_string(),
         "shred_version": args.shred_version,
+        "version_seed": args.version_seed,
         "chained": args.chained,
         "records": records,
         "slots": slots,

@@ -1,21 +1,48 @@
-//! `insert`: the selected shreds of stream files go through Agave's own
-//! `Blockstore::insert_shreds` (no leader schedule, `is_trusted = false`).
+//! `insert`: the selected shreds of stream files go through Agave's own blockstore insert (no
+//! leader schedule, `is_trusted = false`), either the plain `insert_shreds` or the path a
+//! validator's window service takes (`--via window-service`): erasure recovery, and the
+//! duplicate handling of `window_service::run_check_duplicate`.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use solana_ledger::shred::Shred;
+use solana_ledger::blockstore::{Blockstore, BlockstoreInsertionMetrics, PossibleDuplicateShred};
+use solana_ledger::shred::{Payload, ReedSolomonCache, Shred};
+use solana_streamer::evicting_sender::EvictingSender;
 
 use crate::error::{Context, Result};
 use crate::open::{self, Access};
 use crate::select::{Select, SlotRange};
 use crate::stream;
 
-/// Shreds per `insert_shreds` call (bstore's `ledger ingest` default batch).
+/// Shreds per insert call (bstore's `ledger ingest` default batch).
 const BATCH: usize = 1024;
 /// Unparsable records listed by example.
 const EXAMPLES: usize = 20;
+
+/// `--via`: which of Agave's insert paths takes the shreds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Via {
+    /// `Blockstore::insert_shreds`: no recovery; only the proofs the blockstore stores
+    /// itself (Merkle root, erasure and last-index conflicts).
+    InsertShreds,
+    /// `Blockstore::insert_shreds_handle_duplicate` with a Reed-Solomon cache (recovery on),
+    /// then each reported duplicate handled as `window_service::run_check_duplicate` does:
+    /// a same-position or chained-Merkle-root conflict is stored with
+    /// `store_duplicate_slot(slot, stored shred, new shred)` unless the slot has a proof.
+    WindowService,
+}
+
+impl Via {
+    fn name(self) -> &'static str {
+        match self {
+            Via::InsertShreds => "insert-shreds",
+            Via::WindowService => "window-service",
+        }
+    }
+}
 
 #[derive(Debug)]
 pub struct InsertArgs {
@@ -23,6 +50,7 @@ pub struct InsertArgs {
     pub files: Vec<PathBuf>,
     pub select: Select,
     pub slots: Option<SlotRange>,
+    pub via: Via,
 }
 
 pub fn run(args: &InsertArgs) -> Result<Value> {
@@ -44,20 +72,25 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
     let slots: BTreeSet<u64> = selected.iter().map(Shred::slot).collect();
 
     let blockstore = open::blockstore(&args.ledger, Access::Primary)?;
+    let mut window = WindowService::new();
     let mut completed = Vec::new();
     let mut rest = selected;
     while !rest.is_empty() {
         let tail = rest.split_off(rest.len().min(BATCH));
         let batch = std::mem::replace(&mut rest, tail);
-        let sets = blockstore
-            .insert_shreds(batch, None, false)
-            .context("Agave insert_shreds")?;
+        let sets = match args.via {
+            Via::InsertShreds => blockstore
+                .insert_shreds(batch, None, false)
+                .context("Agave insert_shreds")?,
+            Via::WindowService => window.insert(&blockstore, batch)?,
+        };
         completed.extend(sets.into_iter().map(
             |set| json!({"slot": set.slot, "start": set.indices.start, "end": set.indices.end}),
         ));
     }
     let metas = slot_states(&blockstore, &slots)?;
     Ok(json!({
+        "via": args.via.name(),
         "records": records,
         "selected": data + code,
         "data": data,
@@ -66,8 +99,111 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
         "unparsable": unparsable.len(),
         "unparsable_examples": unparsable.iter().take(EXAMPLES).collect::<Vec<_>>(),
         "completed_data_sets": completed,
+        "recovered": window.metrics.num_recovered_inserted,
+        "recovered_exists": window.metrics.num_recovered_exists,
+        "recovered_invalid": window.metrics.num_recovered_failed_invalid,
+        "possible_duplicates": window.duplicates,
         "slots_full": metas.0,
         "slots": metas.1,
+    }))
+}
+
+/// What a window service keeps across insert calls.
+struct WindowService {
+    reed_solomon_cache: ReedSolomonCache,
+    metrics: BlockstoreInsertionMetrics,
+    /// Every duplicate the blockstore reported, in order, and what handling it did.
+    duplicates: Vec<Value>,
+}
+
+impl WindowService {
+    fn new() -> Self {
+        Self {
+            reed_solomon_cache: ReedSolomonCache::default(),
+            metrics: BlockstoreInsertionMetrics::default(),
+            duplicates: Vec::new(),
+        }
+    }
+
+    fn insert(
+        &mut self,
+        blockstore: &Blockstore,
+        batch: Vec<Shred>,
+    ) -> Result<Vec<solana_ledger::blockstore::CompletedDataSetInfo>> {
+        // Recovered shreds would be retransmitted; nobody listens here (the window service's
+        // own channel evicts the oldest batch when full, so a small one never blocks).
+        let (retransmit, _retransmitted) = EvictingSender::new_bounded(1);
+        let found = RefCell::new(Vec::new());
+        let shreds = batch
+            .into_iter()
+            .map(|shred| (std::borrow::Cow::Owned(shred), /*is_repaired:*/ false));
+        let sets = blockstore
+            .insert_shreds_handle_duplicate(
+                shreds,
+                None,
+                false,
+                &retransmit,
+                &|duplicate| found.borrow_mut().push(duplicate),
+                &self.reed_solomon_cache,
+                &mut self.metrics,
+            )
+            .context("Agave insert_shreds_handle_duplicate")?;
+        for duplicate in found.into_inner() {
+            self.duplicates
+                .push(check_duplicate(blockstore, duplicate)?);
+        }
+        Ok(sets)
+    }
+}
+
+/// `window_service::run_check_duplicate` of Agave 3.1 (core/src/window_service.rs), minus
+/// the gossip push and the consensus notification, with the
+/// `chained_merkle_conflict_duplicate_proofs` feature taken as active. Merkle root, erasure
+/// and last-index conflicts were stored by the blockstore itself when found.
+fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -> Result<Value> {
+    let slot = duplicate.slot();
+    let had_proof = blockstore.has_duplicate_shreds_in_slot(slot);
+    let store = |shred1: Payload, shred2: Payload| -> Result<bool> {
+        if had_proof {
+            return Ok(false);
+        }
+        blockstore
+            .store_duplicate_slot(slot, shred1, shred2)
+            .context(format!("Agave store_duplicate_slot({slot})"))?;
+        Ok(true)
+    };
+    let (variant, kind, stored) = match duplicate {
+        PossibleDuplicateShred::LastIndexConflict(..) => {
+            ("LastIndexConflict", "last_index_conflict", false)
+        }
+        PossibleDuplicateShred::ErasureConflict(..) => {
+            ("ErasureConflict", "erasure_config_conflict", false)
+        }
+        PossibleDuplicateShred::MerkleRootConflict(..) => {
+            ("MerkleRootConflict", "merkle_root_conflict", false)
+        }
+        PossibleDuplicateShred::ChainedMerkleRootConflict(shred, conflict) => (
+            "ChainedMerkleRootConflict",
+            "chained_merkle_root_conflict",
+            store(conflict, shred.into_payload())?,
+        ),
+        // The same shred again is reported too; only a different payload is a duplicate.
+        PossibleDuplicateShred::Exists(shred) => match blockstore.is_shred_duplicate(&shred) {
+            Some(existing) => (
+                "Exists",
+                "same_position",
+                store(Payload::from(existing), shred.into_payload())?,
+            ),
+            None => ("Exists", "same_payload", false),
+        },
+    };
+    Ok(json!({
+        "slot": slot,
+        "agave_variant": variant,
+        "kind": kind,
+        "proof_before_handling": had_proof,
+        "stored_by_handler": stored,
+        "has_proof": blockstore.has_duplicate_shreds_in_slot(slot),
     }))
 }
 
@@ -79,10 +215,7 @@ fn takes(args: &InsertArgs, shred: &Shred) -> bool {
 }
 
 /// The full slots among `slots`, and each slot's consumed / received / last index.
-fn slot_states(
-    blockstore: &solana_ledger::blockstore::Blockstore,
-    slots: &BTreeSet<u64>,
-) -> Result<(Vec<u64>, Vec<Value>)> {
+fn slot_states(blockstore: &Blockstore, slots: &BTreeSet<u64>) -> Result<(Vec<u64>, Vec<Value>)> {
     let mut full = Vec::new();
     let mut states = Vec::new();
     for &slot in slots {

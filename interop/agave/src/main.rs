@@ -5,13 +5,16 @@
 
 mod bench;
 mod dump;
+mod duplicate;
 mod error;
 mod flags;
 mod generate;
 mod insert;
 mod layout;
 mod open;
+mod purge;
 mod raw;
+mod rows;
 mod select;
 mod stream;
 mod summary;
@@ -22,6 +25,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::error::Result;
+use crate::insert::Via;
 use crate::open::Access;
 use crate::select::{Select, SlotRange};
 
@@ -46,8 +50,14 @@ enum Command {
         /// Rounded up to whole FEC sets of 32 data shreds (Agave's shredder makes no other).
         #[arg(long)]
         data_shreds_per_slot: usize,
+        /// Seeds the leader key, the payers, the PoH start hash and (without
+        /// `--version-seed`) the entries.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Draws the entries from this seed instead: another version of the same slots,
+        /// signed by the same leader and PoH-chained from the same start hash.
+        #[arg(long)]
+        version_seed: Option<u64>,
         /// Chain each slot's first FEC set from its parent's last Merkle root (mainnet);
         /// without it, from the all-zero hash.
         #[arg(long)]
@@ -59,7 +69,7 @@ enum Command {
         entries_dir: Option<PathBuf>,
     },
     /// Inserts the selected shreds of stream files with Agave's `insert_shreds`
-    /// (is_trusted = false, no leader schedule).
+    /// (is_trusted = false, no leader schedule), or as a validator's window service does.
     Insert {
         #[arg(long)]
         ledger: PathBuf,
@@ -72,6 +82,10 @@ enum Command {
         /// Only shreds of these slots: A..B (B excluded) or A..=B.
         #[arg(long)]
         slots: Option<SlotRange>,
+        /// insert-shreds: no recovery. window-service: `insert_shreds_handle_duplicate` with
+        /// erasure recovery, duplicates stored as `window_service` stores them.
+        #[arg(long, value_enum, default_value_t = Via::InsertShreds)]
+        via: Via,
     },
     /// Everything Agave keeps for one slot, as JSON.
     Summary {
@@ -118,6 +132,54 @@ enum Command {
         #[arg(long)]
         slot: u64,
     },
+    /// Stores a duplicate-slot proof with Agave's `store_duplicate_slot`: PROOF is a shred
+    /// stream file of two records, shred1 then shred2.
+    StoreDuplicate {
+        #[arg(long)]
+        ledger: PathBuf,
+        #[arg(long)]
+        slot: u64,
+        proof: PathBuf,
+    },
+    /// Reads a slot's proof with Agave's `has_duplicate_shreds_in_slot` /
+    /// `get_duplicate_slot` and checks its two shreds with Agave's shred API.
+    DuplicateProof {
+        #[arg(long)]
+        ledger: PathBuf,
+        #[arg(long)]
+        slot: u64,
+        /// Checks both shreds' signatures against this leader (base58).
+        #[arg(long)]
+        leader: Option<solana_pubkey::Pubkey>,
+        /// Writes the proof as a two-record shred stream file (shred1, shred2).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Per slot of a range: Agave's getters (meta, index, shreds, flags, replay rows) and
+    /// the raw rows of every slot-keyed column family (count and sha256).
+    SlotRows {
+        #[arg(long)]
+        ledger: PathBuf,
+        /// A..B (B excluded) or A..=B.
+        #[arg(long)]
+        slots: SlotRange,
+    },
+    /// agave-ledger-tool's `purge START END` (inclusive): `purge_from_next_slots`, then
+    /// `purge_and_compact_slots`.
+    Purge {
+        #[arg(long)]
+        ledger: PathBuf,
+        start: u64,
+        end: u64,
+    },
+    /// Writes what replay and RPC keep per replayed slot: bank hash, optimistic slot, block
+    /// time and height, rewards, a performance sample.
+    SetReplayRows {
+        #[arg(long)]
+        ledger: PathBuf,
+        #[arg(required = true)]
+        slots: Vec<u64>,
+    },
 }
 
 fn run(command: Command) -> Result<serde_json::Value> {
@@ -128,6 +190,7 @@ fn run(command: Command) -> Result<serde_json::Value> {
             slots,
             data_shreds_per_slot,
             seed,
+            version_seed,
             chained,
             shred_version,
             entries_dir,
@@ -137,6 +200,7 @@ fn run(command: Command) -> Result<serde_json::Value> {
             slots,
             data_shreds_per_slot,
             seed,
+            version_seed,
             chained,
             shred_version,
             entries_dir,
@@ -146,11 +210,13 @@ fn run(command: Command) -> Result<serde_json::Value> {
             files,
             select,
             slots,
+            via,
         } => insert::run(&insert::InsertArgs {
             ledger,
             files,
             select,
             slots,
+            via,
         }),
         Command::Summary {
             ledger,
@@ -177,6 +243,29 @@ fn run(command: Command) -> Result<serde_json::Value> {
             access,
         }),
         Command::DumpColumns { ledger, slot } => dump::run(&dump::DumpArgs { ledger, slot }),
+        Command::StoreDuplicate {
+            ledger,
+            slot,
+            proof,
+        } => duplicate::store(&duplicate::StoreArgs {
+            ledger,
+            slot,
+            proof,
+        }),
+        Command::DuplicateProof {
+            ledger,
+            slot,
+            leader,
+            out,
+        } => duplicate::read(&duplicate::ReadArgs {
+            ledger,
+            slot,
+            leader,
+            out,
+        }),
+        Command::SlotRows { ledger, slots } => rows::run(&rows::RowsArgs { ledger, slots }),
+        Command::Purge { ledger, start, end } => purge::purge(&ledger, start, end),
+        Command::SetReplayRows { ledger, slots } => purge::set_replay_rows(&ledger, &slots),
     }
 }
 

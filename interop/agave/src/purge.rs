@@ -1,0 +1,69 @@
+//! `purge` and `set-replay-rows`: Agave's own purge of a slot range (as agave-ledger-tool's
+//! `purge` does it), and the per-slot rows a validator's replay and RPC services write
+//! beside the shreds, so a purge can be checked on every slot-keyed column.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use solana_hash::Hash;
+use solana_ledger::blockstore_meta::PerfSampleV2;
+use solana_transaction_status::RewardsAndNumPartitions;
+
+use crate::error::{Context, Error, Result};
+use crate::open::{self, Access};
+use crate::summary::require_db;
+
+/// agave-ledger-tool `purge START END` (inclusive): `purge_from_next_slots`, then
+/// `purge_and_compact_slots`.
+pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Value> {
+    require_db(ledger)?;
+    if start > end {
+        return Err(Error::new(format!("START {start} is after END {end}")));
+    }
+    let blockstore = open::blockstore(ledger, Access::Primary)?;
+    blockstore.purge_from_next_slots(start, end);
+    blockstore.purge_and_compact_slots(start, end);
+    Ok(json!({"start": start, "end": end}))
+}
+
+/// For each slot, what replay and RPC write once the slot is replayed: the bank hash
+/// (`insert_bank_hash`), an optimistic confirmation (`insert_optimistic_slot`), block time
+/// and height, empty rewards and a performance sample. Values are derived from the slot.
+pub fn set_replay_rows(ledger: &Path, slots: &[u64]) -> Result<Value> {
+    require_db(ledger)?;
+    let blockstore = open::blockstore(ledger, Access::Primary)?;
+    for &slot in slots {
+        let hash = Hash::new_from_array(Sha256::digest(slot.to_le_bytes()).into());
+        let timestamp = 1_700_000_000 + slot as i64;
+        blockstore.insert_bank_hash(slot, hash, false);
+        blockstore
+            .insert_optimistic_slot(slot, &hash, timestamp)
+            .context(format!("Agave insert_optimistic_slot({slot})"))?;
+        blockstore
+            .set_block_time(slot, timestamp)
+            .context(format!("Agave set_block_time({slot})"))?;
+        blockstore
+            .set_block_height(slot, slot / 2)
+            .context(format!("Agave set_block_height({slot})"))?;
+        blockstore
+            .write_rewards(
+                slot,
+                RewardsAndNumPartitions {
+                    rewards: Vec::new(),
+                    num_partitions: None,
+                },
+            )
+            .context(format!("Agave write_rewards({slot})"))?;
+        let sample = PerfSampleV2 {
+            num_transactions: slot,
+            num_slots: 1,
+            sample_period_secs: 60,
+            num_non_vote_transactions: slot,
+        };
+        blockstore
+            .write_perf_sample(slot, &sample)
+            .context(format!("Agave write_perf_sample({slot})"))?;
+    }
+    Ok(json!({"slots": slots}))
+}
