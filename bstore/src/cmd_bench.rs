@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ShredRanges, ViewFetch};
-use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::store::{AccessMode, Blockstore, ReadPath};
 
 use crate::bench_ledger::{BenchSlots, BenchStore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
-use bstore_testkit::floor::copy_slot_data_unchecked;
+use bstore_testkit::floor::{copy_slot_data_scan_unchecked, copy_slot_data_unchecked};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
@@ -166,6 +166,18 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
             name: "serial",
             us: Vec::new(),
         },
+        Sample {
+            name: "floor_scan",
+            us: Vec::new(),
+        },
+        Sample {
+            name: "views_multiget",
+            us: Vec::new(),
+        },
+        Sample {
+            name: "serial_multiget",
+            us: Vec::new(),
+        },
     ];
     let mut floor_buf = Vec::new();
     let mut view_buf = FetchBuffer::new();
@@ -202,8 +214,25 @@ fn fetch(args: &FetchArgs) -> Result<(), Box<dyn std::error::Error>> {
                 std::hint::black_box(e);
                 Ok(())
             })?);
-            #[cfg(feature = "fetch-pool")]
             samples[3].us.push(time_us(|| {
+                copy_slot_data_scan_unchecked(store, slot, 0, &mut floor_buf)?;
+                Ok(())
+            })?);
+            // The same fetches reading with the multi-get instead of the range scan.
+            store.set_read_path(ReadPath::MultiGet);
+            samples[4].us.push(time_us(|| {
+                let v = store.fetch_slot_views(slot, 0, AllowDead::No, &mut view_buf)?;
+                std::hint::black_box(v.num_entries());
+                Ok(())
+            })?);
+            samples[5].us.push(time_us(|| {
+                let e = store.get_slot_entries_with_shred_info(slot, 0, AllowDead::No)?;
+                std::hint::black_box(e);
+                Ok(())
+            })?);
+            store.set_read_path(ReadPath::default());
+            #[cfg(feature = "fetch-pool")]
+            samples[6].us.push(time_us(|| {
                 let e = store.get_slot_entries_pooled(slot, 0, AllowDead::No, &pool)?;
                 std::hint::black_box(e);
                 Ok(())

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use bstore_ledger::fetch::{AllowDead, DataDefect, EntryFetch, FetchBuffer, ViewFetch};
 use bstore_ledger::store::kv::{KvBatch, KvWrite};
-use bstore_ledger::store::{AccessMode, Blockstore, RocksEngine};
+use bstore_ledger::store::{AccessMode, Blockstore, ReadPath, RocksEngine};
 use bstore_ledger::{LedgerError, ShredIndex, Slot};
 
 const SLOT: u64 = 417_955_322;
@@ -40,14 +40,28 @@ fn tamper(dir: &Path, edit: impl FnOnce(&mut <RocksEngine as KvWrite>::Batch<'_>
     store.kv().write(batch).expect("tamper");
 }
 
+/// Both fetches on both read paths; every one must give the same result (the scan's).
 fn fetch_all(store: &Blockstore) -> Result<(), LedgerError> {
-    let mut buf = FetchBuffer::new();
-    store
-        .fetch_slot_views(Slot(SLOT), 0, AllowDead::No, &mut buf)
-        .map(|_| ())?;
-    store
-        .get_slot_entries_with_shred_info(Slot(SLOT), 0, AllowDead::No)
-        .map(|_| ())
+    let mut results = Vec::new();
+    for path in [ReadPath::Scan, ReadPath::MultiGet] {
+        store.set_read_path(path);
+        let mut buf = FetchBuffer::new();
+        let views = store
+            .fetch_slot_views(Slot(SLOT), 0, AllowDead::No, &mut buf)
+            .map(|_| ());
+        let owned = store
+            .get_slot_entries_with_shred_info(Slot(SLOT), 0, AllowDead::No)
+            .map(|_| ());
+        results.push(views.and(owned));
+    }
+    store.set_read_path(ReadPath::default());
+    let (scan, multi_get) = (results.remove(0), results.remove(0));
+    assert_eq!(
+        format!("{scan:?}"),
+        format!("{multi_get:?}"),
+        "read paths agree"
+    );
+    scan
 }
 
 #[test]

@@ -16,7 +16,7 @@ use bstore_ledger::fetch::{
     group_by_slot,
 };
 use bstore_ledger::shred::ShredRef;
-use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::store::{AccessMode, Blockstore, ReadPath};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -63,7 +63,22 @@ fn model(packets: &[Vec<u8>], present: &BTreeSet<usize>) -> (Slot, Vec<Range<u32
     (slot.slot(), ranges, entries)
 }
 
+/// [`check_fetch_with`] on both read paths (range scan, the default, and multi-get).
 fn check_fetch(store: &Blockstore, slot: Slot, ranges: &[Range<u32>], want: &[Entry], label: &str) {
+    for path in [ReadPath::Scan, ReadPath::MultiGet] {
+        store.set_read_path(path);
+        check_fetch_with(store, slot, ranges, want, &format!("{label} ({path:?})"));
+    }
+    store.set_read_path(ReadPath::default());
+}
+
+fn check_fetch_with(
+    store: &Blockstore,
+    slot: Slot,
+    ranges: &[Range<u32>],
+    want: &[Entry],
+    label: &str,
+) {
     let SlotEntries {
         entries,
         num_shreds,

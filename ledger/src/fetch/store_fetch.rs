@@ -11,7 +11,7 @@ use crate::error::{LedgerError, Result};
 use crate::fetch::api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
 use crate::fetch::{DataDefect, check_range_into, completed_ranges};
 use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
-use crate::store::{Blockstore, KvEngine};
+use crate::store::{Blockstore, KvEngine, ReadPath};
 use crate::types::{ShredIndex, Slot};
 
 /// Whether a fetch may read a slot marked dead (RPC and replay refuse; tools may not).
@@ -28,6 +28,8 @@ pub enum AllowDead {
 #[derive(Debug, Default)]
 pub struct FetchBuffer {
     data: Vec<u8>,
+    /// The scanned payloads of the last fetch (`ReadPath::Scan`), reused.
+    arena: Vec<u8>,
     /// Byte span of each data set inside `data`, parallel to the fetched ranges.
     spans: Vec<Range<usize>>,
 }
@@ -40,7 +42,7 @@ impl FetchBuffer {
 
     /// Bytes currently reserved (for memory accounting).
     pub fn capacity(&self) -> usize {
-        self.data.capacity()
+        self.data.capacity() + self.arena.capacity()
     }
 }
 
@@ -121,8 +123,9 @@ impl<E: KvEngine> Blockstore<E> {
         }))
     }
 
-    /// One multi-get over `first.start..last.end`, every range checked and deshredded into
-    /// `buf` (one reservation for all ranges). Fills `buf.spans` parallel to `ranges`.
+    /// One read of `first.start..last.end` (the store's [`ReadPath`]: one range scan or one
+    /// multi-get), every range checked and deshredded into `buf` (one reservation for all
+    /// ranges). Fills `buf.spans` parallel to `ranges`.
     fn deshred_ranges(
         &self,
         slot: Slot,
@@ -135,25 +138,26 @@ impl<E: KvEngine> Blockstore<E> {
         let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
             return Ok(());
         };
-        let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
-        let mut shreds: Vec<ShredRef<'_>> = Vec::with_capacity(pinned.len());
-        let mut totals = Vec::with_capacity(ranges.len());
-        for range in ranges {
-            let payloads = range_payloads(slot, first.start, range, &pinned)?;
-            totals.push(check_range_into(slot, range, payloads, &mut shreds)?);
-        }
-        buf.data.reserve(totals.iter().sum());
-        let mut shreds = shreds.iter();
-        for (range, total) in ranges.iter().zip(&totals) {
-            let begin = buf.data.len();
-            for shred in shreds.by_ref().take(range.len()) {
-                // The one copy of the fetch path: pinned shred data into the set buffer.
-                buf.data.extend_from_slice(shred.data());
+        match self.read_path() {
+            ReadPath::MultiGet => {
+                let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
+                fill(slot, ranges, first.start, &pinned, buf)
             }
-            debug_assert_eq!(buf.data.len() - begin, *total);
-            buf.spans.push(begin..buf.data.len());
+            ReadPath::Scan => {
+                let mut arena = std::mem::take(&mut buf.arena);
+                let result = self
+                    .scan_data_shreds(slot, first.start, last.end, &mut arena)
+                    .and_then(|spans| {
+                        let values: Vec<Option<&[u8]>> = spans
+                            .iter()
+                            .map(|s| s.as_ref().and_then(|r| arena.get(r.clone())))
+                            .collect();
+                        fill(slot, ranges, first.start, &values, buf)
+                    });
+                buf.arena = arena;
+                result
+            }
         }
-        Ok(())
     }
 
     fn views_of<'b>(
@@ -186,6 +190,34 @@ impl<E: KvEngine> Blockstore<E> {
             is_full,
         })
     }
+}
+
+/// Checks every range of `values` (the stored payloads of `first..`, `None` where absent)
+/// and copies its shreds' data into `buf`: the one copy of the fetch path.
+fn fill<P: AsRef<[u8]>>(
+    slot: Slot,
+    ranges: &[Range<u32>],
+    first: u32,
+    values: &[Option<P>],
+    buf: &mut FetchBuffer,
+) -> Result<()> {
+    let mut shreds: Vec<ShredRef<'_>> = Vec::with_capacity(values.len());
+    let mut totals = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        let payloads = range_payloads(slot, first, range, values)?;
+        totals.push(check_range_into(slot, range, payloads, &mut shreds)?);
+    }
+    buf.data.reserve(totals.iter().sum());
+    let mut shreds = shreds.iter();
+    for (range, total) in ranges.iter().zip(&totals) {
+        let begin = buf.data.len();
+        for shred in shreds.by_ref().take(range.len()) {
+            buf.data.extend_from_slice(shred.data());
+        }
+        debug_assert_eq!(buf.data.len() - begin, *total);
+        buf.spans.push(begin..buf.data.len());
+    }
+    Ok(())
 }
 
 impl<E: KvEngine> ViewFetch for Blockstore<E> {

@@ -21,6 +21,7 @@ use super::kv::{AccessMode, Direction, KvEngine};
 use super::mem_engine::MemEngine;
 use super::presence::PresenceCache;
 use super::purge::PurgedRanges;
+use super::read_path::ReadPathCell;
 use super::slot_meta::SlotMeta;
 use super::typed::{Engine, RangeIter};
 use crate::error::Result;
@@ -45,6 +46,8 @@ pub struct Blockstore<E: KvEngine = DefaultEngine> {
     /// The slot ranges this process purged, merged. Extended before a purge deletes
     /// anything, never shrunk; readers check it before and after a read.
     pub(super) purged: PurgedRanges,
+    /// How fetches read data shreds (`read_path.rs`).
+    pub(super) read_path: ReadPathCell,
 }
 
 /// Iterator over stored `SlotMeta`s in slot order (see [`Blockstore::slot_metas`]).
@@ -118,6 +121,7 @@ impl<E: KvEngine> Blockstore<E> {
             engine: Engine::new(engine),
             writer: Mutex::new(PresenceCache::default()),
             purged: PurgedRanges::default(),
+            read_path: ReadPathCell::default(),
         }
     }
 

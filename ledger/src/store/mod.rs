@@ -36,6 +36,7 @@ mod listing;
 mod mem_engine;
 mod presence;
 mod purge;
+mod read_path;
 mod recover;
 #[cfg(feature = "storage")]
 mod rocks;
@@ -58,6 +59,7 @@ pub use kv::{AccessMode, KvEngine};
 pub use listing::{DeadSlotIter, DuplicateSlotIter};
 pub use mem_engine::{MemBytes, MemEngine};
 pub use purge::PurgeStats;
+pub use read_path::ReadPath;
 #[cfg(feature = "storage")]
 pub use rocks::{PinnedBytes, RocksEngine};
 pub use roots::RootIter;
