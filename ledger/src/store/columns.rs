@@ -33,6 +33,11 @@ pub const ALL: [(&str, Compression); 12] = [
     (Orphans::NAME, Orphans::COMPRESSION),
 ];
 
+/// Agave's column families that bstore does not decode but that are keyed by slot (u64 BE
+/// first), so a purge removes their rows of the purged slots too (Agave's purge does).
+pub const AGAVE_SLOT_KEYED: [&str; 4] =
+    ["bank_hashes", "optimistic_slots", "perf_samples", "rewards"];
+
 /// Encodes a slot key: u64 big-endian.
 pub fn slot_key(slot: Slot) -> [u8; 8] {
     slot.0.to_be_bytes()

@@ -39,6 +39,10 @@ impl MemEngine {
         for (name, _) in columns::ALL {
             tables.columns.insert(name, ColumnMap::new());
         }
+        // Agave's other slot-keyed columns: a purge deletes from them too.
+        for name in columns::AGAVE_SLOT_KEYED {
+            tables.columns.insert(name, ColumnMap::new());
+        }
         Self {
             tables: RwLock::new(tables),
             mode: AccessMode::ReadWrite,

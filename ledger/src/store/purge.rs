@@ -1,5 +1,6 @@
-//! Retention (`docs/on-disk-layout.md#purging-slots`): purge a slot range from every column
-//! in one atomic write, then compact it so the disk space comes back; and Agave's
+//! Retention (`docs/on-disk-layout.md#purging-slots`): purge a slot range from every
+//! slot-keyed column (bstore's and Agave's `bank_hashes`, `optimistic_slots`,
+//! `perf_samples`, `rewards`) in one atomic write, then compact it so the disk space comes back; and Agave's
 //! `--limit-ledger-size`: keep about the newest N data shreds, purging the oldest slots, never
 //! past the highest root.
 //!
@@ -67,6 +68,14 @@ impl PurgedRanges {
         let ranges = self.ranges.read().unwrap_or_else(|p| p.into_inner());
         ranges.last().map(|&(_, b)| Slot(b))
     }
+}
+
+/// Every column a purge deletes from: bstore's own and Agave's other slot-keyed ones.
+fn purged_columns() -> impl Iterator<Item = &'static str> {
+    columns::ALL
+        .iter()
+        .map(|(cf, _)| *cf)
+        .chain(columns::AGAVE_SLOT_KEYED)
 }
 
 /// The exclusive upper key bound of slots `..=to` in every column: all keys start with the
@@ -154,13 +163,13 @@ impl<E: KvEngine> Blockstore<E> {
                 batch.put::<Meta>(parent, &meta)?;
             }
         }
-        for (cf, _) in columns::ALL {
+        for cf in purged_columns() {
             batch.delete_range_raw(cf, &lower, &upper)?;
         }
         self.engine.write(batch)?;
         cache.forget(from, to);
         drop(cache);
-        for (cf, _) in columns::ALL {
+        for cf in purged_columns() {
             self.engine.kv().compact_range(cf, &lower, &upper)?;
         }
         Ok(stats)
