@@ -750,6 +750,8 @@ fn short((key, value): &HexRow) -> String {
 // Scenarios on Agave-made versions, erasure sets and purges (issue 12), one file each.
 #[path = "interop_agave/duplicates.rs"]
 mod duplicates;
+#[path = "interop_agave/follow.rs"]
+mod follow;
 #[path = "interop_agave/purge.rs"]
 mod purge;
 #[path = "interop_agave/recovery.rs"]

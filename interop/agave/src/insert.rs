@@ -17,8 +17,6 @@ use crate::open::{self, Access};
 use crate::select::{Select, SlotRange};
 use crate::stream;
 
-/// Shreds per insert call (bstore's `ledger ingest` default batch).
-const BATCH: usize = 1024;
 /// Unparsable records listed by example.
 const EXAMPLES: usize = 20;
 
@@ -51,6 +49,10 @@ pub struct InsertArgs {
     pub select: Select,
     pub slots: Option<SlotRange>,
     pub via: Via,
+    /// Shreds per insert call.
+    pub batch: usize,
+    /// Wait after each call, the ledger open (a live writer).
+    pub pause: std::time::Duration,
 }
 
 pub fn run(args: &InsertArgs) -> Result<Value> {
@@ -76,8 +78,9 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
     let mut completed = Vec::new();
     let mut rest = selected;
     while !rest.is_empty() {
-        let tail = rest.split_off(rest.len().min(BATCH));
+        let tail = rest.split_off(rest.len().min(args.batch));
         let batch = std::mem::replace(&mut rest, tail);
+        let batch_len = batch.len();
         let sets = match args.via {
             Via::InsertShreds => blockstore
                 .insert_shreds(batch, None, false)
@@ -87,6 +90,10 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
         completed.extend(sets.into_iter().map(
             |set| json!({"slot": set.slot, "start": set.indices.start, "end": set.indices.end}),
         ));
+        if !args.pause.is_zero() {
+            eprintln!("inserted {} shreds, {} left", batch_len, rest.len());
+            std::thread::sleep(args.pause);
+        }
     }
     let metas = slot_states(&blockstore, &slots)?;
     Ok(json!({

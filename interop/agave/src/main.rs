@@ -86,6 +86,13 @@ enum Command {
         /// erasure recovery, duplicates stored as `window_service` stores them.
         #[arg(long, value_enum, default_value_t = Via::InsertShreds)]
         via: Via,
+        /// Shreds per insert call.
+        #[arg(long, default_value_t = 1024)]
+        batch: usize,
+        /// Keep the ledger open as the primary and wait this long after each insert call
+        /// (a live writer for a follower to catch up with); each call is announced on stderr.
+        #[arg(long, default_value_t = 0)]
+        pause_ms: u64,
     },
     /// Everything Agave keeps for one slot, as JSON.
     Summary {
@@ -211,12 +218,16 @@ fn run(command: Command) -> Result<serde_json::Value> {
             select,
             slots,
             via,
+            batch,
+            pause_ms,
         } => insert::run(&insert::InsertArgs {
             ledger,
             files,
             select,
             slots,
             via,
+            batch: batch.max(1),
+            pause: std::time::Duration::from_millis(pause_ms),
         }),
         Command::Summary {
             ledger,

@@ -19,7 +19,8 @@ struct Tables {
     columns: BTreeMap<&'static str, ColumnMap>,
 }
 
-/// An in-memory engine holding every column of [`columns::ALL`].
+/// An in-memory engine holding every column of [`columns::ALL`] and
+/// [`columns::AGAVE_SLOT_KEYED`].
 #[derive(Debug)]
 pub struct MemEngine {
     tables: RwLock<Tables>,
@@ -172,7 +173,7 @@ pub struct MemBatch {
 }
 
 fn known(cf: &'static str) -> Result<()> {
-    if columns::ALL.iter().any(|(name, _)| *name == cf) {
+    if columns::ALL.iter().any(|(name, _)| *name == cf) || columns::AGAVE_SLOT_KEYED.contains(&cf) {
         Ok(())
     } else {
         Err(LedgerError::ColumnNotOpen { column: cf })
