@@ -29,14 +29,19 @@ pub fn copy_slot_data_unchecked(
     }
     let pinned = store.multi_get_data_shreds(slot, first.start, last.end)?;
     for bytes in pinned.iter().flatten() {
-        let data_end = bytes
-            .get(SIZE_FIELD..SIZE_FIELD + 2)
-            .map_or(0, |s| usize::from(u16::from_le_bytes([s[0], s[1]])));
-        if let Some(data) = bytes.get(SIZE_OF_HEADERS..data_end) {
-            out.extend_from_slice(data);
-        }
+        push_data(bytes, out);
     }
     Ok(pinned.len() as u64)
+}
+
+/// Appends a stored data shred's data bytes (`88..size`) to `out`; skips a malformed one.
+fn push_data(bytes: &[u8], out: &mut Vec<u8>) {
+    let data_end = bytes
+        .get(SIZE_FIELD..SIZE_FIELD + 2)
+        .map_or(0, |s| usize::from(u16::from_le_bytes([s[0], s[1]])));
+    if let Some(data) = bytes.get(SIZE_OF_HEADERS..data_end) {
+        out.extend_from_slice(data);
+    }
 }
 
 /// [`copy_slot_data_unchecked`] with one bounded forward range scan over the slot's data
@@ -70,12 +75,7 @@ pub fn copy_slot_data_scan_unchecked(
     while let Some(row) = cursor.advance() {
         let (_, bytes) = row?;
         read += 1;
-        let data_end = bytes
-            .get(SIZE_FIELD..SIZE_FIELD + 2)
-            .map_or(0, |s| usize::from(u16::from_le_bytes([s[0], s[1]])));
-        if let Some(data) = bytes.get(SIZE_OF_HEADERS..data_end) {
-            out.extend_from_slice(data);
-        }
+        push_data(bytes, out);
     }
     Ok(read)
 }

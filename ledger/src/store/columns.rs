@@ -33,6 +33,19 @@ pub const ALL: [(&str, Compression); 12] = [
     (Orphans::NAME, Orphans::COMPRESSION),
 ];
 
+/// Agave 3.x column families bstore does not use; a read-write open creates them empty
+/// (Agave opens a ledger read-only or as a secondary only when all of its columns exist).
+pub const AGAVE_OTHER_COLUMNS: [&str; 8] = [
+    "transaction_status",
+    "address_signatures",
+    "transaction_memos",
+    "transaction_status_index",
+    "rewards",
+    "perf_samples",
+    "bank_hashes",
+    "optimistic_slots",
+];
+
 /// Agave's column families that bstore does not decode but that are keyed by slot (u64 BE
 /// first), so a purge removes their rows of the purged slots too (Agave's purge does).
 pub const AGAVE_SLOT_KEYED: [&str; 4] =

@@ -13,21 +13,9 @@ use super::columns::{self, ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta}
 use super::kv::{Direction, KvEngine};
 use crate::error::{LedgerError, Result};
 
-/// Agave 3.x column families bstore neither reads nor writes (transaction history, bank
-/// hashes, performance samples, ...; a read-write open creates them empty, see `rocks.rs`),
-/// plus RocksDB's own `default` and `program_costs`, which Agave 1.x–2.x ledgers still carry.
-pub const OTHER_AGAVE_COLUMNS: [&str; 10] = [
-    "default",
-    "transaction_status",
-    "address_signatures",
-    "transaction_memos",
-    "transaction_status_index",
-    "rewards",
-    "perf_samples",
-    "bank_hashes",
-    "optimistic_slots",
-    "program_costs",
-];
+/// Column families besides `columns::ALL` and `columns::AGAVE_OTHER_COLUMNS` that a
+/// known ledger may hold: RocksDB's own `default`, and the `program_costs` of Agave 1.x–2.x.
+const OTHER_KNOWN: [&str; 2] = ["default", "program_costs"];
 
 /// The column families on disk bstore does not know, if any.
 pub fn unknown_columns(names: &[String]) -> Vec<&str> {
@@ -35,7 +23,7 @@ pub fn unknown_columns(names: &[String]) -> Vec<&str> {
         .iter()
         .map(String::as_str)
         .filter(|n| !columns::ALL.iter().any(|(known, _)| known == n))
-        .filter(|n| !OTHER_AGAVE_COLUMNS.contains(n))
+        .filter(|n| !columns::AGAVE_OTHER_COLUMNS.contains(n) && !OTHER_KNOWN.contains(n))
         .collect()
 }
 

@@ -25,18 +25,6 @@ const DB_WIDE: &str = "<database>";
 const LOG_FILE_BYTES: usize = 8 << 20;
 const LOG_FILES_KEPT: usize = 3;
 
-/// Agave 3.x column families bstore does not use, created by a read-write open.
-const AGAVE_ONLY_COLUMNS: [&str; 8] = [
-    "transaction_status",
-    "address_signatures",
-    "transaction_memos",
-    "transaction_status_index",
-    "rewards",
-    "perf_samples",
-    "bank_hashes",
-    "optimistic_slots",
-];
-
 /// A value pinned inside RocksDB's block cache or memtable: no copy is made. Holds a borrow
 /// of the blockstore.
 pub struct PinnedBytes<'a>(DBPinnableSlice<'a>);
@@ -128,7 +116,7 @@ impl RocksEngine {
         if mode == AccessMode::ReadWrite {
             // Agave's other column families, created empty: Agave opens a ledger read-only
             // or as a secondary only when every column it knows exists.
-            for name in AGAVE_ONLY_COLUMNS {
+            for name in columns::AGAVE_OTHER_COLUMNS {
                 if !existing.iter().any(|e| e == name) {
                     descriptors.push(ColumnFamilyDescriptor::new(name, Options::default()));
                 }
@@ -379,7 +367,7 @@ pub(crate) mod tests {
         names.sort();
         let mut want: Vec<String> = columns::ALL.iter().map(|(n, _)| n.to_string()).collect();
         want.push("default".to_string());
-        want.extend(AGAVE_ONLY_COLUMNS.iter().map(|n| n.to_string()));
+        want.extend(columns::AGAVE_OTHER_COLUMNS.iter().map(|n| n.to_string()));
         want.sort();
         assert_eq!(names, want);
         let engine = RocksEngine::open(dir.path(), AccessMode::ReadOnly).expect("read-only");
