@@ -32,7 +32,8 @@ pub struct PurgeStats {
 }
 
 /// Slot ranges purged by this process (inclusive, disjoint, ascending, adjacent ones
-/// merged: retention purges from the bottom keep it one range).
+/// merged: retention purges from the bottom keep it one range). Only a purge whose write
+/// failed takes its range back.
 #[derive(Debug, Default)]
 pub(crate) struct PurgedRanges {
     /// Whether any purge ran: readers skip the lock until one did.
@@ -54,6 +55,18 @@ impl PurgedRanges {
         }
         *ranges = merged;
         self.any.store(true, Ordering::Release);
+    }
+
+    fn snapshot(&self) -> Vec<(u64, u64)> {
+        self.ranges
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Puts back a [`Self::snapshot`] (a purge whose write failed).
+    fn restore(&self, ranges: Vec<(u64, u64)>) {
+        *self.ranges.write().unwrap_or_else(|p| p.into_inner()) = ranges;
     }
 
     fn contains(&self, slot: Slot) -> bool {
@@ -130,8 +143,9 @@ impl<E: KvEngine> Blockstore<E> {
     }
 
     /// Deletes every row of slots `from..=to` (inclusive, as agave-ledger-tool's `purge`) from
-    /// every column bstore knows, in one atomic write, removes the purged slots from their
-    /// parents' `next_slots`, then compacts the range. Waits for a running insert call.
+    /// every slot-keyed column (bstore's and Agave's other slot-keyed ones), in one atomic
+    /// write, removes the purged slots from their parents' `next_slots`, then compacts the
+    /// range. Waits for a running insert call; fails on a store not opened read-write.
     pub fn purge_slots(&self, from: Slot, to: Slot) -> Result<PurgeStats> {
         let mut stats = PurgeStats {
             from,
@@ -154,7 +168,6 @@ impl<E: KvEngine> Blockstore<E> {
                 }
             }
         }
-        self.purged.add(from, to);
         let (lower, upper) = (from.0.to_be_bytes(), upper_key(to));
         let mut batch = self.engine.batch()?;
         for (parent, children) in parents {
@@ -166,7 +179,14 @@ impl<E: KvEngine> Blockstore<E> {
         for cf in purged_columns() {
             batch.delete_range_raw(cf, &lower, &upper)?;
         }
-        self.engine.write(batch)?;
+        // Readers must see the mark before any row goes; a write that fails deleted nothing,
+        // so the mark is taken back.
+        let before = self.purged.snapshot();
+        self.purged.add(from, to);
+        if let Err(e) = self.engine.write(batch) {
+            self.purged.restore(before);
+            return Err(e);
+        }
         cache.forget(from, to);
         drop(cache);
         for cf in purged_columns() {
