@@ -39,9 +39,15 @@ pub struct SlotIndex {
 impl SlotIndex {
     /// Encodes as Agave 3.x writes (V2).
     pub fn encode(&self) -> Vec<u8> {
+        Self::encode_sets(self.slot, &self.data, &self.code)
+    }
+
+    /// The V2 encoding of a row made of these sets (insert writes its presence sets without
+    /// copying them into a `SlotIndex`).
+    pub fn encode_sets(slot: Slot, data: &ShredIndexSet, code: &ShredIndexSet) -> Vec<u8> {
         let mut out = Vec::with_capacity(8 + 2 * (16 + BITMAP_BYTES));
-        out.extend_from_slice(&self.slot.0.to_le_bytes());
-        for set in [&self.data, &self.code] {
+        out.extend_from_slice(&slot.0.to_le_bytes());
+        for set in [data, code] {
             out.extend_from_slice(&(BITMAP_BYTES as u64).to_le_bytes());
             out.extend_from_slice(&set.to_bitmap());
             out.extend_from_slice(&(set.len() as u64).to_le_bytes());

@@ -563,12 +563,10 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
                 if w.code.is_none() {
                     w.code = Some(cache.load(engine, slot, ShredColumn::Code, None)?);
                 }
-                let index = SlotIndex {
-                    slot,
-                    data: w.data.clone().unwrap_or_default(),
-                    code: w.code.clone().unwrap_or_default(),
-                };
-                self.batch.put::<Index>(slot, &index)?;
+                if let (Some(data), Some(code)) = (&w.data, &w.code) {
+                    let row = SlotIndex::encode_sets(slot, data, code);
+                    self.batch.put_bytes::<Index>(slot, &row)?;
+                }
             }
         }
         for (&key, set) in &self.sets.sets {
