@@ -27,15 +27,7 @@ pub fn purge(ledger: &Path, start: Slot, end: Slot) -> Result<(), Box<dyn std::e
     if start > end {
         return Err(format!("START {start} is after END {end}").into());
     }
-    let db = ledger.join("rocksdb");
-    if !db.is_dir() {
-        return Err(format!(
-            "no ledger at {} (missing {})",
-            ledger.display(),
-            db.display()
-        )
-        .into());
-    }
+    let db = crate::ledger_tool::require_ledger(ledger)?;
     let before = dir_bytes(&db)?;
     let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
     let stats = store.purge_slots(start, end)?;

@@ -20,18 +20,32 @@ pub fn copy_slot_data_unchecked(
     out: &mut Vec<u8>,
 ) -> Result<u64, LedgerError> {
     out.clear();
-    let ranges = store.completed_ranges(slot, start)?;
-    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+    let Some((first, end)) = read_bounds(store, slot, start)? else {
         return Ok(0);
     };
-    if store.is_dead(slot)? {
-        return Err(LedgerError::DeadSlot { slot });
-    }
-    let pinned = store.multi_get_data_shreds(slot, first.start, last.end)?;
+    let pinned = store.multi_get_data_shreds(slot, first, end)?;
     for bytes in pinned.iter().flatten() {
         push_data(bytes, out);
     }
     Ok(pinned.len() as u64)
+}
+
+/// The reads every fetch does before the shreds: the meta (for the completed ranges from
+/// `start`) and the dead flag. The shred indices to read, `None` when no range is complete;
+/// a dead slot is `DeadSlot`.
+fn read_bounds(
+    store: &Blockstore,
+    slot: Slot,
+    start: u32,
+) -> Result<Option<(u32, u32)>, LedgerError> {
+    let ranges = store.completed_ranges(slot, start)?;
+    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+        return Ok(None);
+    };
+    if store.is_dead(slot)? {
+        return Err(LedgerError::DeadSlot { slot });
+    }
+    Ok(Some((first.start, last.end)))
 }
 
 /// Appends a stored data shred's data bytes (`88..size`) to `out`; skips a malformed one.
@@ -59,15 +73,11 @@ pub fn copy_slot_data_scan_unchecked(
     use bstore_ledger::store::kv::{Direction, KvCursor, KvScan};
 
     out.clear();
-    let ranges = store.completed_ranges(slot, start)?;
-    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+    let Some((first, end)) = read_bounds(store, slot, start)? else {
         return Ok(0);
     };
-    if store.is_dead(slot)? {
-        return Err(LedgerError::DeadSlot { slot });
-    }
-    let lower = DataShred::encode_key((slot, ShredIndex(first.start)));
-    let upper = DataShred::encode_key((slot, ShredIndex(last.end)));
+    let lower = DataShred::encode_key((slot, ShredIndex(first)));
+    let upper = DataShred::encode_key((slot, ShredIndex(end)));
     let mut cursor = store
         .kv()
         .cursor(DataShred::NAME, &lower, Some(&upper), Direction::Forward);

@@ -79,9 +79,9 @@ impl ReadArgs {
     }
 }
 
-/// Opens `ledger` without write access: a missing `ledger/rocksdb` is an error, never a
-/// new empty database.
-pub fn open(ledger: &Path, access: Access) -> Result<ReadLedger, Box<dyn std::error::Error>> {
+/// The database directory `ledger/rocksdb`; an error when it is missing (commands that
+/// need an existing ledger never create one).
+pub fn require_ledger(ledger: &Path) -> Result<PathBuf, Box<dyn std::error::Error>> {
     let db = ledger.join("rocksdb");
     if !db.is_dir() {
         return Err(format!(
@@ -91,6 +91,13 @@ pub fn open(ledger: &Path, access: Access) -> Result<ReadLedger, Box<dyn std::er
         )
         .into());
     }
+    Ok(db)
+}
+
+/// Opens `ledger` without write access: a missing `ledger/rocksdb` is an error, never a
+/// new empty database.
+pub fn open(ledger: &Path, access: Access) -> Result<ReadLedger, Box<dyn std::error::Error>> {
+    require_ledger(ledger)?;
     let (mode, secondary) = match access {
         Access::ReadOnly => (AccessMode::ReadOnly, None),
         Access::Secondary => {
