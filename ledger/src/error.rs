@@ -152,6 +152,11 @@ pub enum LedgerError {
         defect: RecoveryDefect,
     },
 
+    /// An encoded [`BlockRecord`](crate::history::BlockRecord) (an archive object) does not
+    /// decode.
+    #[error("invalid block record: {reason}")]
+    InvalidBlockRecord { reason: String },
+
     /// The shredder was asked for something it cannot produce.
     #[error("shredder: {0}")]
     Shredder(String),
@@ -184,6 +189,7 @@ impl LedgerError {
             Self::StreamFile { .. } => "stream_file",
             Self::Shredder(_) => "shredder",
             Self::Recovery { .. } => "recovery",
+            Self::InvalidBlockRecord { .. } => "invalid_block_record",
         }
     }
 }

@@ -15,6 +15,8 @@
 //!   storage seam [`store::kv`] (small traits over raw bytes); engines: `MemEngine`
 //!   (always built) and, with feature `storage`, `RocksEngine`
 //!   (`docs/on-disk-layout.md#column-families`).
+//! - [`history`]: the transaction history rows a validator writes beside its shreds
+//!   (statuses, rewards) and [`history::BlockRecord`], a block with its rows.
 //! - [`stream`]: the length-prefixed shred stream files of
 //!   `docs/formats-shreds.md#shred-stream-files`.
 //! - `synth` (feature `synth`, not default): deterministic mainnet-like slots for tests,
@@ -34,6 +36,7 @@
 pub mod entry;
 pub mod error;
 pub mod fetch;
+pub mod history;
 pub mod shred;
 pub mod store;
 pub mod stream;

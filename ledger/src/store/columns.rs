@@ -33,14 +33,14 @@ pub const ALL: [(&str, Compression); 12] = [
     (Orphans::NAME, Orphans::COMPRESSION),
 ];
 
-/// Agave 3.x column families bstore does not use; a read-write open creates them empty
-/// (Agave opens a ledger read-only or as a secondary only when all of its columns exist).
+/// Agave 3.x column families bstore does not write (it reads the history ones); a read-write
+/// open creates them empty (Agave opens a ledger read-only or as a secondary only when all of its columns exist).
 pub const AGAVE_OTHER_COLUMNS: [&str; 8] = [
-    "transaction_status",
-    "address_signatures",
-    "transaction_memos",
+    TRANSACTION_STATUS,
+    ADDRESS_SIGNATURES,
+    TRANSACTION_MEMOS,
     "transaction_status_index",
-    "rewards",
+    REWARDS,
     "perf_samples",
     "bank_hashes",
     "optimistic_slots",
@@ -49,7 +49,26 @@ pub const AGAVE_OTHER_COLUMNS: [&str; 8] = [
 /// Agave's column families that bstore does not decode but that are keyed by slot (u64 BE
 /// first), so a purge removes their rows of the purged slots too (Agave's purge does).
 pub const AGAVE_SLOT_KEYED: [&str; 4] =
-    ["bank_hashes", "optimistic_slots", "perf_samples", "rewards"];
+    ["bank_hashes", "optimistic_slots", "perf_samples", REWARDS];
+
+/// Agave's transaction statuses (protobuf `TransactionStatusMeta`), key [`signature_slot_key`].
+pub const TRANSACTION_STATUS: &str = "transaction_status";
+/// Agave's memos of transactions (bincode `String`), key [`signature_slot_key`].
+pub const TRANSACTION_MEMOS: &str = "transaction_memos";
+/// Agave's signatures by address: key address ‖ slot (u64 BE) ‖ transaction index (u32 BE) ‖
+/// signature, value bincode `AddressSignatureMeta { writeable: bool }`.
+pub const ADDRESS_SIGNATURES: &str = "address_signatures";
+/// Agave's rewards of a slot (protobuf `Rewards`), key [`slot_key`].
+pub const REWARDS: &str = "rewards";
+
+/// Encodes a signature key: signature ‖ slot u64 big-endian (Agave's `(Signature, Slot)`).
+pub fn signature_slot_key(signature: &[u8; 64], slot: Slot) -> [u8; 72] {
+    let mut key = [0u8; 72];
+    let (s, t) = key.split_at_mut(64);
+    s.copy_from_slice(signature);
+    t.copy_from_slice(&slot.0.to_be_bytes());
+    key
+}
 
 /// Encodes a slot key: u64 big-endian.
 pub fn slot_key(slot: Slot) -> [u8; 8] {

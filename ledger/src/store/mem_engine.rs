@@ -20,7 +20,7 @@ struct Tables {
 }
 
 /// An in-memory engine holding every column of [`columns::ALL`] and
-/// [`columns::AGAVE_SLOT_KEYED`].
+/// [`columns::AGAVE_OTHER_COLUMNS`].
 #[derive(Debug)]
 pub struct MemEngine {
     tables: RwLock<Tables>,
@@ -40,8 +40,8 @@ impl MemEngine {
         for (name, _) in columns::ALL {
             tables.columns.insert(name, ColumnMap::new());
         }
-        // Agave's other slot-keyed columns: a purge deletes from them too.
-        for name in columns::AGAVE_SLOT_KEYED {
+        // Agave's other columns: history rows are read from them, a purge deletes from them.
+        for name in columns::AGAVE_OTHER_COLUMNS {
             tables.columns.insert(name, ColumnMap::new());
         }
         Self {
@@ -173,7 +173,9 @@ pub struct MemBatch {
 }
 
 fn known(cf: &'static str) -> Result<()> {
-    if columns::ALL.iter().any(|(name, _)| *name == cf) || columns::AGAVE_SLOT_KEYED.contains(&cf) {
+    if columns::ALL.iter().any(|(name, _)| *name == cf)
+        || columns::AGAVE_OTHER_COLUMNS.contains(&cf)
+    {
         Ok(())
     } else {
         Err(LedgerError::ColumnNotOpen { column: cf })

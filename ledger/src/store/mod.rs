@@ -30,6 +30,7 @@ mod data_sets;
 mod duplicates;
 #[cfg(feature = "storage")]
 mod formats;
+mod history_rows;
 mod insert;
 pub mod kv;
 mod listing;
@@ -43,7 +44,7 @@ mod rocks;
 mod roots;
 mod sets;
 mod typed;
-mod wire;
+pub(crate) mod wire;
 
 pub use agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
 pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};

@@ -1,0 +1,143 @@
+//! Raw reads of the history columns Agave's validator writes after executing a block
+//! (`docs/history.md#columns`): `transaction_status` and `transaction_memos` keyed by
+//! signature ‖ slot (u64 BE), `rewards` keyed by slot, and the [`BlockRecord`] of a slot.
+//! Values are returned as stored; `crate::history` decodes them.
+
+use super::blockstore::Blockstore;
+use super::columns::{
+    REWARDS, TRANSACTION_MEMOS, TRANSACTION_STATUS, signature_slot_key, slot_key,
+};
+use super::kv::{KvEngine, KvRead};
+use crate::error::{LedgerError, Result};
+use crate::fetch::{AllowDead, FetchBuffer, ViewFetch, last_entry_hash};
+use crate::history::BlockRecord;
+use crate::types::{Hash, Slot};
+
+impl<E: KvEngine> Blockstore<E> {
+    /// The `transaction_status` values of `slot` for `signatures`, in the order given: one
+    /// multi-get over the keys sorted ascending (the engine's contract), mapped back.
+    pub fn transaction_status_rows(
+        &self,
+        slot: Slot,
+        signatures: &[&[u8; 64]],
+    ) -> Result<Vec<Option<Vec<u8>>>> {
+        signature_rows(self.kv(), TRANSACTION_STATUS, slot, signatures)
+    }
+
+    /// One transaction's status value ([`Self::transaction_status_rows`] for one key).
+    pub fn transaction_status_row(
+        &self,
+        slot: Slot,
+        signature: &[u8; 64],
+    ) -> Result<Option<Vec<u8>>> {
+        let key = signature_slot_key(signature, slot);
+        Ok(self
+            .kv()
+            .get_pinned(TRANSACTION_STATUS, &key)?
+            .map(|v| v.to_vec()))
+    }
+
+    /// One transaction's memo value (Agave: a bincode `String`).
+    pub fn transaction_memo_row(
+        &self,
+        slot: Slot,
+        signature: &[u8; 64],
+    ) -> Result<Option<Vec<u8>>> {
+        let key = signature_slot_key(signature, slot);
+        Ok(self
+            .kv()
+            .get_pinned(TRANSACTION_MEMOS, &key)?
+            .map(|v| v.to_vec()))
+    }
+
+    /// The slot's `rewards` value.
+    pub fn rewards_row(&self, slot: Slot) -> Result<Option<Vec<u8>>> {
+        Ok(self
+            .kv()
+            .get_pinned(REWARDS, &slot_key(slot))?
+            .map(|v| v.to_vec()))
+    }
+
+    /// The full block of `slot` with its history rows, owned: what an archive stores. The
+    /// slot must be full and not dead (`DeadSlot`, or `CorruptValue`-free `MissingShred`
+    /// errors from the fetch otherwise); a slot without meta is `SlotCleanedUp` when purged,
+    /// else `InvalidBlockRecord`.
+    pub fn block_record(&self, slot: Slot, buf: &mut FetchBuffer) -> Result<BlockRecord> {
+        let Some(meta) = self.meta(slot)? else {
+            return Err(not_a_block(slot, "no slot meta"));
+        };
+        let parent_slot = meta.parent_slot.unwrap_or_default();
+        let previous_blockhash = match meta.parent_slot {
+            Some(parent) if !self.is_dead(parent)? => {
+                last_entry_hash(self, parent, buf)?.unwrap_or_default()
+            }
+            _ => Hash::default(),
+        };
+        let block_time = self.block_time(slot)?;
+        let block_height = self.block_height(slot)?;
+        let rewards = self.rewards_row(slot)?;
+        let views = self.fetch_slot_views(slot, 0, AllowDead::No, buf)?;
+        if !views.is_full {
+            return Err(not_a_block(slot, "the slot is not full"));
+        }
+        let blockhash = views
+            .sets
+            .last()
+            .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
+            .map(|entry| entry.hash())
+            .ok_or_else(|| not_a_block(slot, "the slot has no entries"))?;
+        let signatures: Vec<&[u8; 64]> = views
+            .sets
+            .iter()
+            .flat_map(|set| set.entries.transactions())
+            .map(|tx| tx.first_signature().unwrap_or(&[0u8; 64]))
+            .collect();
+        let statuses = self.transaction_status_rows(slot, &signatures)?;
+        let entry_sets = views
+            .sets
+            .iter()
+            .map(|set| set.entries.bytes().to_vec())
+            .collect();
+        Ok(BlockRecord {
+            slot,
+            parent_slot,
+            blockhash,
+            previous_blockhash,
+            block_time,
+            block_height,
+            entry_sets,
+            statuses,
+            rewards,
+        })
+    }
+}
+
+fn not_a_block(slot: Slot, why: &str) -> LedgerError {
+    LedgerError::InvalidBlockRecord {
+        reason: format!("slot {slot}: {why}"),
+    }
+}
+
+/// Values of `cf` at `signature ‖ slot` for each signature, in the order given.
+fn signature_rows<E: KvRead>(
+    kv: &E,
+    cf: &'static str,
+    slot: Slot,
+    signatures: &[&[u8; 64]],
+) -> Result<Vec<Option<Vec<u8>>>> {
+    let mut order: Vec<usize> = (0..signatures.len()).collect();
+    order.sort_unstable_by_key(|&i| signatures.get(i).copied());
+    let keys: Vec<[u8; 72]> = order
+        .iter()
+        .filter_map(|&i| signatures.get(i))
+        .map(|sig| signature_slot_key(sig, slot))
+        .collect();
+    let values = kv.multi_get_pinned(cf, &keys)?;
+    let mut out = vec![None; signatures.len()];
+    for (&i, value) in order.iter().zip(values) {
+        if let Some(slot_out) = out.get_mut(i) {
+            *slot_out = value.map(|v| v.to_vec());
+        }
+    }
+    Ok(out)
+}
