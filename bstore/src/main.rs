@@ -4,6 +4,7 @@
 //! Design notes, formats and their sources: `docs/README.md` in the repository.
 
 mod bench_ledger;
+mod cmd_archive;
 mod cmd_bench;
 mod cmd_demo;
 mod cmd_ledger;
@@ -53,6 +54,9 @@ enum Command {
     Serve(cmd_serve::ServeArgs),
     /// Metrics tools: render per-slot charts from a line-protocol file or InfluxDB.
     Metrics(cmd_metrics::MetricsArgs),
+    /// Upload rooted slots (blocks, history rows, a signature index) to S3-compatible
+    /// object storage; `archive bench` measures it.
+    Archive(cmd_archive::ArchiveArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +69,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd_demo::run(args),
         Command::Serve(args) => cmd_serve::run(args),
         Command::Bench(args) => cmd_bench::run(args),
+        Command::Archive(args) => cmd_archive::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
