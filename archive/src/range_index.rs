@@ -154,7 +154,9 @@ impl Header {
             bloom_bytes: u64_at(40),
             checksum,
         };
-        if h.range_slots != layout.range_slots || h.range_start.0 % layout.range_slots != 0 {
+        if h.range_slots != layout.range_slots
+            || !h.range_start.0.is_multiple_of(layout.range_slots)
+        {
             return Err(bad(format!(
                 "range {}+{} does not fit the layout's ranges of {}",
                 h.range_start, h.range_slots, layout.range_slots
@@ -287,7 +289,7 @@ impl Summary {
     /// The locations of `sig` in a bucket's entries (read with [`Self::bucket_range`]).
     pub fn search_bucket(&self, entries: &[u8], sig: &[u8; 64]) -> Result<Vec<TxLocation>> {
         let bad = |reason: String| ArchiveError::corrupt(&self.key, reason);
-        if entries.len() as u64 % ENTRY_BYTES != 0 {
+        if !(entries.len() as u64).is_multiple_of(ENTRY_BYTES) {
             return Err(bad(format!("bucket read returned {} bytes", entries.len())));
         }
         let mut out = Vec::new();

@@ -56,7 +56,7 @@ enum Command {
     Metrics(cmd_metrics::MetricsArgs),
     /// Upload rooted slots (blocks, history rows, a signature index) to S3-compatible
     /// object storage; `archive bench` measures it.
-    Archive(cmd_archive::ArchiveArgs),
+    Archive(Box<cmd_archive::ArchiveArgs>),
 }
 
 fn main() -> ExitCode {
@@ -69,7 +69,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd_demo::run(args),
         Command::Serve(args) => cmd_serve::run(args),
         Command::Bench(args) => cmd_bench::run(args),
-        Command::Archive(args) => cmd_archive::run(args),
+        Command::Archive(args) => cmd_archive::run(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
