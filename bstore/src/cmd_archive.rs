@@ -158,10 +158,13 @@ fn upload(args: &UploadArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let tty = std::io::stderr().is_terminal();
     let mut last_line = std::time::Instant::now();
+    let mut last_done = None;
     let mut progress = |p: &bstore_archive::Progress| {
-        // A line per second at most; on a terminal it rewrites itself.
-        if last_line.elapsed() >= Duration::from_secs(1) || p.done == p.total {
+        // A line per second at most, and the last one; on a terminal it rewrites itself.
+        let due = last_line.elapsed() >= Duration::from_secs(1) || p.done == p.total;
+        if due && last_done != Some(p.done) {
             last_line = std::time::Instant::now();
+            last_done = Some(p.done);
             let line = format!(
                 "archive: {}/{} slots, {} uploaded, {:.1} MB stored",
                 p.done,
