@@ -23,6 +23,8 @@
 
 use bstore_ledger::Slot;
 use object_store::path::Path;
+use std::sync::OnceLock;
+
 use sha2::{Digest, Sha256};
 
 use crate::bloom::{Bloom, bloom_bytes};
@@ -204,6 +206,9 @@ pub struct Summary {
     /// The archived slots the index covers, ascending.
     pub slots: Vec<Slot>,
     pub bloom: Bloom,
+    /// The whole fan-out table once a lookup loaded it (256 KiB; checked to be
+    /// non-decreasing and to end at `n_entries`).
+    fanout: OnceLock<Vec<u32>>,
 }
 
 impl Summary {
@@ -250,7 +255,48 @@ impl Summary {
             header,
             slots,
             bloom: Bloom::from_bytes(bloom.to_vec()),
+            fanout: OnceLock::new(),
         })
+    }
+
+    /// Byte range of the whole fan-out table.
+    pub fn fanout_table_range(&self) -> std::ops::Range<u64> {
+        let at = self.header.fanout_offset();
+        at..at + (BUCKETS as u64 + 1) * 4
+    }
+
+    /// Keeps the fan-out table read with [`Self::fanout_table_range`], checked.
+    pub fn set_fanout(&self, bytes: &[u8]) -> Result<()> {
+        let bad = |reason: String| ArchiveError::corrupt(&self.key, reason);
+        if bytes.len() != (BUCKETS + 1) * 4 {
+            return Err(bad(format!("fan-out read returned {} bytes", bytes.len())));
+        }
+        let table: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let ends_right = table
+            .last()
+            .is_some_and(|&n| u64::from(n) == self.header.n_entries);
+        if table.first() != Some(&0) || !ends_right || !table.is_sorted() {
+            return Err(bad(
+                "fan-out table is not 0..=n_entries non-decreasing".into()
+            ));
+        }
+        // A concurrent lookup may have set it first; both read the same immutable bytes.
+        let _ = self.fanout.set(table);
+        Ok(())
+    }
+
+    /// The two fan-out words of `sig`'s bucket from the cached table, if loaded.
+    pub fn cached_fanout_words(&self, sig: &[u8; 64]) -> Option<[u8; 8]> {
+        let table = self.fanout.get()?;
+        let b = bucket(sig);
+        let (lo, hi) = (table.get(b)?, table.get(b + 1)?);
+        let mut words = [0u8; 8];
+        words[..4].copy_from_slice(&lo.to_le_bytes());
+        words[4..].copy_from_slice(&hi.to_le_bytes());
+        Some(words)
     }
 
     /// Byte range of the two fan-out words that bound `sig`'s bucket.

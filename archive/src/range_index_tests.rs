@@ -138,3 +138,30 @@ fn headers_that_do_not_fit_the_layout_are_refused() {
         "slot outside the range"
     );
 }
+
+#[test]
+fn a_damaged_fanout_table_is_refused_and_a_good_one_is_kept() {
+    let layout = Layout::new(64).expect("layout");
+    let t = tables(0, &[(3, vec![[1; 8], [2; 8], [0xff; 8]])]);
+    let bytes = build(&layout, Slot(0), &[&t[0]]).expect("builds");
+    let key = Path::from("k");
+    let header = Header::parse(&key, &layout, &bytes[..64]).expect("header");
+    let end = (HEADER_BYTES + header.summary_bytes()) as usize;
+    let summary =
+        Summary::parse(&key, header, &bytes[64..end], &ReadLimits::default()).expect("summary");
+    let r = summary.fanout_table_range();
+    let table = &bytes[r.start as usize..r.end as usize];
+    for at in [0usize, 4 * 300, table.len() - 1] {
+        let mut bad = table.to_vec();
+        bad[at] ^= 0x80;
+        assert!(summary.set_fanout(&bad).is_err(), "flip at {at}");
+    }
+    assert!(summary.set_fanout(&table[1..]).is_err());
+    assert_eq!(summary.cached_fanout_words(&t[0].entries[0].0), None);
+    summary.set_fanout(table).expect("a good table");
+    for (sig, _) in &t[0].entries {
+        let r = summary.fanout_range(sig);
+        let words = summary.cached_fanout_words(sig).expect("cached");
+        assert_eq!(&words[..], &bytes[r.start as usize..r.end as usize]);
+    }
+}

@@ -6,14 +6,15 @@
 //! | [`ArchiveReader::block`] | 1 GET |
 //! | [`ArchiveReader::slots`] | 1 LIST per 1,000 slots returned (plus one) |
 //! | [`ArchiveReader::first_slot`] | 1 LIST |
-//! | [`ArchiveReader::locate`] | sealed range: 2 range GETs per bloom hit (≈1.0005 ranges); unsealed slot: 0 |
+//! | [`ArchiveReader::locate`] | sealed range: 1 range GET of the bucket per bloom hit (≈1.0005 ranges), plus 1 of the range's fan-out table the first time; unsealed slot: 0 |
 //! | [`ArchiveReader::transaction`] | `locate` + 1 GET, so ≤ 3 reads for a signature |
 //! | [`ArchiveReader::refresh`] | 1 LIST of `index/` per 1,000 seals, 2 range GETs per new seal, 1 LIST of `blocks/` past the sealed ranges, 1 GET per new unsealed slot |
 //!
 //! What it caches (all of it immutable in the archive, so never stale, only incomplete until
 //! the next refresh): the layout, each sealed range's summary (slot list and bloom filter,
-//! ≈ 2 bytes per signature) and the signature tables of the slots past the last sealed
-//! range (≈ 68 bytes per transaction, at most one range's worth while the writer keeps up).
+//! ≈ 2 bytes per signature), the fan-out table (256 KiB) of each range a lookup touched,
+//! and the signature tables of the slots past the last sealed range (≈ 68 bytes per
+//! transaction, at most one range's worth while the writer keeps up).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
@@ -247,10 +248,18 @@ impl ArchiveReader {
                 continue;
             }
             let limits = self.archive.limits();
-            let words = self
-                .archive
-                .get_range(&summary.key, summary.fanout_range(sig))
-                .await?;
+            // First hit in this range: one read of the whole fan-out table, kept.
+            let words = match summary.cached_fanout_words(sig) {
+                Some(words) => words,
+                None => {
+                    let table = summary.fanout_table_range();
+                    let bytes = self.archive.get_range(&summary.key, table).await?;
+                    summary.set_fanout(&bytes)?;
+                    summary.cached_fanout_words(sig).ok_or_else(|| {
+                        ArchiveError::corrupt(&summary.key, "fan-out table not kept")
+                    })?
+                }
+            };
             let bucket = summary.bucket_range(&words, limits)?;
             if bucket.is_empty() {
                 continue;
