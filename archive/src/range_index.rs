@@ -184,6 +184,19 @@ impl Header {
         u64::from(self.n_slots) * 8 + self.bloom_bytes
     }
 
+    /// `TooLarge` when the summary exceeds `limits` (checked before it is read).
+    pub fn check_summary_limit(&self, key: &Path, limits: &ReadLimits) -> Result<()> {
+        if self.summary_bytes() > limits.index_summary_bytes {
+            return Err(ArchiveError::TooLarge {
+                key: key.to_string(),
+                what: "range index summary",
+                size: self.summary_bytes(),
+                limit: limits.index_summary_bytes,
+            });
+        }
+        Ok(())
+    }
+
     fn fanout_offset(&self) -> u64 {
         HEADER_BYTES + self.summary_bytes()
     }
@@ -216,14 +229,7 @@ impl Summary {
     /// checking the checksum and the slot list.
     pub fn parse(key: &Path, header: Header, bytes: &[u8], limits: &ReadLimits) -> Result<Self> {
         let bad = |reason: String| ArchiveError::corrupt(key, reason);
-        if header.summary_bytes() > limits.index_summary_bytes {
-            return Err(ArchiveError::TooLarge {
-                key: key.to_string(),
-                what: "range index summary",
-                size: header.summary_bytes(),
-                limit: limits.index_summary_bytes,
-            });
-        }
+        header.check_summary_limit(key, limits)?;
         if bytes.len() as u64 != header.summary_bytes() {
             return Err(bad(format!(
                 "summary is {} bytes, not {}",

@@ -21,15 +21,14 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use bstore_ledger::Slot;
-use bstore_ledger::entry::EntriesView;
 use bstore_ledger::history::BlockRecord;
 
 use crate::block_object;
 use crate::error::{ArchiveError, Result};
-use crate::keys::{BLOCKS, INDEX, parse_index_name, parse_slot_name, slot_name};
+use crate::keys::{BLOCKS, INDEX, parse_index_name, parse_slot_name};
 use crate::layout::Layout;
 use crate::range_index::{HEADER_BYTES, Header, Summary};
-use crate::sig_table::{SigTable, TxLocation};
+use crate::sig_table::{SigTable, TxLocation, first_signatures};
 use crate::store::Archive;
 
 /// What the reader knows of the archive's signature index.
@@ -190,14 +189,7 @@ impl ArchiveReader {
             ));
         }
         let limits = self.archive.limits();
-        if header.summary_bytes() > limits.index_summary_bytes {
-            return Err(ArchiveError::TooLarge {
-                key: key.to_string(),
-                what: "range index summary",
-                size: header.summary_bytes(),
-                limit: limits.index_summary_bytes,
-            });
-        }
+        header.check_summary_limit(&key, limits)?;
         let body = self
             .archive
             .get_range(&key, HEADER_BYTES..HEADER_BYTES + header.summary_bytes())
@@ -304,20 +296,8 @@ impl ArchiveReader {
 
 /// The first signature of transaction `index` of `record`.
 pub fn first_signature(record: &BlockRecord, index: u32) -> Result<Option<[u8; 64]>> {
-    let mut left = index as usize;
-    for set in &record.entry_sets {
-        let view = EntriesView::parse(set).map_err(|e| ArchiveError::Corrupt {
-            key: format!("block {}", slot_name(record.slot)),
-            reason: e.to_string(),
-        })?;
-        let n = view.num_transactions();
-        if left < n {
-            return Ok(view
-                .transactions()
-                .nth(left)
-                .and_then(|tx| tx.first_signature().copied()));
-        }
-        left -= n;
-    }
-    Ok(None)
+    Ok(first_signatures(record)?
+        .get(index as usize)
+        .copied()
+        .flatten())
 }

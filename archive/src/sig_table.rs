@@ -21,6 +21,23 @@ const HEADER_BYTES: usize = 24;
 /// Bytes of one entry.
 pub const ENTRY_BYTES: usize = 68;
 
+/// The first signature of each transaction of `record`, in block order (`None` for a
+/// transaction without signatures); the position is the transaction's index, the same as
+/// in `BlockRecord::statuses`. An entry set that does not parse is an error naming the slot.
+pub fn first_signatures(record: &BlockRecord) -> Result<Vec<Option<[u8; 64]>>> {
+    let mut out = Vec::with_capacity(record.statuses.len());
+    for (i, set) in record.entry_sets.iter().enumerate() {
+        let view = EntriesView::parse(set).map_err(|e| ArchiveError::Ledger {
+            slot: record.slot,
+            source: bstore_ledger::LedgerError::InvalidBlockRecord {
+                reason: format!("entry set {i}: {e}"),
+            },
+        })?;
+        out.extend(view.transactions().map(|tx| tx.first_signature().copied()));
+    }
+    Ok(out)
+}
+
 /// A transaction's place: its slot and its index among the block's transactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TxLocation {
@@ -40,22 +57,11 @@ impl SigTable {
     /// The table of `record`'s transactions. A transaction without a signature has an index
     /// but no entry (nothing can ask for it).
     pub fn from_record(record: &BlockRecord) -> Result<Self> {
-        let mut entries = Vec::with_capacity(record.statuses.len());
-        let mut index = 0u32;
-        for (i, set) in record.entry_sets.iter().enumerate() {
-            let view = EntriesView::parse(set).map_err(|e| ArchiveError::Ledger {
-                slot: record.slot,
-                source: bstore_ledger::LedgerError::InvalidBlockRecord {
-                    reason: format!("entry set {i}: {e}"),
-                },
-            })?;
-            for tx in view.transactions() {
-                if let Some(sig) = tx.first_signature() {
-                    entries.push((*sig, index));
-                }
-                index = index.saturating_add(1);
-            }
-        }
+        let mut entries: Vec<([u8; 64], u32)> = first_signatures(record)?
+            .into_iter()
+            .zip(0u32..)
+            .filter_map(|(sig, index)| Some((sig?, index)))
+            .collect();
         entries.sort_unstable();
         Ok(Self {
             slot: record.slot,

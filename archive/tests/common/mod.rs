@@ -84,16 +84,12 @@ pub fn record(store: &Blockstore<MemEngine>, slot: Slot) -> BlockRecord {
 
 /// Every first signature of `record`, with its transaction index.
 pub fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
-    let mut out = Vec::new();
-    let mut i = 0u32;
-    for set in &record.entry_sets {
-        let view = bstore_ledger::entry::EntriesView::parse(set).expect("parses");
-        for tx in view.transactions() {
-            out.push((*tx.first_signature().expect("signed"), i));
-            i += 1;
-        }
-    }
-    out
+    bstore_archive::sig_table::first_signatures(record)
+        .expect("entry sets parse")
+        .into_iter()
+        .zip(0u32..)
+        .map(|(sig, index)| (sig.expect("signed"), index))
+        .collect()
 }
 
 /// Archives with ranges of `range_slots` and the given bounds.
