@@ -105,3 +105,22 @@ fn an_index_entry_pointing_at_the_wrong_transaction_is_an_error() {
         "{e}"
     );
 }
+
+#[test]
+fn too_many_unsealed_slots_are_refused_not_loaded() {
+    // Ranges of 64 and 12 slots: nothing is closed, so all 12 are unsealed.
+    let store = common::ledger(1, 12);
+    let archive = Archive::in_memory();
+    common::archive(&store, &archive, 64, None, None);
+    let tight = archive.clone().with_limits(ReadLimits {
+        unsealed_slots: 11,
+        ..ReadLimits::default()
+    });
+    let e = common::run(ArchiveReader::open(tight)).expect_err("over the limit");
+    assert!(matches!(e, ArchiveError::TooLarge { .. }), "{e}");
+    let fits = archive.with_limits(ReadLimits {
+        unsealed_slots: 12,
+        ..ReadLimits::default()
+    });
+    common::run(ArchiveReader::open(fits)).expect("at the limit");
+}
