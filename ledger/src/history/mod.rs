@@ -3,7 +3,17 @@
 //! serve them.
 //!
 //! - [`record`]: [`BlockRecord`], one block with its raw history rows, and its encoding.
+//! - [`status`]: a `transaction_status` value ([`StatusMeta`]), with [`tx_error`] for its
+//!   error and [`rewards`] for rewards (per transaction and per slot).
+//! - `proto`: the protobuf wire reader under them.
 
+mod proto;
 pub mod record;
+pub mod rewards;
+pub mod status;
+pub mod tx_error;
 
 pub use record::BlockRecord;
+pub use rewards::{Reward, RewardType, SlotRewards};
+pub use status::{InnerInstruction, InnerInstructions, ReturnData, StatusMeta, TokenBalance};
+pub use tx_error::{IxError, TxError};
