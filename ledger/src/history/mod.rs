@@ -5,14 +5,17 @@
 //! - [`record`]: [`BlockRecord`], one block with its raw history rows, and its encoding.
 //! - [`status`]: a `transaction_status` value ([`StatusMeta`]), with [`tx_error`] for its
 //!   error and [`rewards`] for rewards (per transaction and per slot).
+//! - [`memo`]: a `transaction_memos` value.
 //! - `proto`: the protobuf wire reader under them.
 
+pub mod memo;
 mod proto;
 pub mod record;
 pub mod rewards;
 pub mod status;
 pub mod tx_error;
 
+pub use memo::decode_memo;
 pub use record::BlockRecord;
 pub use rewards::{Reward, RewardType, SlotRewards};
 pub use status::{InnerInstruction, InnerInstructions, ReturnData, StatusMeta, TokenBalance};

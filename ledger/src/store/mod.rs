@@ -31,6 +31,7 @@ mod duplicates;
 #[cfg(feature = "storage")]
 mod formats;
 mod history_rows;
+mod history_scan;
 mod insert;
 pub mod kv;
 mod listing;
@@ -55,6 +56,7 @@ pub use index_set::{CompletedDataIndexes, ShredIndexSet};
 pub use slot_meta::{CompletedIndexesFormat, MAX_NEXT_SLOTS, SlotMeta};
 
 pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
+pub use history_scan::{AddressSignature, MAX_SLOTS_PER_SIGNATURE};
 pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
 pub use kv::{AccessMode, KvEngine};
 pub use listing::{DeadSlotIter, DuplicateSlotIter};
