@@ -19,6 +19,7 @@
 
 pub mod args;
 mod error;
+pub mod history_params;
 pub mod params;
 pub mod request;
 
@@ -32,6 +33,8 @@ mod chain;
 mod conn;
 #[cfg(feature = "server")]
 mod encode;
+#[cfg(feature = "server")]
+mod history;
 #[cfg(feature = "server")]
 mod jsonrpc;
 #[cfg(feature = "server")]

@@ -6,7 +6,9 @@
 
 pub mod block;
 mod node;
+mod signatures;
 mod slots;
+mod transaction;
 
 use serde_json::Value;
 
@@ -57,6 +59,39 @@ pub async fn call(ctx: &Ctx, method: &str, params: Option<Value>) -> Result<Answ
         Call::GetBlock { slot, config } => block::get_block(ctx, slot, config).await,
         Call::GetHealth => Answer::reserve(to_text(&node::get_health())?, &ctx.budget),
         Call::GetVersion => Answer::reserve(to_text(&node::get_version())?, &ctx.budget),
+        Call::GetTransaction { signature, config } => {
+            history_call(ctx, move |chain, buf| {
+                transaction::get_transaction(chain, buf, &signature, &config)
+            })
+            .await
+        }
+        Call::GetSignaturesForAddress { address, config } => {
+            history_call(ctx, move |chain, buf| {
+                signatures::signatures_for_address(chain, buf, &address, &config)
+            })
+            .await
+        }
+        Call::GetSignatureStatuses {
+            signatures,
+            search_transaction_history,
+        } => {
+            history_call(ctx, move |chain, _| {
+                let value = transaction::signature_statuses(
+                    chain,
+                    &signatures,
+                    search_transaction_history,
+                )?;
+                let context = chain
+                    .tip(crate::params::Commitment::Confirmed)?
+                    .unwrap_or_default();
+                Ok(format!(
+                    "{{\"context\":{{\"slot\":{},\"apiVersion\":\"{}\"}},\"value\":{value}}}",
+                    context.0,
+                    env!("CARGO_PKG_VERSION")
+                ))
+            })
+            .await
+        }
         other => {
             let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
             ctx.scans
@@ -67,4 +102,20 @@ pub async fn call(ctx: &Ctx, method: &str, params: Option<Value>) -> Result<Answ
                 .await
         }
     }
+}
+
+/// Runs a history method (JSON text out) on the scan workers and reserves its answer.
+async fn history_call<F>(ctx: &Ctx, f: F) -> Result<Answer, RpcError>
+where
+    F: FnOnce(&Chain<'_>, &mut bstore_ledger::fetch::FetchBuffer) -> Result<String, RpcError>
+        + Send
+        + 'static,
+{
+    let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
+    ctx.scans
+        .run(move |store, buf| {
+            let text = f(&Chain::new(store, window), buf)?;
+            Answer::reserve(text, &budget)
+        })
+        .await
 }
