@@ -8,7 +8,7 @@
 use crate::store::wire::Reader;
 
 /// The unit variants of `TransactionError`, by variant index (`None`: a variant with data).
-const TX_UNIT: [Option<&str>; 39] = [
+pub(super) const TX_UNIT: [Option<&str>; 39] = [
     Some("AccountInUse"),
     Some("AccountLoadedTwice"),
     Some("AccountNotFound"),
@@ -51,7 +51,7 @@ const TX_UNIT: [Option<&str>; 39] = [
 ];
 
 /// The unit variants of `InstructionError`, by variant index (`None`: `Custom(u32)`).
-const IX_UNIT: [Option<&str>; 54] = [
+pub(super) const IX_UNIT: [Option<&str>; 54] = [
     Some("GenericError"),
     Some("InvalidArgument"),
     Some("InvalidInstructionData"),
