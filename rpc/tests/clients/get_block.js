@@ -30,6 +30,10 @@ function describeBlock(block, details) {
   if (block.transactions) {
     out.transactions = block.transactions.map((t) => {
       const d = { meta_is_none: t.meta === null, version: t.version === undefined ? null : String(t.version) };
+      if (t.meta !== null) {
+        d.fee = t.meta.fee;
+        d.failed = t.meta.err !== null;
+      }
       if (details === 'accounts') {
         d.kind = 'accounts';
         d.first_signature = t.transaction.signatures[0];

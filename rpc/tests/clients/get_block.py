@@ -52,6 +52,9 @@ def b58decode(text: str) -> bytes:
 def describe_tx(tx: EncodedTransactionWithStatusMeta) -> dict:
     """One transaction, from solders' typed objects."""
     out = {"meta_is_none": tx.meta is None, "version": str(tx.version) if tx.version is not None else None}
+    if tx.meta is not None:
+        out["fee"] = tx.meta.fee
+        out["failed"] = tx.meta.err is not None
     raw = json.loads(tx.to_json())["transaction"]
     if isinstance(raw, list):
         # Binary encodings: solders' `.transaction` getter decodes *and sanitizes*, and

@@ -149,8 +149,11 @@ pub fn check_case(client: &str, ledger: &TestLedger, case: &Case, got: &Value) {
     assert_eq!(block["parentSlot"], e.parent_slot, "{what}");
     assert_eq!(block["blockTime"], json!(e.block_time), "{what}");
     assert_eq!(block["blockHeight"], json!(e.block_height), "{what}");
+    // The synthetic slots carry two slot rewards (`synth::history`).
     let rewards = if case.rewards == Some(false) {
         json!(null)
+    } else if e.statuses.is_some() {
+        json!(2)
     } else {
         json!(0)
     };
@@ -183,7 +186,17 @@ pub fn check_case(client: &str, ledger: &TestLedger, case: &Case, got: &Value) {
                     e.signatures[i].as_str(),
                     "{what} tx {i}"
                 );
-                assert_eq!(tx["meta_is_none"], true, "{what} tx {i}");
+                assert_eq!(tx["meta_is_none"], e.statuses.is_none(), "{what} tx {i}");
+                if let Some(statuses) = &e.statuses {
+                    let m =
+                        bstore_ledger::history::StatusMeta::decode(&statuses[i]).expect("status");
+                    assert_eq!(
+                        tx["fee"],
+                        json!(m.fee),
+                        "{what} tx {i}: fee as the client read it"
+                    );
+                    assert_eq!(tx["failed"], json!(m.err.is_some()), "{what} tx {i}");
+                }
                 if case.details == "accounts" {
                     assert_eq!(tx["payer"], json!({"signer": true, "writable": true}));
                 }
