@@ -7,10 +7,10 @@ use serde_json::{Value, json};
 use crate::parsed::ids::{SPL_TOKEN, SPL_TOKEN_2022};
 use crate::parsed::tests::{Data, info, key, parsed, s};
 
-const PROGRAMS: [[u8; 32]; 2] = [SPL_TOKEN, SPL_TOKEN_2022];
+pub(crate) const PROGRAMS: [[u8; 32]; 2] = [SPL_TOKEN, SPL_TOKEN_2022];
 
 /// Parsed as `kind` with `accounts` on both programs; not parsed with `drop` fewer.
-fn check(accounts: &[[u8; 32]], data: &[u8], kind: &str, expected: Value, drop: usize) {
+pub(crate) fn check(accounts: &[[u8; 32]], data: &[u8], kind: &str, expected: Value, drop: usize) {
     for program in &PROGRAMS {
         assert_eq!(info(program, accounts, data, kind), expected, "{kind}");
         let fewer = &accounts[..accounts.len() - drop];
@@ -18,36 +18,36 @@ fn check(accounts: &[[u8; 32]], data: &[u8], kind: &str, expected: Value, drop: 
     }
 }
 
-fn amount_42_2() -> Value {
+pub(crate) fn amount_42_2() -> Value {
     json!({"uiAmount": 0.42, "decimals": 2, "amount": "42", "uiAmountString": "0.42"})
 }
 
 // Names for the keys of Agave's test.
-fn mint() -> [u8; 32] {
+pub(crate) fn mint() -> [u8; 32] {
     key(1)
 }
-fn mint_authority() -> [u8; 32] {
+pub(crate) fn mint_authority() -> [u8; 32] {
     key(2)
 }
-fn freeze_authority() -> [u8; 32] {
+pub(crate) fn freeze_authority() -> [u8; 32] {
     key(3)
 }
-fn rent() -> [u8; 32] {
+pub(crate) fn rent() -> [u8; 32] {
     key(4)
 }
-fn account() -> [u8; 32] {
+pub(crate) fn account() -> [u8; 32] {
     key(5)
 }
-fn owner() -> [u8; 32] {
+pub(crate) fn owner() -> [u8; 32] {
     key(6)
 }
-fn multisig() -> [u8; 32] {
+pub(crate) fn multisig() -> [u8; 32] {
     key(7)
 }
-fn signers() -> [[u8; 32]; 3] {
+pub(crate) fn signers() -> [[u8; 32]; 3] {
     [key(8), key(9), key(10)]
 }
-fn recipient() -> [u8; 32] {
+pub(crate) fn recipient() -> [u8; 32] {
     key(11)
 }
 
@@ -293,190 +293,4 @@ fn revoke_set_authority_mint_burn_close_freeze_thaw() {
     let accounts = [account(), mint(), freeze_authority()];
     check(&accounts, &[10], "freezeAccount", frozen.clone(), 1);
     check(&accounts, &[11], "thawAccount", frozen, 1);
-}
-
-#[test]
-fn checked_instructions_carry_token_amounts() {
-    let [s0, s1, _] = signers();
-    let data = Data::new().u8(12).u64(42).u8(2).0;
-    check(
-        &[account(), mint(), recipient(), owner()],
-        &data,
-        "transferChecked",
-        json!({
-            "source": s(&account()),
-            "destination": s(&recipient()),
-            "mint": s(&mint()),
-            "authority": s(&owner()),
-            "tokenAmount": amount_42_2(),
-        }),
-        1,
-    );
-    check(
-        &[account(), mint(), recipient(), multisig(), s0, s1],
-        &data,
-        "transferChecked",
-        json!({
-            "source": s(&account()),
-            "destination": s(&recipient()),
-            "mint": s(&mint()),
-            "multisigAuthority": s(&multisig()),
-            "signers": [s(&s0), s(&s1)],
-            "tokenAmount": amount_42_2(),
-        }),
-        3,
-    );
-    let data = Data::new().u8(13).u64(42).u8(2).0;
-    check(
-        &[account(), mint(), recipient(), owner()],
-        &data,
-        "approveChecked",
-        json!({
-            "source": s(&account()),
-            "mint": s(&mint()),
-            "delegate": s(&recipient()),
-            "owner": s(&owner()),
-            "tokenAmount": amount_42_2(),
-        }),
-        1,
-    );
-    check(
-        &[account(), mint(), recipient(), multisig(), s0, s1],
-        &data,
-        "approveChecked",
-        json!({
-            "source": s(&account()),
-            "mint": s(&mint()),
-            "delegate": s(&recipient()),
-            "multisigOwner": s(&multisig()),
-            "signers": [s(&s0), s(&s1)],
-            "tokenAmount": amount_42_2(),
-        }),
-        3,
-    );
-    check(
-        &[mint(), account(), mint_authority()],
-        &Data::new().u8(14).u64(42).u8(2).0,
-        "mintToChecked",
-        json!({
-            "mint": s(&mint()),
-            "account": s(&account()),
-            "mintAuthority": s(&mint_authority()),
-            "tokenAmount": amount_42_2(),
-        }),
-        1,
-    );
-    check(
-        &[account(), mint(), owner()],
-        &Data::new().u8(15).u64(42).u8(2).0,
-        "burnChecked",
-        json!({
-            "account": s(&account()),
-            "mint": s(&mint()),
-            "authority": s(&owner()),
-            "tokenAmount": amount_42_2(),
-        }),
-        1,
-    );
-}
-
-#[test]
-fn single_account_instructions() {
-    let one = [account()];
-    check(
-        &one,
-        &[17],
-        "syncNative",
-        json!({"account": s(&account())}),
-        1,
-    );
-    check(
-        &one,
-        &[22],
-        "initializeImmutableOwner",
-        json!({"account": s(&account())}),
-        1,
-    );
-    let m = [mint()];
-    check(
-        &m,
-        &[21],
-        "getAccountDataSize",
-        json!({"mint": s(&mint())}),
-        1,
-    );
-    check(
-        &m,
-        &[21, 7, 0, 8, 0],
-        "getAccountDataSize",
-        json!({"mint": s(&mint()), "extensionTypes": ["immutableOwner", "memoTransfer"]}),
-        1,
-    );
-    check(
-        &m,
-        &Data::new().u8(23).u64(4242).0,
-        "amountToUiAmount",
-        json!({"mint": s(&mint()), "amount": "4242"}),
-        1,
-    );
-    check(
-        &m,
-        &Data::new().u8(24).bytes(b"42.42").0,
-        "uiAmountToAmount",
-        json!({"mint": s(&mint()), "uiAmount": "42.42"}),
-        1,
-    );
-    check(
-        &m,
-        &[32],
-        "initializeNonTransferableMint",
-        json!({"mint": s(&mint())}),
-        1,
-    );
-}
-
-#[test]
-fn create_native_mint_and_withdraw_excess_lamports() {
-    let (payer, native_mint, system) = (key(1), key(2), key(3));
-    check(
-        &[payer, native_mint, system],
-        &[31],
-        "createNativeMint",
-        json!({"payer": s(&payer), "nativeMint": s(&native_mint), "systemProgram": s(&system)}),
-        1,
-    );
-    check(
-        &[account(), recipient(), owner()],
-        &[38],
-        "withdrawExcessLamports",
-        json!({
-            "source": s(&account()),
-            "destination": s(&recipient()),
-            "authority": s(&owner()),
-        }),
-        1,
-    );
-}
-
-#[test]
-fn malformed_token_data_falls_back() {
-    for program in &PROGRAMS {
-        let accounts = [account(), recipient(), owner()];
-        // Empty data, an unknown tag, a short amount, a bad authority type, invalid UTF-8.
-        for data in [
-            &[][..],
-            &[45],
-            &[3, 1, 2, 3],
-            &[6, 17, 0],
-            &[24, 0xff],
-            &[21, 7],
-        ] {
-            assert_eq!(parsed(program, &accounts, data), None, "{data:?}");
-        }
-        // Trailing bytes after a fixed layout are ignored.
-        let data = Data::new().u8(3).u64(42).u8(0xee).0;
-        assert!(parsed(program, &accounts, &data).is_some());
-        // No accounts at all.
-        assert_eq!(parsed(program, &[], &[17]), None);
-    }
 }

@@ -309,3 +309,7 @@ fn bare(tag: u8, ix: &Ix<'_>) -> Option<Parsed> {
     signers(&mut info, ix.accounts, last, owner, multisig)?;
     Parsed::new(kind, info.into())
 }
+
+#[cfg(test)]
+#[path = "../tests/token_classic.rs"]
+mod tests;

@@ -294,3 +294,7 @@ fn transfer_with_fee(rest: &[u8], ix: &Ix<'_>) -> Option<Parsed> {
     proof_accounts(&mut info, ix.accounts, 3, &proofs)?;
     Parsed::new("confidentialTransferWithFee", info.into())
 }
+
+#[cfg(test)]
+#[path = "../tests/token_confidential.rs"]
+mod tests;

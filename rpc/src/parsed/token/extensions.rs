@@ -152,3 +152,7 @@ pub(super) fn pausable(rest: &[u8], ix: &Ix<'_>) -> Option<Parsed> {
     signers(&mut info, ix.accounts, 1, "authority", "multisigAuthority")?;
     Parsed::new(kind, info.into())
 }
+
+#[cfg(test)]
+#[path = "../tests/token_extensions.rs"]
+pub(super) mod tests;

@@ -228,3 +228,7 @@ pub(super) fn parse_metadata(metadata: Metadata<'_>, ix: &Ix<'_>) -> Option<Pars
         }
     }
 }
+
+#[cfg(test)]
+#[path = "../tests/token_interface.rs"]
+mod tests;

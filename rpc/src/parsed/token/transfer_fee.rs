@@ -100,3 +100,7 @@ fn withheld_authority(
         "multisigWithdrawWithheldAuthority",
     )
 }
+
+#[cfg(test)]
+#[path = "../tests/token_fee_pointers.rs"]
+mod tests;
