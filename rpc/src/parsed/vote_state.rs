@@ -38,41 +38,34 @@ pub(super) fn vote_state_update(r: &mut Reader<'_>) -> Option<Value> {
         lockouts.push(lockout(r.u64()?, r.u32()?));
     }
     let root = r.option(Reader::u64)?;
-    let hash = r.pubkey()?;
-    let timestamp = r.option(Reader::i64)?;
-    Some(json!({
-        "lockouts": lockouts,
-        "root": root,
-        "hash": b58(&hash),
-        "timestamp": timestamp,
-    }))
+    update(r, lockouts, root)
 }
 
 /// The compact `VoteStateUpdate`.
 pub(super) fn compact_vote_state_update(r: &mut Reader<'_>) -> Option<Value> {
     let (lockouts, root) = compact_lockouts(r)?;
-    let hash = r.pubkey()?;
-    let timestamp = r.option(Reader::i64)?;
-    Some(json!({
-        "lockouts": lockouts,
-        "root": root,
-        "hash": b58(&hash),
-        "timestamp": timestamp,
-    }))
+    update(r, lockouts, root)
 }
 
-/// The compact `TowerSync`.
+/// The compact `TowerSync`: a compact update followed by the block id.
 pub(super) fn tower_sync(r: &mut Reader<'_>) -> Option<Value> {
-    let (lockouts, root) = compact_lockouts(r)?;
+    let mut tower = compact_vote_state_update(r)?;
+    let block_id = r.pubkey()?;
+    if let Value::Object(map) = &mut tower {
+        map.insert("blockId".into(), b58(&block_id).into());
+    }
+    Some(tower)
+}
+
+/// The update's JSON, reading the hash and timestamp that follow the lockouts and root.
+fn update(r: &mut Reader<'_>, lockouts: Vec<Value>, root: Option<u64>) -> Option<Value> {
     let hash = r.pubkey()?;
     let timestamp = r.option(Reader::i64)?;
-    let block_id = r.pubkey()?;
     Some(json!({
         "lockouts": lockouts,
         "root": root,
         "hash": b58(&hash),
         "timestamp": timestamp,
-        "blockId": b58(&block_id),
     }))
 }
 
