@@ -42,6 +42,8 @@ mod limits;
 #[cfg(feature = "server")]
 mod methods;
 #[cfg(feature = "server")]
+pub mod parsed;
+#[cfg(feature = "server")]
 mod server;
 #[cfg(feature = "server")]
 mod workers;

@@ -71,6 +71,12 @@ fn decode_key(s: &str) -> Option<[u8; 32]> {
     }
 }
 
+/// Whether `key` is one of Agave's reserved account keys (never writable in a message's
+/// account list, static or loaded from a lookup table).
+pub fn is_reserved(key: &[u8; 32]) -> bool {
+    RESERVED_KEYS.binary_search(key).is_ok()
+}
+
 /// One static account key and its flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccountFlags<'a> {
@@ -161,7 +167,7 @@ fn flags_with<'a>(message: &MessageView<'a>, loader_loaded: bool) -> Vec<Account
         .enumerate()
         .map(|(i, key)| {
             let by_position = i < writable_signed || (i >= signed && i < writable_unsigned_end);
-            let reserved = RESERVED_KEYS.binary_search(key).is_ok();
+            let reserved = is_reserved(key);
             let demoted_program = called.get(i).copied().unwrap_or(false) && !loader_present;
             AccountFlags {
                 key,
