@@ -62,7 +62,10 @@ impl TxError {
     /// The bincode form (variant index u32 LE, then the fields).
     pub fn encode(&self) -> Vec<u8> {
         let index = |table: &[Option<&str>], name: &str| {
-            table.iter().position(|n| *n == Some(name)).unwrap_or_default() as u32
+            table
+                .iter()
+                .position(|n| *n == Some(name))
+                .unwrap_or_default() as u32
         };
         let mut out = Vec::with_capacity(13);
         match *self {
@@ -159,7 +162,11 @@ fn token_balance_message(b: &TokenBalance<'_>) -> Vec<u8> {
     }
     put_varint(&mut amount, 2, u64::from(b.decimals));
     put_nonempty(&mut amount, 3, b.amount.as_bytes());
-    put_nonempty(&mut amount, 4, b.stored_ui_amount_string.unwrap_or_default().as_bytes());
+    put_nonempty(
+        &mut amount,
+        4,
+        b.stored_ui_amount_string.unwrap_or_default().as_bytes(),
+    );
     let mut m = Vec::new();
     put_varint(&mut m, 1, u64::from(b.account_index));
     put_nonempty(&mut m, 2, b.mint.as_bytes());

@@ -21,10 +21,19 @@ fn token(index: u8, ui: Option<f64>, stored: Option<&'static str>) -> TokenBalan
 fn tx_error() -> impl Strategy<Value = Option<TxError>> {
     prop_oneof![
         Just(None),
-        (0usize..TX_UNIT.len()).prop_filter_map("unit variants", |i| TX_UNIT[i].map(|n| Some(TxError::Unit(n)))),
-        (any::<u8>(), any::<u32>()).prop_map(|(index, code)| Some(TxError::Instruction { index, error: IxError::Custom(code) })),
+        (0usize..TX_UNIT.len()).prop_filter_map("unit variants", |i| TX_UNIT[i]
+            .map(|n| Some(TxError::Unit(n)))),
+        (any::<u8>(), any::<u32>()).prop_map(|(index, code)| Some(TxError::Instruction {
+            index,
+            error: IxError::Custom(code)
+        })),
         (any::<u8>(), 0usize..IX_UNIT.len()).prop_filter_map("unit variants", |(index, i)| {
-            IX_UNIT[i].map(|n| Some(TxError::Instruction { index, error: IxError::Unit(n) }))
+            IX_UNIT[i].map(|n| {
+                Some(TxError::Instruction {
+                    index,
+                    error: IxError::Unit(n),
+                })
+            })
         }),
         any::<u8>().prop_map(|i| Some(TxError::DuplicateInstruction(i))),
         any::<u8>().prop_map(|i| Some(TxError::InsufficientFundsForRent { account_index: i })),
@@ -92,10 +101,16 @@ fn errors_and_memos_round_trip() {
     for err in [
         TxError::Unit("AccountInUse"),
         TxError::Unit("CommitCancelled"),
-        TxError::Instruction { index: 4, error: IxError::Unit("BuiltinProgramsMustConsumeComputeUnits") },
+        TxError::Instruction {
+            index: 4,
+            error: IxError::Unit("BuiltinProgramsMustConsumeComputeUnits"),
+        },
         TxError::ProgramExecutionTemporarilyRestricted { account_index: 9 },
     ] {
         assert_eq!(TxError::decode(&err.encode()), Ok(err));
     }
-    assert_eq!(crate::history::decode_memo(&encode_memo("[12] hi")), Ok("[12] hi"));
+    assert_eq!(
+        crate::history::decode_memo(&encode_memo("[12] hi")),
+        Ok("[12] hi")
+    );
 }
