@@ -73,7 +73,7 @@ fn decode_key(s: &str) -> Option<[u8; 32]> {
 
 /// Whether `key` is one of Agave's reserved account keys (never writable in a message's
 /// account list, static or loaded from a lookup table).
-pub fn is_reserved(key: &[u8; 32]) -> bool {
+fn is_reserved(key: &[u8; 32]) -> bool {
     RESERVED_KEYS.binary_search(key).is_ok()
 }
 
@@ -133,7 +133,7 @@ pub fn parsed_keys<'a>(
     keys.extend(loaded_writable.iter().map(|&key| ParsedKey {
         key,
         signer: false,
-        writable: RESERVED_KEYS.binary_search(key).is_err(),
+        writable: !is_reserved(key),
         source: KeySource::LookupTable,
     }));
     keys.extend(loaded_readonly.iter().map(|&key| ParsedKey {

@@ -49,10 +49,12 @@ pub fn write_parsed_instruction(
 
 /// The parsed form (`ParsedInstruction` JSON text) when the program is one Agave parses.
 fn parse_known(
-    _program: &[u8; 32],
-    _accounts: &[&[u8; 32]],
-    _data: &[u8],
-    _stack_height: Option<u32>,
+    program: &[u8; 32],
+    accounts: &[&[u8; 32]],
+    data: &[u8],
+    stack_height: Option<u32>,
 ) -> Option<String> {
-    None
+    let accounts: Vec<[u8; 32]> = accounts.iter().map(|k| **k).collect();
+    let parsed = crate::parsed::parse_known(program, &accounts, data, stack_height)?;
+    serde_json::to_string(&parsed).ok()
 }

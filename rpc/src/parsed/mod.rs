@@ -5,7 +5,7 @@
 //! Start at [`parse_ui_instruction`]: it looks the program up in [`ids`], runs that
 //! program's parser, and falls back to Agave's partially decoded form whenever the
 //! program is not one Agave parses, the data does not decode, or there are too few
-//! accounts. [`parsed_account_keys`] is the message's `accountKeys` list.
+//! accounts. The message's `accountKeys` list is `crate::encode::accounts::parsed_keys`.
 //!
 //! Invariants of every parser here: instruction data is hostile, so nothing panics on it,
 //! no length field makes anything allocate beyond the bytes actually present ([`reader`]),
@@ -15,7 +15,6 @@
 //! Key order inside objects follows `serde_json::Map` (sorted, as without
 //! `preserve_order`), which is also how Agave's RPC answer is written.
 
-mod account_keys;
 mod alt;
 mod ata;
 mod ids;
@@ -28,8 +27,6 @@ mod vote;
 mod vote_state;
 
 use serde_json::{Map, Value, json};
-
-pub use account_keys::parsed_account_keys;
 
 use ids::Program;
 
@@ -44,14 +41,8 @@ pub fn parse_ui_instruction(
     data: &[u8],
     stack_height: Option<u32>,
 ) -> Value {
-    let ix = Ix { accounts, data };
-    match Program::of(program_id).and_then(|program| parse(program, &ix).map(|p| (program, p))) {
-        Some((program, parsed)) => json!({
-            "program": program.name(),
-            "programId": b58(program_id),
-            "parsed": parsed,
-            "stackHeight": stack_height,
-        }),
+    match parse_known(program_id, accounts, data, stack_height) {
+        Some(parsed) => parsed,
         None => json!({
             "programId": b58(program_id),
             "accounts": accounts.iter().map(b58).collect::<Vec<_>>(),
@@ -59,6 +50,25 @@ pub fn parse_ui_instruction(
             "stackHeight": stack_height,
         }),
     }
+}
+
+/// The parsed form alone (`ParsedInstruction`), or `None` where Agave falls back to the
+/// partially decoded form (which the block encoder writes itself).
+pub fn parse_known(
+    program_id: &[u8; 32],
+    accounts: &[[u8; 32]],
+    data: &[u8],
+    stack_height: Option<u32>,
+) -> Option<Value> {
+    let ix = Ix { accounts, data };
+    let program = Program::of(program_id)?;
+    let parsed = parse(program, &ix)?;
+    Some(json!({
+        "program": program.name(),
+        "programId": b58(program_id),
+        "parsed": parsed,
+        "stackHeight": stack_height,
+    }))
 }
 
 /// The `"parsed"` member, or `None` when Agave falls back.
