@@ -1,0 +1,153 @@
+//! `history`: a ledger with full transaction history (statuses, address index, memos,
+//! rewards, block times and heights) written by Agave's own `Blockstore`, and Agave's RPC
+//! answers over it (`getBlock`, `getTransaction`, `getSignaturesForAddress`,
+//! `getSignatureStatuses`) as a JSON file bstore's RPC must reproduce.
+//! See docs/interop-agave-history.md.
+//!
+//! Start reading at [`scenario`] (what the ledger holds), then [`rpc`] (how the answers
+//! are computed).
+
+mod keys;
+mod ledger;
+mod metas;
+mod plan;
+mod queries;
+mod rpc;
+mod scenario;
+mod txs_programs;
+mod txs_tokens;
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use solana_signature::Signature;
+
+use crate::error::{Context, Error, Result};
+use crate::open::{self, Access};
+use keys::Keys;
+use rpc::{Rpc, SignaturesConfig};
+
+#[derive(Debug)]
+pub struct HistoryArgs {
+    /// Created; must not hold a ledger yet.
+    pub ledger: PathBuf,
+    pub out: PathBuf,
+    pub seed: u64,
+}
+
+pub fn run(args: &HistoryArgs) -> Result<Value> {
+    if args.ledger.join("rocksdb").exists() {
+        return Err(Error::new(format!(
+            "{} already holds a ledger; history writes a new one",
+            args.ledger.display()
+        )));
+    }
+    let keys = Keys::new(args.seed);
+    let slots = scenario::plan(&keys)?;
+    ledger::write(&args.ledger, &keys, &slots)?;
+
+    // Opened anew: the answers come from what is on disk.
+    let blockstore = open::blockstore(&args.ledger, Access::Primary)?;
+    let rpc = Rpc::new(&blockstore);
+    let mut signatures: Vec<Signature> = slots
+        .iter()
+        .flat_map(|s| s.txs.iter().map(|t| t.signature()))
+        .collect();
+    signatures.push(queries::unknown_signature(&keys));
+    let doc = json!({
+        "seed": args.seed,
+        "highest_root": rpc.root(),
+        "first_available_block": blockstore.get_first_available_block().context("first available block")?,
+        "slots": queries::slots_json(&slots, scenario::SKIPPED_SLOT),
+        "getBlock": queries::get_block(&rpc)?,
+        "getTransaction": queries::get_transaction(&rpc, &signatures)?,
+        "getSignaturesForAddress": queries::get_signatures_for_address(
+            &rpc,
+            &addresses(&keys),
+            &payer_edge_cases(&keys, &slots),
+        )?,
+        "getSignatureStatuses": queries::get_signature_statuses(&rpc, &signatures)?,
+    });
+    let text = serde_json::to_string(&doc).context("serialize the answers")?;
+    std::fs::write(&args.out, text).context(args.out.display())?;
+
+    let mut summary = serde_json::Map::new();
+    summary.insert("ledger".into(), json!(args.ledger.display().to_string()));
+    summary.insert("out".into(), json!(args.out.display().to_string()));
+    summary.insert("seed".into(), json!(args.seed));
+    summary.insert("slots".into(), json!(slots.len()));
+    summary.insert("transactions".into(), json!(signatures.len() - 1));
+    for method in [
+        "getBlock",
+        "getTransaction",
+        "getSignaturesForAddress",
+        "getSignatureStatuses",
+    ] {
+        let answers = doc
+            .get(method)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let errors = answers.iter().filter(|a| a.get("error").is_some()).count();
+        let nulls = answers
+            .iter()
+            .filter(|a| a.get("result").is_some_and(Value::is_null))
+            .count();
+        summary.insert(
+            method.into(),
+            json!({"requests": answers.len(), "errors": errors, "null": nulls}),
+        );
+    }
+    Ok(Value::Object(summary))
+}
+
+/// The payer (many transactions), the second payer (one without status), a read-only
+/// key, a lookup-table address loaded writable and one loaded read-only, and a key with
+/// no history.
+fn addresses(keys: &Keys) -> Vec<solana_pubkey::Pubkey> {
+    use solana_signer::Signer;
+    vec![
+        keys.payer.pubkey(),
+        keys.payer2.pubkey(),
+        keys.mint22,
+        keys.table_address(0),
+        keys.table_address(3),
+        keys.nobody,
+    ]
+}
+
+/// `before` / `until` at the edges, for the payer: a signature in the block that cannot
+/// be built (error), one without status and one below the first available block (empty
+/// answers), an unknown `until` (ignored), a narrow window, and invalid limits.
+fn payer_edge_cases(
+    keys: &Keys,
+    slots: &[plan::PlannedSlot],
+) -> Vec<(solana_pubkey::Pubkey, SignaturesConfig)> {
+    use solana_signer::Signer;
+    let payer = keys.payer.pubkey();
+    let sig = |slot: u64, index: usize| -> Option<Signature> {
+        slots
+            .iter()
+            .find(|s| s.slot == slot)
+            .and_then(|s| s.txs.get(index))
+            .map(|t| t.signature())
+    };
+    let config = |before, until, limit| SignaturesConfig {
+        before,
+        until,
+        limit,
+    };
+    vec![
+        (payer, config(sig(106, 0), None, None)),
+        (payer, config(None, sig(106, 2), None)),
+        (payer, config(sig(106, 1), None, None)),
+        (payer, config(sig(100, 0), None, None)),
+        (
+            payer,
+            config(None, Some(queries::unknown_signature(keys)), None),
+        ),
+        (payer, config(sig(105, 1), sig(101, 1), Some(3))),
+        (payer, config(None, None, Some(0))),
+        (payer, config(None, None, Some(1001))),
+    ]
+}
