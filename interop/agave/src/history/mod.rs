@@ -7,6 +7,7 @@
 //! Start reading at [`scenario`] (what the ledger holds), then [`rpc`] (how the answers
 //! are computed).
 
+mod ixs;
 mod keys;
 mod ledger;
 mod metas;
@@ -14,8 +15,11 @@ mod plan;
 mod queries;
 mod rpc;
 mod scenario;
+#[cfg(test)]
+mod tests;
+mod txs_legacy;
 mod txs_programs;
-mod txs_tokens;
+mod txs_v0;
 
 use std::path::PathBuf;
 

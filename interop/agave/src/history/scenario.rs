@@ -12,7 +12,7 @@ use solana_transaction_status::{RewardType, RewardsAndNumPartitions};
 use super::keys::Keys;
 use super::metas::reward;
 use super::plan::PlannedSlot;
-use super::{txs_programs, txs_tokens};
+use super::{txs_legacy, txs_programs, txs_v0};
 use crate::error::Result;
 
 /// The lowest root: Agave's first available block is the next root.
@@ -32,7 +32,7 @@ pub fn plan(keys: &Keys) -> Result<Vec<PlannedSlot>> {
         PlannedSlot {
             slot: 100,
             parent: 99,
-            txs: txs_tokens::slot_100(keys)?,
+            txs: txs_legacy::slot_100(keys)?,
             block_time: time(100),
             block_height: height(100),
             rewards: None,
@@ -41,7 +41,7 @@ pub fn plan(keys: &Keys) -> Result<Vec<PlannedSlot>> {
         PlannedSlot {
             slot: 101,
             parent: 100,
-            txs: txs_tokens::slot_101(keys)?,
+            txs: txs_legacy::slot_101(keys)?,
             block_time: time(101),
             block_height: height(101),
             rewards: Some(RewardsAndNumPartitions {
@@ -59,7 +59,7 @@ pub fn plan(keys: &Keys) -> Result<Vec<PlannedSlot>> {
         PlannedSlot {
             slot: 102,
             parent: 101,
-            txs: txs_tokens::slot_102(keys)?,
+            txs: txs_v0::slot_102(keys)?,
             block_time: time(102),
             block_height: height(102),
             rewards: Some(RewardsAndNumPartitions {
@@ -142,17 +142,8 @@ pub fn plan(keys: &Keys) -> Result<Vec<PlannedSlot>> {
             txs: txs_programs::slot_107(keys)?,
             block_time: time(107),
             block_height: height(107),
-            rewards: Some(RewardsAndNumPartitions {
-                rewards: vec![reward(
-                    &leader,
-                    10_000,
-                    9_000_077_500,
-                    Some(RewardType::Fee),
-                    None,
-                )],
-                num_partitions: None,
-            }),
-            note: "highest root",
+            rewards: None,
+            note: "highest root; no rewards row",
         },
     ])
 }

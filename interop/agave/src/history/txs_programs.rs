@@ -12,12 +12,13 @@ use solana_stake_interface::state::StakeAuthorize;
 use solana_system_interface::instruction as system;
 use solana_transaction_context::TransactionReturnData;
 use solana_transaction_error::TransactionError;
+use solana_transaction_status::RewardType;
 use solana_vote_interface::state::TowerSync;
 
+use super::ixs::{memo, unknown};
 use super::keys::Keys;
 use super::metas::{self, inner, instruction_error};
 use super::plan::PlannedTx;
-use super::txs_tokens::{memo, unknown};
 use crate::error::Result;
 
 pub fn slot_103(keys: &Keys) -> Result<Vec<PlannedTx>> {
@@ -166,7 +167,16 @@ pub fn slot_105(keys: &Keys) -> Result<Vec<PlannedTx>> {
         &[system::transfer(&keys.payer2.pubkey(), &payer, 4)],
         bh,
     )?;
-    t3.meta = Some(metas::ok(&t3, 23));
+    // One of the few transactions with rewards of its own.
+    let mut meta = metas::ok(&t3, 23);
+    meta.rewards = Some(vec![metas::reward(
+        &keys.leader_identity(),
+        2_500,
+        9_000_002_500,
+        Some(RewardType::Fee),
+        None,
+    )]);
+    t3.meta = Some(meta);
 
     Ok(vec![t0, t1, t2, t3])
 }
