@@ -29,7 +29,7 @@ use solana_signature::Signature;
 use crate::error::{Context, Error, Result};
 use crate::open::{self, Access};
 use keys::Keys;
-use rpc::{Rpc, SignaturesConfig};
+use rpc::Rpc;
 
 #[derive(Debug)]
 pub struct HistoryArgs {
@@ -67,8 +67,8 @@ pub fn run(args: &HistoryArgs) -> Result<Value> {
         "getTransaction": queries::get_transaction(&rpc, &signatures)?,
         "getSignaturesForAddress": queries::get_signatures_for_address(
             &rpc,
-            &addresses(&keys),
-            &payer_edge_cases(&keys, &slots),
+            &scenario::addresses(&keys),
+            &scenario::payer_edge_cases(&keys, &slots)?,
         )?,
         "getSignatureStatuses": queries::get_signature_statuses(&rpc, &signatures)?,
     });
@@ -103,55 +103,4 @@ pub fn run(args: &HistoryArgs) -> Result<Value> {
         );
     }
     Ok(Value::Object(summary))
-}
-
-/// The payer (many transactions), the second payer (one without status), a read-only
-/// key, a lookup-table address loaded writable and one loaded read-only, and a key with
-/// no history.
-fn addresses(keys: &Keys) -> Vec<solana_pubkey::Pubkey> {
-    use solana_signer::Signer;
-    vec![
-        keys.payer.pubkey(),
-        keys.payer2.pubkey(),
-        keys.mint22,
-        keys.table_address(0),
-        keys.table_address(3),
-        keys.nobody,
-    ]
-}
-
-/// `before` / `until` at the edges, for the payer: a signature in the block that cannot
-/// be built (error), one without status and one below the first available block (empty
-/// answers), an unknown `until` (ignored), a narrow window, and invalid limits.
-fn payer_edge_cases(
-    keys: &Keys,
-    slots: &[plan::PlannedSlot],
-) -> Vec<(solana_pubkey::Pubkey, SignaturesConfig)> {
-    use solana_signer::Signer;
-    let payer = keys.payer.pubkey();
-    let sig = |slot: u64, index: usize| -> Option<Signature> {
-        slots
-            .iter()
-            .find(|s| s.slot == slot)
-            .and_then(|s| s.txs.get(index))
-            .map(|t| t.signature())
-    };
-    let config = |before, until, limit| SignaturesConfig {
-        before,
-        until,
-        limit,
-    };
-    vec![
-        (payer, config(sig(106, 0), None, None)),
-        (payer, config(None, sig(106, 2), None)),
-        (payer, config(sig(106, 1), None, None)),
-        (payer, config(sig(100, 0), None, None)),
-        (
-            payer,
-            config(None, Some(queries::unknown_signature(keys)), None),
-        ),
-        (payer, config(sig(105, 1), sig(101, 1), Some(3))),
-        (payer, config(None, None, Some(0))),
-        (payer, config(None, None, Some(1001))),
-    ]
 }

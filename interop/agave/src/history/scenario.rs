@@ -7,13 +7,18 @@
 //!                        └─ 105 ─ 106 ─ 107          108: past the highest root
 //! ```
 
+use solana_pubkey::Pubkey;
+use solana_signature::Signature;
+use solana_signer::Signer;
 use solana_transaction_status::{RewardType, RewardsAndNumPartitions};
 
 use super::keys::Keys;
 use super::metas::reward;
 use super::plan::PlannedSlot;
+use super::queries::unknown_signature;
+use super::rpc::SignaturesConfig;
 use super::{txs_legacy, txs_programs, txs_v0};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The lowest root: Agave's first available block is the next root.
 pub const FIRST_SLOT: u64 = 100;
@@ -145,5 +150,56 @@ pub fn plan(keys: &Keys) -> Result<Vec<PlannedSlot>> {
             rewards: None,
             note: "highest root; no rewards row",
         },
+    ])
+}
+
+/// The addresses whose history is asked for: the payer (many transactions), the second
+/// payer (one of them without status), a read-only key, a lookup-table address loaded
+/// writable and one loaded read-only, and a key with no history.
+pub fn addresses(keys: &Keys) -> Vec<Pubkey> {
+    vec![
+        keys.payer.pubkey(),
+        keys.payer2.pubkey(),
+        keys.mint22,
+        keys.table_address(0),
+        keys.table_address(3),
+        keys.nobody,
+    ]
+}
+
+/// `before` / `until` at the edges, for the payer: a signature in the block that cannot
+/// be built (an error), the one without status and one below the first available block
+/// (empty answers), an unknown `until` (ignored), a narrow window, and invalid limits.
+pub fn payer_edge_cases(
+    keys: &Keys,
+    slots: &[PlannedSlot],
+) -> Result<Vec<(Pubkey, SignaturesConfig)>> {
+    let sig = |slot: u64, index: usize| -> Result<Option<Signature>> {
+        slots
+            .iter()
+            .find(|s| s.slot == slot)
+            .and_then(|s| s.txs.get(index))
+            .map(|t| Some(t.signature()))
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "the scenario has no transaction {index} in slot {slot}"
+                ))
+            })
+    };
+    let config = |before, until, limit| SignaturesConfig {
+        before,
+        until,
+        limit,
+    };
+    let payer = keys.payer.pubkey();
+    Ok(vec![
+        (payer, config(sig(106, 0)?, None, None)),
+        (payer, config(None, sig(106, 2)?, None)),
+        (payer, config(sig(106, 1)?, None, None)),
+        (payer, config(sig(100, 0)?, None, None)),
+        (payer, config(None, Some(unknown_signature(keys)), None)),
+        (payer, config(sig(105, 1)?, sig(101, 1)?, Some(3))),
+        (payer, config(None, None, Some(0))),
+        (payer, config(None, None, Some(1001))),
     ])
 }
