@@ -9,6 +9,7 @@ mod duplicate;
 mod error;
 mod flags;
 mod generate;
+mod history;
 mod insert;
 mod layout;
 mod open;
@@ -187,6 +188,20 @@ enum Command {
         #[arg(required = true)]
         slots: Vec<u64>,
     },
+    /// Writes a new ledger with full transaction history (statuses, address index, memos,
+    /// rewards, block times and heights) through Agave's Blockstore, and Agave's RPC
+    /// answers over it to FILE (getBlock, getTransaction, getSignaturesForAddress,
+    /// getSignatureStatuses). See docs/interop-agave-history.md.
+    History {
+        /// Must not hold a ledger yet.
+        #[arg(long)]
+        ledger: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Seeds every key and hash (the slots and the kinds of transaction stay the same).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
 }
 
 fn run(command: Command) -> Result<serde_json::Value> {
@@ -277,6 +292,9 @@ fn run(command: Command) -> Result<serde_json::Value> {
         Command::SlotRows { ledger, slots } => rows::run(&rows::RowsArgs { ledger, slots }),
         Command::Purge { ledger, start, end } => purge::purge(&ledger, start, end),
         Command::SetReplayRows { ledger, slots } => purge::set_replay_rows(&ledger, &slots),
+        Command::History { ledger, out, seed } => {
+            history::run(&history::HistoryArgs { ledger, out, seed })
+        }
     }
 }
 
