@@ -84,10 +84,11 @@ pub fn encode_block(
     if cfg.rewards {
         out.raw(",\"rewards\":");
         write_rewards(&mut out, &history.rewards.rewards);
-        if let Some(n) = history.rewards.num_partitions {
-            out.raw(",\"numRewardPartitions\":");
-            out.u64(n);
-        }
+    }
+    // Agave writes the partition count whether or not rewards were asked for.
+    if let Some(n) = history.rewards.num_partitions {
+        out.raw(",\"numRewardPartitions\":");
+        out.u64(n);
     }
     out.raw(",\"blockTime\":");
     out.opt_i64(header.block_time);

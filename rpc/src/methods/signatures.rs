@@ -24,10 +24,13 @@ use crate::chain::Chain;
 use crate::encode::json::JsonOut;
 use crate::encode::write_tx_error;
 use crate::error::RpcError;
+use crate::history::{self, block_signatures, read_rows};
 use crate::history_params::SignaturesConfig;
 use crate::params::Commitment;
 
-/// The block's first signatures, last transaction first (Agave's `get_block_signatures_rev`).
+/// The block's first signatures, last transaction first (Agave's `get_block_signatures_rev`,
+/// which reads the complete block: a block whose history is incomplete fails the request,
+/// with Agave's message).
 fn block_signatures_rev(
     chain: &Chain<'_>,
     slot: Slot,
@@ -40,14 +43,15 @@ fn block_signatures_rev(
         }
         Err(e) => return Err(e.into()),
     };
-    let mut sigs: Vec<[u8; 64]> = views
-        .sets
-        .iter()
-        .flat_map(|s| s.entries.transactions())
-        .filter_map(|tx| tx.first_signature().copied())
-        .collect();
-    sigs.reverse();
-    Ok(sigs)
+    let signatures = block_signatures(&views.sets);
+    let rows = read_rows(chain.store(), slot, &signatures)?;
+    if let Err(incomplete) = history::decode(&rows) {
+        log::warn!("slot {slot}: {}", incomplete.0);
+        return Err(RpcError::invalid_params(
+            "io error: Unable to get block: missing transaction metadata",
+        ));
+    }
+    Ok(signatures.into_iter().rev().copied().collect())
 }
 
 /// `getSignaturesForAddress`' result as JSON text.

@@ -77,7 +77,7 @@ impl Case {
 /// error cases a client must surface.
 pub fn cases(ledger: &TestLedger) -> Vec<Case> {
     let mut out = Vec::new();
-    for slot in [AGAVE_SLOTS[0], AGAVE_SLOTS[1], TESTNET_SLOT, SYNTH_FIRST] {
+    for slot in [AGAVE_SLOTS[1], AGAVE_SLOTS[2], TESTNET_SLOT, SYNTH_FIRST] {
         let v0 = ledger.block(slot).has_v0;
         for encoding in ["json", "base58", "base64"] {
             out.push(Case::ok(slot, encoding, "full", v0));
@@ -107,6 +107,13 @@ pub fn cases(ledger: &TestLedger) -> Vec<Case> {
             "Slot 13 was skipped, or missing due to ledger jump to recent snapshot".into(),
         )),
         ..Case::ok(13, "json", "full", false)
+    });
+    out.push(Case {
+        error: Some((
+            -32001,
+            "Block 10 cleaned up, does not exist on node. First available block: 11".into(),
+        )),
+        ..Case::ok(AGAVE_SLOTS[0], "json", "full", false)
     });
     let beyond = SYNTH_FIRST + 1000;
     out.push(Case {
@@ -220,7 +227,7 @@ pub fn check_slots(client: &str, got: &Value) {
         json!([TESTNET_SLOT, SYNTH_FIRST, SYNTH_FIRST + 1, SYNTH_FIRST + 2]),
         "{client}"
     );
-    assert_eq!(got["getFirstAvailableBlock"], 10, "{client}");
+    assert_eq!(got["getFirstAvailableBlock"], 11, "{client}");
     assert_eq!(got["getBlockTime"], BLOCK_TIME, "{client}");
     assert_eq!(got["getBlockHeight"], 400_000_003, "{client}");
     assert!(got["getVersion"].is_string(), "{client}");
