@@ -9,14 +9,16 @@ use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_rpc::{CatchUp, ConnLimits, Limits, RpcConfig, RpcError, RpcServer, Signals};
 use clap::{Args, ValueEnum};
 
-/// How the ledger is opened.
+/// How the ledger is opened. A server only reads, so the default never writes the
+/// ledger: a RocksDB secondary works beside a running writer (an Agave validator, `bstore
+/// demo`) and on a ledger no one is writing alike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Access {
-    /// As this process's own blockstore (no other process may hold the ledger open).
-    Primary,
-    /// As a RocksDB secondary beside a running writer (`bstore demo`, an Agave validator),
-    /// catching up every `--catch-up-ms`.
+    /// As a RocksDB secondary, catching up with the writer every `--catch-up-ms` (its own
+    /// files go under `--secondary-path`; the ledger's database is never written).
     Secondary,
+    /// As this process's own blockstore, read-write (no other process may hold the ledger).
+    Primary,
 }
 
 /// Arguments of `bstore serve`.
@@ -29,7 +31,7 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8899")]
     rpc_addr: SocketAddr,
     /// Open the ledger as its own blockstore or as a secondary beside a live writer.
-    #[arg(long, value_enum, default_value_t = Access::Primary)]
+    #[arg(long, value_enum, default_value_t = Access::Secondary)]
     access: Access,
     /// Where a secondary keeps its own RocksDB files [default: DIR/rpc-secondary].
     #[arg(long, value_name = "DIR")]

@@ -1,0 +1,80 @@
+//! Issue 13's differential check on a fresh run of the tool: `agave-interop history` writes
+//! a ledger with Agave's own Blockstore (statuses, memos, rewards, time and height beside
+//! the shreds) and records Agave's own answers to 816 requests; a bstore server over that
+//! ledger must give the same `result`, or the same error, for each
+//! (`rpc/tests/common/agave_diff.rs`; CI runs it on the committed copy in
+//! `fixtures/agave-history`).
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_rpc::{RpcConfig, RpcServer};
+use serde_json::{Value, json};
+
+use super::{agave, s};
+
+#[path = "../../../rpc/tests/common/agave_diff.rs"]
+mod agave_diff;
+
+fn post(addr: SocketAddr, body: &str) -> Value {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    write!(
+        stream,
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("write");
+    let mut text = String::new();
+    stream.read_to_string(&mut text).expect("read");
+    let body = text.split("\r\n\r\n").nth(1).expect("a body");
+    serde_json::from_str(body).expect("JSON")
+}
+
+#[test]
+#[ignore = "needs the agave-interop tool: scripts/interop-agave.sh"]
+fn history_answers_equal_agaves_on_a_fresh_agave_ledger() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ledger = dir.path().join("ledger");
+    let out = dir.path().join("expected.json");
+    let summary = agave(&["history", "--ledger", s(&ledger), "--out", s(&out)]);
+    assert!(
+        summary["getBlock"]["requests"].as_u64().unwrap_or(0) > 0,
+        "{summary}"
+    );
+    let expected: Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("expected.json")).expect("JSON");
+
+    let store =
+        Blockstore::open(&ledger, AccessMode::ReadOnly).expect("bstore opens Agave's ledger");
+    let config = RpcConfig {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        ..RpcConfig::default()
+    };
+    let server = RpcServer::start(Arc::new(store), config).expect("server starts");
+    let addr = server.local_addr();
+    let (checked, mismatches) = agave_diff::run(&expected, |method, params| {
+        post(
+            addr,
+            &json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string(),
+        )
+    });
+    server.stop().expect("clean stop");
+    assert!(checked > 800, "{checked} requests");
+    assert!(
+        mismatches.is_empty(),
+        "{} of {checked} answers differ from Agave's:\n{}",
+        mismatches.len(),
+        mismatches
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
