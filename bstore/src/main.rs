@@ -5,6 +5,7 @@
 
 mod bench_ledger;
 mod cmd_bench;
+mod cmd_bench_getblock;
 mod cmd_demo;
 mod cmd_ledger;
 mod cmd_metrics;

@@ -1,6 +1,7 @@
 //! Loopback load generator for the JSON-RPC server (run by `scripts/rpc-load.sh`).
 //!
-//! Builds a ledger of mainnet-sized synthetic slots (deterministic seed), then:
+//! Builds a ledger of mainnet-sized synthetic slots (deterministic seed) with synthetic
+//! history (every transaction has a meta; `synth::history`), then:
 //! 1. in-process, no HTTP: the fetch alone (one multi-get + deshred + view decode, plus the
 //!    parent's last data set) and the encoding alone (views → JSON text), per block;
 //! 2. over HTTP on 127.0.0.1: `getBlock` requests/s and p50/p99 latency with 1, 4 and 16
@@ -79,6 +80,8 @@ fn build_ledger(dir: &std::path::Path, a: &Args) -> (Blockstore, u64, u64) {
         txs += g.transactions;
         shreds += g.data_shreds.len() as u64;
         store.insert_shreds(&g.data_shreds).expect("insert");
+        // What a validator writes after executing the slot: every transaction has a meta.
+        bstore_ledger::synth::history::write_history(&store, slot, &g.entries).expect("history");
         parent = (slot, g.blockhash);
     }
     store
@@ -280,6 +283,10 @@ fn main() {
         (
             "base64 full",
             json!({"encoding": "base64", "maxSupportedTransactionVersion": 0}),
+        ),
+        (
+            "jsonParsed full",
+            json!({"encoding": "jsonParsed", "maxSupportedTransactionVersion": 0}),
         ),
         ("signatures", json!({"transactionDetails": "signatures"})),
         (

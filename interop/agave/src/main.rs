@@ -6,6 +6,7 @@
 mod bench;
 mod dump;
 mod duplicate;
+mod encode_bench;
 mod error;
 mod flags;
 mod generate;
@@ -128,6 +129,20 @@ enum Command {
         /// A..B (B excluded) or A..=B.
         #[arg(long)]
         slots: SlotRange,
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+        #[arg(long, value_enum, default_value_t = Access::Secondary)]
+        access: Access,
+    },
+    /// Agave's getBlock work per block (get_rooted_block, then the json and base64
+    /// encoders with meta), timed; twin of `bstore bench getblock`.
+    EncodeBench {
+        #[arg(long)]
+        ledger: PathBuf,
+        #[arg(long)]
+        first_slot: u64,
+        #[arg(long)]
+        last_slot: u64,
         #[arg(long, default_value_t = 5)]
         rounds: usize,
         #[arg(long, value_enum, default_value_t = Access::Secondary)]
@@ -265,6 +280,19 @@ fn run(command: Command) -> Result<serde_json::Value> {
         } => bench::run(&bench::BenchArgs {
             ledger,
             slots,
+            rounds,
+            access,
+        }),
+        Command::EncodeBench {
+            ledger,
+            first_slot,
+            last_slot,
+            rounds,
+            access,
+        } => encode_bench::run(&encode_bench::EncodeBenchArgs {
+            ledger,
+            first_slot,
+            last_slot,
             rounds,
             access,
         }),
