@@ -183,7 +183,7 @@ fn status_of(
         fee,
         pre_balances: pre,
         post_balances: post,
-        inner_instructions: Some(if index % 3 == 0 {
+        inner_instructions: Some(if index.is_multiple_of(3) {
             vec![InnerInstructions {
                 index: 0,
                 instructions: vec![InnerInstruction {
@@ -215,7 +215,7 @@ fn status_of(
             data: &data,
         }),
         compute_units_consumed: Some(1_000 + index as u64),
-        cost_units: (index % 2 == 0).then_some(1_500 + index as u64),
+        cost_units: index.is_multiple_of(2).then_some(1_500 + index as u64),
     };
     meta.encode()
 }
