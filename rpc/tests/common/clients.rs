@@ -123,13 +123,121 @@ pub fn cases(ledger: &TestLedger) -> Vec<Case> {
     out
 }
 
-pub fn plan(cases: &[Case]) -> String {
+pub fn plan(ledger: &TestLedger, cases: &[Case]) -> String {
+    let history = HistoryPlan::new(ledger);
     json!({
         "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>(),
         "first_slot": TESTNET_SLOT,
         "time_slot": TESTNET_SLOT,
+        "history": {"signatures": history.signatures, "address": history.address},
     })
     .to_string()
+}
+
+/// What the clients ask of the history methods: the newest rooted synthetic block's
+/// signatures, and the key most of the rooted synthetic transactions use.
+pub struct HistoryPlan {
+    pub signatures: Vec<String>,
+    pub address: String,
+    /// The address's (signature, slot) pairs, newest first (slot, then position).
+    pub address_history: Vec<(String, u64)>,
+}
+
+impl HistoryPlan {
+    pub fn new(ledger: &TestLedger) -> Self {
+        let newest = SYNTH_FIRST + 2;
+        let signatures = ledger
+            .block(newest)
+            .signatures
+            .iter()
+            .take(4)
+            .cloned()
+            .collect();
+        let mut uses: std::collections::BTreeMap<String, Vec<(u64, usize, String)>> =
+            Default::default();
+        for slot in SYNTH_FIRST..=newest {
+            let e = ledger.block(slot);
+            for (i, bytes) in e.transactions.iter().enumerate() {
+                let (view, _) = bstore_ledger::entry::TransactionView::parse(bytes).expect("tx");
+                let keys: std::collections::BTreeSet<String> = view
+                    .message()
+                    .account_keys()
+                    .map(|k| bs58::encode(k).into_string())
+                    .collect();
+                for key in keys {
+                    uses.entry(key)
+                        .or_default()
+                        .push((slot, i, e.signatures[i].clone()));
+                }
+            }
+        }
+        let (address, mut list) = uses
+            .into_iter()
+            .max_by_key(|(_, v)| v.len())
+            .expect("transactions");
+        list.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        Self {
+            signatures,
+            address,
+            address_history: list.into_iter().map(|(slot, _, sig)| (sig, slot)).collect(),
+        }
+    }
+}
+
+/// Checks a client's view of the history methods.
+pub fn check_history(client: &str, ledger: &TestLedger, got: &Value) {
+    let plan = HistoryPlan::new(ledger);
+    let newest = SYNTH_FIRST + 2;
+    let e = ledger.block(newest);
+    let statuses = e.statuses.as_ref().expect("synthetic history");
+    let first = bstore_ledger::history::StatusMeta::decode(&statuses[0]).expect("status");
+    assert_eq!(got["tx_slot"], newest, "{client}");
+    assert_eq!(got["tx_block_time"], json!(e.block_time), "{client}");
+    assert_eq!(got["tx_fee"], json!(first.fee), "{client}");
+    assert_eq!(got["tx_failed"], json!(first.err.is_some()), "{client}");
+    assert_eq!(
+        got["tx_logs"],
+        json!(first.log_messages.map_or(0, |l| l.len())),
+        "{client}"
+    );
+    assert!(
+        got["parsed_instructions"].as_u64().unwrap_or(0) >= 1,
+        "{client}"
+    );
+    let (view, _) = bstore_ledger::entry::TransactionView::parse(&e.transactions[0]).expect("tx");
+    let keys = view.message().account_keys().count()
+        + first.loaded_writable.len()
+        + first.loaded_readonly.len();
+    assert_eq!(
+        got["parsed_keys"], keys,
+        "{client}: static then loaded keys"
+    );
+    let want: Vec<Value> = plan
+        .address_history
+        .iter()
+        .take(5)
+        .map(|(sig, slot)| json!([sig, slot]))
+        .collect();
+    let have: Vec<Value> = got["for_address"]
+        .as_array()
+        .expect("for_address")
+        .iter()
+        .map(|e| json!([e["signature"], e["slot"]]))
+        .collect();
+    assert_eq!(
+        have, want,
+        "{client}: getSignaturesForAddress, newest first"
+    );
+    let statuses = got["statuses"].as_array().expect("statuses");
+    assert_eq!(statuses.len(), plan.signatures.len(), "{client}");
+    for (i, st) in statuses.iter().enumerate() {
+        let m =
+            bstore_ledger::history::StatusMeta::decode(&e.statuses.as_ref().expect("history")[i])
+                .expect("status");
+        assert_eq!(st["slot"], newest, "{client} status {i}");
+        assert_eq!(st["failed"], json!(m.err.is_some()), "{client} status {i}");
+        assert_eq!(st["finalized"], true, "{client} status {i}");
+    }
 }
 
 /// Checks one client's view of one case against the ledger's expectations.
