@@ -38,6 +38,7 @@ mod listing;
 mod mem_engine;
 mod presence;
 mod purge;
+mod purge_history;
 mod read_path;
 mod recover;
 #[cfg(feature = "storage")]
