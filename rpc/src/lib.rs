@@ -12,7 +12,8 @@
 //! and `budget.rs` (the memory budget of responses in flight).
 //!
 //! Features: `server` (default) is the server over RocksDB. Without it only [`request`],
-//! [`args`] and [`params`] are built: the supported parsing API the fuzz target uses.
+//! [`args`], [`params`], [`history_params`] and [`parsed`] (the jsonParsed instruction
+//! parsers) are built: the supported parsing API the fuzz targets use.
 //!
 //! Design: `docs/consumers.md#rpc-getblock` and `docs/threading-and-admission.md#rpc-admission`
 //! in the repository; the limits and their flags are in the README.
@@ -21,6 +22,7 @@ pub mod args;
 mod error;
 pub mod history_params;
 pub mod params;
+pub mod parsed;
 pub mod request;
 
 #[cfg(feature = "server")]
@@ -41,8 +43,6 @@ mod jsonrpc;
 mod limits;
 #[cfg(feature = "server")]
 mod methods;
-#[cfg(feature = "server")]
-pub mod parsed;
 #[cfg(feature = "server")]
 mod server;
 #[cfg(feature = "server")]

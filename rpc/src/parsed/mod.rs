@@ -17,7 +17,7 @@
 
 mod alt;
 mod ata;
-mod ids;
+pub mod ids;
 mod loader;
 mod reader;
 mod stake;
