@@ -26,6 +26,8 @@ pub mod parsed;
 pub mod request;
 
 #[cfg(feature = "server")]
+pub mod archive;
+#[cfg(feature = "server")]
 mod block_api;
 #[cfg(feature = "server")]
 mod budget;
@@ -43,6 +45,8 @@ mod jsonrpc;
 mod limits;
 #[cfg(feature = "server")]
 mod methods;
+#[cfg(feature = "server")]
+mod record_block;
 #[cfg(feature = "server")]
 mod server;
 #[cfg(feature = "server")]

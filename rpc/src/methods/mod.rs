@@ -4,14 +4,18 @@
 //! methods inline. Every result is reserved against the response budget before it is
 //! handed to the HTTP layer.
 
+mod archived;
 pub mod block;
 mod node;
 mod signatures;
 mod slots;
-mod transaction;
+pub(crate) mod transaction;
+
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::archive::BlockArchive;
 use crate::args::Call;
 use crate::budget::{Budget, Reservation};
 use crate::chain::Chain;
@@ -29,6 +33,8 @@ pub struct Ctx {
     pub budget: Budget,
     /// `Limits::confirmed_window_slots`.
     pub confirmed_window: u64,
+    /// The archive tier behind the ledger (`bstore serve --archive`), if any.
+    pub archive: Option<Arc<dyn BlockArchive>>,
 }
 
 /// A result's JSON text and the budget it holds until the response is sent.
@@ -56,14 +62,56 @@ fn to_text(value: &Value) -> Result<String, RpcError> {
 pub async fn call(ctx: &Ctx, method: &str, params: Option<Value>) -> Result<Answer, RpcError> {
     let call = Call::parse(method, params)?;
     match call {
-        Call::GetBlock { slot, config } => block::get_block(ctx, slot, config).await,
+        Call::GetBlock { slot, config } => match &ctx.archive {
+            Some(archive) => archived::get_block(ctx, archive, slot, config).await,
+            None => block::get_block(ctx, slot, config).await,
+        },
         Call::GetHealth => Answer::reserve(to_text(&node::get_health())?, &ctx.budget),
         Call::GetVersion => Answer::reserve(to_text(&node::get_version())?, &ctx.budget),
         Call::GetTransaction { signature, config } => {
-            history_call(ctx, move |chain, buf| {
+            let local = history_call(ctx, move |chain, buf| {
                 transaction::get_transaction(chain, buf, &signature, &config)
             })
-            .await
+            .await;
+            match &ctx.archive {
+                Some(archive) => {
+                    archived::get_transaction(ctx, archive, signature, config, local).await
+                }
+                None => local,
+            }
+        }
+        Call::GetFirstAvailableBlock if ctx.archive.is_some() => {
+            let archive = ctx.archive.as_ref().map(Arc::clone);
+            match archive {
+                Some(archive) => archived::first_available_block(ctx, &archive).await,
+                None => Err(RpcError::Internal {
+                    reason: "no archive".into(),
+                }),
+            }
+        }
+        Call::GetBlocks { start, end, config } if ctx.archive.is_some() => {
+            let archive = ctx.archive.as_ref().map(Arc::clone);
+            match archive {
+                Some(archive) => archived::blocks(ctx, &archive, start, end, None, config).await,
+                None => Err(RpcError::Internal {
+                    reason: "no archive".into(),
+                }),
+            }
+        }
+        Call::GetBlocksWithLimit {
+            start,
+            limit,
+            config,
+        } if ctx.archive.is_some() => {
+            let archive = ctx.archive.as_ref().map(Arc::clone);
+            match archive {
+                Some(archive) => {
+                    archived::blocks(ctx, &archive, start, None, Some(limit), config).await
+                }
+                None => Err(RpcError::Internal {
+                    reason: "no archive".into(),
+                }),
+            }
         }
         Call::GetSignaturesForAddress { address, config } => {
             history_call(ctx, move |chain, buf| {

@@ -4,6 +4,7 @@
 //! or above the first available block that is rooted (or, at `confirmed`, available as a
 //! confirmed block). A status that does not decode counts as absent, as in Agave.
 
+use bstore_ledger::entry::TransactionView;
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use bstore_ledger::history::StatusMeta;
 use bstore_ledger::{LedgerError, Slot};
@@ -75,6 +76,18 @@ pub fn get_transaction(
         // Agave: `TransactionStatusSlotMismatch`, answered as not found.
         return Ok("null".into());
     };
+    confirmed_transaction_json(slot, &tx, &meta, store.block_time(slot)?, cfg)
+}
+
+/// Agave's `EncodedConfirmedTransactionWithStatusMeta`: `slot`, the transaction, its meta
+/// (rewards shown) and version flattened, `blockTime`. Local and archived transactions alike.
+pub fn confirmed_transaction_json(
+    slot: Slot,
+    tx: &TransactionView<'_>,
+    meta: &StatusMeta<'_>,
+    block_time: Option<i64>,
+    cfg: &TransactionConfig,
+) -> Result<String, RpcError> {
     let block_cfg = BlockConfig {
         encoding: cfg.encoding,
         details: TransactionDetails::Full,
@@ -82,13 +95,13 @@ pub fn get_transaction(
         commitment: cfg.commitment,
         max_supported_version: cfg.max_supported_version,
     };
-    let mut out = JsonOut::with_capacity(row.len() * 3 + tx.bytes().len() * 3 + 256);
+    let mut out = JsonOut::with_capacity(tx.bytes().len() * 4 + 1024);
     out.raw("{\"slot\":");
     out.u64(slot.0);
     out.raw(",");
-    write_transaction_members(&mut out, &tx, Some(&meta), &block_cfg)?;
+    write_transaction_members(&mut out, tx, Some(meta), &block_cfg)?;
     out.raw(",\"blockTime\":");
-    out.opt_i64(store.block_time(slot)?);
+    out.opt_i64(block_time);
     out.raw("}");
     out.into_string()
 }
