@@ -47,7 +47,7 @@ fn args() -> Args {
             std::process::exit(2)
         });
         match pair[0].as_str() {
-            "--slots" => a.slots = v.max(1),
+            "--slots" => a.slots = v.max(2),
             "--shreds" => a.shreds = v as u32,
             "--requests" => a.requests = v.max(1),
             "--seconds" => a.seconds = v.max(1),
@@ -108,7 +108,8 @@ fn in_process(store: &Blockstore, a: &Args, configs: &[(&str, Value)]) {
     let mut out_bytes = vec![0usize; configs.len()];
     let mut baseline = Vec::new();
     for _ in 0..rounds {
-        for i in 0..a.slots {
+        // The first root is never served (its parent's blockhash is not in the ledger).
+        for i in 1..a.slots {
             let slot = Slot(FIRST_SLOT + i);
             let t = Instant::now();
             let block = FetchedBlock::fetch(store, slot, &mut buf).expect("fetch");
@@ -231,7 +232,7 @@ fn load(addr: SocketAddr, a: &Args, clients: usize, cfg: &Value) -> LoadResult {
                     if n >= total || Instant::now() >= deadline {
                         break;
                     }
-                    let slot = FIRST_SLOT + n % slots;
+                    let slot = FIRST_SLOT + 1 + n % (slots - 1);
                     let body = json!({"jsonrpc": "2.0", "id": n, "method": "getBlock", "params": [slot, cfg]}).to_string();
                     let t = Instant::now();
                     let (len, is_err) = conn.post(addr, &body, &mut sink);

@@ -43,11 +43,7 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
-        let key = signature_slot_key(signature, slot);
-        Ok(self
-            .kv()
-            .get_pinned(TRANSACTION_STATUS, &key)?
-            .map(|v| v.to_vec()))
+        self.signature_row(TRANSACTION_STATUS, slot, signature)
     }
 
     /// One transaction's memo value (Agave: a bincode `String`).
@@ -56,11 +52,18 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
+        self.signature_row(TRANSACTION_MEMOS, slot, signature)
+    }
+
+    /// The value at `signature ‖ slot` of a signature-keyed column.
+    fn signature_row(
+        &self,
+        cf: &'static str,
+        slot: Slot,
+        signature: &[u8; 64],
+    ) -> Result<Option<Vec<u8>>> {
         let key = signature_slot_key(signature, slot);
-        Ok(self
-            .kv()
-            .get_pinned(TRANSACTION_MEMOS, &key)?
-            .map(|v| v.to_vec()))
+        Ok(self.kv().get_pinned(cf, &key)?.map(|v| v.to_vec()))
     }
 
     /// The slot's `rewards` value.

@@ -14,6 +14,7 @@
 use bstore_ledger::history::{InnerInstruction, Reward, StatusMeta, TokenBalance};
 
 use super::json::JsonOut;
+use super::transaction::write_compiled_instruction;
 use super::tx_error::write_err_and_status;
 
 /// Which of Agave's meta shapes to write.
@@ -112,15 +113,13 @@ fn write_inner(out: &mut JsonOut, ix: &InnerInstruction<'_>, style: MetaStyle<'_
         );
         return;
     }
-    out.raw("{\"programIdIndex\":");
-    out.u64(u64::from(ix.program_id_index));
-    out.raw(",\"accounts\":");
-    out.u8_array(ix.accounts);
-    out.raw(",\"data\":");
-    out.b58(ix.data);
-    out.raw(",\"stackHeight\":");
-    out.opt_u64(ix.stack_height.map(u64::from));
-    out.raw("}");
+    write_compiled_instruction(
+        out,
+        ix.program_id_index,
+        ix.accounts,
+        ix.data,
+        ix.stack_height,
+    );
 }
 
 fn write_token_balance(out: &mut JsonOut, b: &TokenBalance<'_>) {

@@ -5,6 +5,7 @@
 //! in a corrupt status) keeps the compiled form instead of failing the block.
 
 use super::json::JsonOut;
+use super::transaction::write_compiled_instruction;
 
 /// Writes one instruction given by key indexes into `keys`.
 pub fn write_parsed_instruction(
@@ -21,15 +22,7 @@ pub fn write_parsed_instruction(
         .map(|&i| keys.get(usize::from(i)).copied())
         .collect();
     let (Some(program), Some(resolved)) = (program, resolved) else {
-        out.raw("{\"programIdIndex\":");
-        out.u64(u64::from(program_id_index));
-        out.raw(",\"accounts\":");
-        out.u8_array(accounts);
-        out.raw(",\"data\":");
-        out.b58(data);
-        out.raw(",\"stackHeight\":");
-        out.opt_u64(stack_height.map(u64::from));
-        out.raw("}");
+        write_compiled_instruction(out, program_id_index, accounts, data, stack_height);
         return;
     };
     if let Some(parsed) = parse_known(program, &resolved, data, stack_height) {

@@ -128,21 +128,38 @@ fn write_raw_message(out: &mut JsonOut, m: &MessageView<'_>) {
     out.b58(m.recent_blockhash());
     out.raw(",\"instructions\":");
     out.array(m.instructions(), |out, ix| {
-        out.raw("{\"programIdIndex\":");
-        out.u64(u64::from(ix.program_id_index));
-        out.raw(",\"accounts\":");
-        out.u8_array(ix.accounts);
-        out.raw(",\"data\":");
-        out.b58(ix.data);
-        out.raw(",\"stackHeight\":");
-        out.u64(u64::from(TOP_LEVEL_STACK_HEIGHT));
-        out.raw("}");
+        write_compiled_instruction(
+            out,
+            ix.program_id_index,
+            ix.accounts,
+            ix.data,
+            Some(TOP_LEVEL_STACK_HEIGHT),
+        )
     });
     // Agave writes `addressTableLookups` for v0 messages only.
     if m.version() == TxVersion::V0 {
         out.raw(",\"addressTableLookups\":");
         write_lookups(out, m);
     }
+    out.raw("}");
+}
+
+/// `UiCompiledInstruction`: key indexes, base58 data, the stack height (`null` unknown).
+pub(super) fn write_compiled_instruction(
+    out: &mut JsonOut,
+    program_id_index: u8,
+    accounts: &[u8],
+    data: &[u8],
+    stack_height: Option<u32>,
+) {
+    out.raw("{\"programIdIndex\":");
+    out.u64(u64::from(program_id_index));
+    out.raw(",\"accounts\":");
+    out.u8_array(accounts);
+    out.raw(",\"data\":");
+    out.b58(data);
+    out.raw(",\"stackHeight\":");
+    out.opt_u64(stack_height.map(u64::from));
     out.raw("}");
 }
 

@@ -74,6 +74,27 @@ fn cases(expected: &Value) -> Vec<Case> {
     out
 }
 
+/// Sends every recorded request through `call` and fails, listing the first differences,
+/// unless every answer equals Agave's (and the recording holds at least 800 requests).
+pub fn assert_all_equal(expected: &Value, call: impl Fn(&str, Value) -> Value) {
+    let (checked, mismatches) = run(expected, call);
+    assert!(
+        checked > 800,
+        "the recording holds every request ({checked})"
+    );
+    assert!(
+        mismatches.is_empty(),
+        "{} of {checked} answers differ from Agave's:\n{}",
+        mismatches.len(),
+        mismatches
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 /// Sends every case through `call` (method, params → whole response) and returns one line
 /// per mismatch, with the number of cases checked.
 pub fn run(expected: &Value, call: impl Fn(&str, Value) -> Value) -> (usize, Vec<String>) {
