@@ -117,3 +117,24 @@ pub fn rpc_call(addr: &str, method: &str, params: Value) -> Value {
     let body = text.split("\r\n\r\n").nth(1).expect("a body");
     serde_json::from_str(body).expect("JSON")
 }
+
+/// Every row of the signature-keyed history columns of a ledger (opened read-only):
+/// (column, key) → value.
+pub fn history_rows(ledger: &Path) -> std::collections::BTreeMap<(String, Vec<u8>), Vec<u8>> {
+    use bstore_ledger::store::kv::{Direction, KvCursor, KvScan};
+    use bstore_ledger::store::{AccessMode, Blockstore};
+    let store = Blockstore::open(ledger, AccessMode::ReadOnly).expect("opens");
+    let mut rows = std::collections::BTreeMap::new();
+    for cf in [
+        "transaction_status",
+        "transaction_memos",
+        "address_signatures",
+    ] {
+        let mut cursor = store.kv().cursor(cf, &[], None, Direction::Forward);
+        while let Some(row) = cursor.advance() {
+            let (k, v) = row.expect("row");
+            rows.insert((cf.to_string(), k.to_vec()), v.to_vec());
+        }
+    }
+    rows
+}

@@ -44,3 +44,35 @@ fn history_answers_equal_agaves_on_a_fresh_agave_ledger() {
     });
     server.stop().expect("clean stop");
 }
+
+/// Agave's exact purge and bstore's purge of the same slots of the same Agave-written
+/// ledger leave the same rows in the signature-keyed history columns.
+#[test]
+#[ignore = "needs the agave-interop tool: scripts/interop-agave.sh"]
+fn purging_history_leaves_the_rows_agaves_purge_leaves() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let agave_side = dir.path().join("agave");
+    let out = dir.path().join("expected.json");
+    agave(&["history", "--ledger", s(&agave_side), "--out", s(&out)]);
+    let bstore_side = dir.path().join("bstore");
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(&agave_side)
+        .arg(&bstore_side)
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    let before = super::common::history_rows(&agave_side);
+
+    agave(&["purge", "--ledger", s(&agave_side), "101", "102"]);
+    super::common::bstore(&["ledger", "purge", "--ledger", s(&bstore_side), "101", "102"]);
+
+    let by_agave = super::common::history_rows(&agave_side);
+    let by_bstore = super::common::history_rows(&bstore_side);
+    assert!(
+        by_agave.len() < before.len(),
+        "Agave's purge removed history rows"
+    );
+    assert_eq!(by_bstore.len(), by_agave.len());
+    assert!(by_bstore == by_agave, "the same rows remain");
+}
