@@ -4,6 +4,7 @@
 //! Design notes, formats and their sources: `docs/README.md` in the repository.
 
 mod bench_ledger;
+mod cmd_archive;
 mod cmd_bench;
 mod cmd_bench_getblock;
 mod cmd_demo;
@@ -54,6 +55,9 @@ enum Command {
     Serve(cmd_serve::ServeArgs),
     /// Metrics tools: render per-slot charts from a line-protocol file or InfluxDB.
     Metrics(cmd_metrics::MetricsArgs),
+    /// Upload rooted slots (blocks, history rows, a signature index) to S3-compatible
+    /// object storage; `archive bench` measures it.
+    Archive(Box<cmd_archive::ArchiveArgs>),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd_demo::run(args),
         Command::Serve(args) => cmd_serve::run(args),
         Command::Bench(args) => cmd_bench::run(args),
+        Command::Archive(args) => cmd_archive::run(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
