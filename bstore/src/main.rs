@@ -16,6 +16,7 @@ mod cmd_shreds;
 mod cmd_soak;
 mod ledger_tool;
 mod purge;
+mod serve_archive;
 mod summary;
 
 use std::process::ExitCode;
