@@ -49,12 +49,22 @@ elif target == "shred_stream":
 elif target == "entries_decode":
     for f in glob.glob(data + "/**/batch*.bin", recursive=True) + glob.glob(data + "/**/demo-shreds.bin", recursive=True):
         write(open(f, "rb").read())
+elif target == "history_decode":
+    # Agave-written statuses and rewards rows are in the fixture ledger (RocksDB files);
+    # the corpus starts from a few hand-made messages.
+    write(bytes([0x10, 0x88, 0x27, 0x1a, 0x02, 0x05, 0x06, 0x50, 0x01]))
+    write(bytes([0x0a, 0x05, 0x12, 0x03, 4, 0, 0, 0]))
+    write(b"BSBR\x01" + bytes(8 * 2 + 64 + 2 + 4 + 4 + 1))
+elif target == "parsed_instruction":
+    for prog in range(12):
+        for data in (b"", bytes([2, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0]), bytes([3, 1, 2, 3, 4, 5, 6, 7, 8, 9])):
+            write(bytes([prog, 4]) + data)
 # slot_meta_decode and store_model start from an empty corpus (no real metas in the data;
 # the model's input is an operation string).
 PY
 }
 
-for target in shred_parse entries_decode slot_meta_decode shred_stream store_model jsonrpc_request; do
+for target in shred_parse entries_decode slot_meta_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction; do
     seed "$target"
     extra=()
     # JSON-RPC: a dictionary of the method names and config keys reaches the params faster.

@@ -26,6 +26,10 @@ pub struct BenchArgs {
 enum BenchCommand {
     /// Per-slot full fetch time: serial owned, views, pool (feature fetch-pool), floor.
     Fetch(FetchArgs),
+    /// getBlock's work per block (fetch with history, encode json / base64 with meta) on an
+    /// existing ledger; `agave-interop encode-bench` is its Agave twin.
+    #[command(name = "getblock")]
+    GetBlock(crate::cmd_bench_getblock::GetBlockArgs),
     /// Retention soak: the whole pipeline over many slots with a ledger limit; charts disk
     /// use, RSS and read p99, and checks nothing within the limit was lost.
     Soak(crate::cmd_soak::SoakArgs),
@@ -79,6 +83,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         BenchCommand::Fetch(a) => fetch(&a),
         BenchCommand::Soak(a) => crate::cmd_soak::run(a),
+        BenchCommand::GetBlock(a) => crate::cmd_bench_getblock::run(&a),
         BenchCommand::FetchPeak { ledger, slot, warm } => fetch_peak(&ledger, Slot(slot), warm),
     }
 }

@@ -112,6 +112,11 @@ enum LedgerCommand {
         /// Also store Reed–Solomon coding shreds.
         #[arg(long)]
         with_code: bool,
+        /// Also write synthetic transaction history (statuses, memos, address signatures,
+        /// rewards, block time and height, in Agave's encodings), as a validator would after
+        /// executing the slots.
+        #[arg(long)]
+        with_history: bool,
     },
     /// Lowest and highest slot with a meta, their count, and the rooted slots
     /// (agave-ledger-tool's `bounds`). Never writes to the ledger.
@@ -269,13 +274,14 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
             first_slot,
             hashes_per_tick,
             with_code,
+            with_history,
         } => {
             let spec = SlotSpec {
                 data_shreds: shreds_per_slot,
                 hashes_per_tick,
                 with_code,
             };
-            generate(&ledger, slots, first_slot, seed, spec)
+            generate(&ledger, slots, first_slot, seed, spec, with_history)
         }
     }
 }
@@ -399,6 +405,7 @@ fn generate(
     first: u64,
     seed: u64,
     spec: SlotSpec,
+    with_history: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
     if first == 0 {
         return Err("--first-slot must be at least 1 (its parent is first-1)".into());
@@ -429,6 +436,11 @@ fn generate(
             .into());
         }
         store.set_roots([Slot(slot)])?;
+        if with_history {
+            bstore_ledger::synth::history::write_history(&store, Slot(slot), &g.entries)?;
+            store.set_block_time(Slot(slot), 1_700_000_000 + slot as i64 * 4 / 10)?;
+            store.set_block_height(Slot(slot), slot)?;
+        }
         parent_hash = g.blockhash;
         shreds += g.data_shreds.len() as u64;
         txs += g.transactions;

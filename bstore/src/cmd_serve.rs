@@ -1,4 +1,5 @@
-//! `bstore serve --ledger DIR [--rpc-addr 127.0.0.1:8899]`: the JSON-RPC server.
+//! `bstore serve --ledger DIR [--rpc-addr 127.0.0.1:8899] [--archive s3://BUCKET/PREFIX]`:
+//! the JSON-RPC server, with an optional archive tier behind the ledger.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -6,17 +7,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_rpc::archive::BlockArchive;
 use bstore_rpc::{CatchUp, ConnLimits, Limits, RpcConfig, RpcError, RpcServer, Signals};
+
+use crate::serve_archive::ServedArchive;
 use clap::{Args, ValueEnum};
 
-/// How the ledger is opened.
+/// How the ledger is opened. A server only reads, so the default never writes the
+/// ledger: a RocksDB secondary works beside a running writer (an Agave validator, `bstore
+/// demo`) and on a ledger no one is writing alike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Access {
-    /// As this process's own blockstore (no other process may hold the ledger open).
-    Primary,
-    /// As a RocksDB secondary beside a running writer (`bstore demo`, an Agave validator),
-    /// catching up every `--catch-up-ms`.
+    /// As a RocksDB secondary, catching up with the writer every `--catch-up-ms` (its own
+    /// files go under `--secondary-path`; the ledger's database is never written).
     Secondary,
+    /// As this process's own blockstore, read-write (no other process may hold the ledger).
+    Primary,
 }
 
 /// Arguments of `bstore serve`.
@@ -29,11 +35,18 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8899")]
     rpc_addr: SocketAddr,
     /// Open the ledger as its own blockstore or as a secondary beside a live writer.
-    #[arg(long, value_enum, default_value_t = Access::Primary)]
+    #[arg(long, value_enum, default_value_t = Access::Secondary)]
     access: Access,
     /// Where a secondary keeps its own RocksDB files [default: DIR/rpc-secondary].
     #[arg(long, value_name = "DIR")]
     secondary_path: Option<PathBuf>,
+    /// An archive tier (`bstore archive --to URL`, `docs/archive.md`): blocks and
+    /// transactions the ledger no longer has (purged by retention) are answered from it,
+    /// with the same JSON; `getBlocks` and `getFirstAvailableBlock` span both.
+    #[arg(long, value_name = "s3://BUCKET/PREFIX")]
+    archive: Option<String>,
+    #[command(flatten)]
+    s3: crate::cmd_archive::S3Args,
     /// How often a secondary catches up with the writer, in milliseconds.
     #[arg(long, default_value_t = 200)]
     catch_up_ms: u64,
@@ -125,7 +138,19 @@ pub fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         catch_up,
         io_threads: args.io_threads,
     };
-    let server = RpcServer::start(Arc::new(store), config)?;
+    let archive = match &args.archive {
+        Some(url) => {
+            let (url_owned, s3) = (url.clone(), args.s3.clone());
+            let served =
+                ServedArchive::new(url, move || s3.open(&url_owned).map_err(|e| e.to_string()));
+            served
+                .check()
+                .map_err(|e| format!("--archive {url}: {e}"))?;
+            Some(Arc::new(served) as Arc<dyn BlockArchive>)
+        }
+        None => None,
+    };
+    let server = RpcServer::start_with_archive(Arc::new(store), config, archive)?;
     eprintln!(
         "bstore: JSON-RPC on http://{} (ledger {}); SIGINT or SIGTERM stops",
         server.local_addr(),

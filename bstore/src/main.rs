@@ -6,6 +6,7 @@
 mod bench_ledger;
 mod cmd_archive;
 mod cmd_bench;
+mod cmd_bench_getblock;
 mod cmd_demo;
 mod cmd_ledger;
 mod cmd_metrics;
@@ -15,6 +16,7 @@ mod cmd_shreds;
 mod cmd_soak;
 mod ledger_tool;
 mod purge;
+mod serve_archive;
 mod summary;
 
 use std::process::ExitCode;

@@ -38,6 +38,7 @@ pub fn purge(ledger: &Path, start: Slot, end: Slot) -> Result<(), Box<dyn std::e
         "end": end.0,
         "slots_with_meta": stats.slots_with_meta,
         "data_shreds": stats.data_shreds,
+        "history_unreadable_slots": stats.history_unreadable,
         "bytes_before": before,
         "bytes_after": after,
     });

@@ -752,6 +752,8 @@ fn short((key, value): &HexRow) -> String {
 mod duplicates;
 #[path = "interop_agave/follow.rs"]
 mod follow;
+#[path = "interop_agave/history.rs"]
+mod history;
 #[path = "interop_agave/purge.rs"]
 mod purge;
 #[path = "interop_agave/recovery.rs"]

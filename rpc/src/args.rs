@@ -6,6 +6,7 @@ use bstore_ledger::Slot;
 use serde_json::Value;
 
 use crate::error::RpcError;
+use crate::history_params::{self, SignaturesConfig, TransactionConfig};
 use crate::params::{BlockConfig, ContextConfig, Params, parse};
 
 /// A request the server knows how to answer, with its params parsed.
@@ -36,6 +37,18 @@ pub enum Call {
         config: ContextConfig,
     },
     GetMaxShredInsertSlot,
+    GetTransaction {
+        signature: [u8; 64],
+        config: TransactionConfig,
+    },
+    GetSignaturesForAddress {
+        address: [u8; 32],
+        config: SignaturesConfig,
+    },
+    GetSignatureStatuses {
+        signatures: Vec<[u8; 64]>,
+        search_transaction_history: bool,
+    },
     GetHealth,
     GetVersion,
 }
@@ -105,6 +118,31 @@ impl Call {
                 p.at_most(0)?;
                 Self::GetMaxShredInsertSlot
             }
+            "getTransaction" => {
+                p.at_most(2)?;
+                let text: String = p.required(0, "signature")?;
+                Self::GetTransaction {
+                    signature: history_params::signature(&text)?,
+                    config: TransactionConfig::from_param(p.raw(1))?,
+                }
+            }
+            "getSignaturesForAddress" => {
+                p.at_most(2)?;
+                let text: String = p.required(0, "address")?;
+                Self::GetSignaturesForAddress {
+                    address: history_params::pubkey(&text)?,
+                    config: SignaturesConfig::from_param(p.raw(1))?,
+                }
+            }
+            "getSignatureStatuses" => {
+                p.at_most(2)?;
+                let list: Value = p.required(0, "signatures")?;
+                let (signatures, search) = history_params::signature_statuses(&list, p.raw(1))?;
+                Self::GetSignatureStatuses {
+                    signatures,
+                    search_transaction_history: search,
+                }
+            }
             "getHealth" => {
                 p.at_most(0)?;
                 Self::GetHealth
@@ -127,6 +165,9 @@ impl Call {
                 | "getFirstAvailableBlock"
                 | "getSlot"
                 | "getMaxShredInsertSlot"
+                | "getTransaction"
+                | "getSignaturesForAddress"
+                | "getSignatureStatuses"
                 | "getHealth"
                 | "getVersion"
         )

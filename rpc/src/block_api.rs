@@ -9,6 +9,7 @@ use bstore_ledger::{Hash, Slot};
 
 use crate::encode::{BlockHeader, encode_block};
 use crate::error::RpcError;
+use crate::history::{self, HistoryRows, block_signatures};
 use crate::methods::block::previous_blockhash;
 use crate::params::BlockConfig;
 
@@ -17,6 +18,8 @@ use crate::params::BlockConfig;
 pub struct FetchedBlock<'b> {
     header: BlockHeader,
     sets: Vec<DataSetView<'b>>,
+    /// The block's history rows, copied out of the store.
+    rows: HistoryRows<Vec<u8>>,
 }
 
 impl<'b> FetchedBlock<'b> {
@@ -51,7 +54,13 @@ impl<'b> FetchedBlock<'b> {
         let (true, Some(blockhash)) = (views.is_full, blockhash) else {
             return Err(RpcError::BlockNotAvailable { slot });
         };
+        let signatures = block_signatures(&views.sets);
+        let rows = HistoryRows {
+            statuses: store.transaction_status_rows(slot, &signatures)?,
+            rewards: store.rewards_row(slot)?,
+        };
         Ok(Self {
+            rows,
             header: BlockHeader {
                 parent_slot: meta.parent_slot.unwrap_or_default(),
                 blockhash,
@@ -73,8 +82,12 @@ impl<'b> FetchedBlock<'b> {
         self.header.blockhash
     }
 
-    /// `getBlock`'s `result` for `config`, as JSON text.
+    /// `getBlock`'s `result` for `config`, as JSON text: `null` when the block's history
+    /// is incomplete (`history.rs`), as from the server.
     pub fn encode(&self, config: &BlockConfig) -> Result<String, RpcError> {
-        encode_block(&self.header, &self.sets, config)
+        match history::decode(&self.rows) {
+            Ok(history) => encode_block(&self.header, &self.sets, &history, config),
+            Err(_) => Ok("null".to_string()),
+        }
     }
 }

@@ -14,7 +14,7 @@
 //! Scan bounds (each query's cost is bounded whatever the ledger holds): unrooted metas are
 //! read only inside the confirmed window; `getBlocks` spans at most `MAX_BLOCKS_RANGE`
 //! slots and `getBlocksWithLimit` looks at most `MAX_BLOCKS_RANGE` slots past its start;
-//! `first_available_block` reads at most `FIRST_BLOCK_SCAN` roots; a block height walks
+//! `first_available_block` reads at most `FIRST_BLOCK_SCAN` metas; a block height walks
 //! at most `MAX_HEIGHT_WALK` parents.
 
 use std::ops::Bound;
@@ -28,8 +28,9 @@ use crate::params::Commitment;
 /// Agave's `MAX_GET_CONFIRMED_BLOCKS_RANGE`: the most slots `getBlocks` spans.
 pub const MAX_BLOCKS_RANGE: u64 = 500_000;
 
-/// How many roots `first_available_block` looks at for a full one before giving up (a
-/// ledger whose first thousand roots hold no block is not one RPC can serve from anyway).
+/// How many metas `first_available_block` looks at for the lowest slot that received
+/// shreds (placeholder metas of absent parents come first) before falling back to the
+/// highest root.
 const FIRST_BLOCK_SCAN: usize = 1024;
 
 /// A slot that may be served: its meta and where it stands.
@@ -113,21 +114,28 @@ impl<'a> Chain<'a> {
         Ok(out)
     }
 
-    /// The lowest rooted slot that holds a full block (Agave's `getFirstAvailableBlock`
-    /// skips the first root, whose parent blockhash is missing; bstore serves that block
-    /// with the default previous blockhash, so it counts). 0 for an empty ledger, as Agave.
+    /// Agave's `get_first_available_block`: from the lowest slot that received shreds, the
+    /// first root if it is genesis (slot 0), else the second root — the first root's block
+    /// can never be complete, its parent's blockhash is not in the ledger. 0 when there is
+    /// no such root. Reads at most `FIRST_BLOCK_SCAN` metas.
     pub fn first_available_block(&self) -> Result<Slot, RpcError> {
         let mut lowest = None;
-        for root in self.store.rooted_slots(..).take(FIRST_BLOCK_SCAN) {
-            let root = root?;
-            lowest.get_or_insert(root);
-            if let Some(meta) = self.store.meta(root)?
-                && self.is_servable(&meta)?
-            {
-                return Ok(root);
+        for meta in self.store.slot_metas(..).take(FIRST_BLOCK_SCAN) {
+            let meta = meta?;
+            if meta.received > 0 {
+                lowest = Some(meta.slot);
+                break;
             }
         }
-        Ok(lowest.unwrap_or_default())
+        let Some(lowest) = lowest.or(self.store.max_root()?) else {
+            return Ok(Slot(0));
+        };
+        let mut roots = self.store.rooted_slots(lowest..);
+        let first = roots.next().transpose()?.unwrap_or_default();
+        if first == Slot(0) {
+            return Ok(first);
+        }
+        Ok(roots.next().transpose()?.unwrap_or_default())
     }
 
     /// The block at `slot` if it is available at `commitment`, else the error Agave gives.
@@ -140,6 +148,14 @@ impl<'a> Chain<'a> {
             && self.is_servable(&meta)?
             && (rooted || (commitment != Commitment::Finalized && above_root))
         {
+            // Agave's `check_slot_cleaned_up` runs on every rooted answer.
+            let first_available = self.first_available_block()?;
+            if rooted && slot < first_available {
+                return Err(RpcError::BlockCleanedUp {
+                    slot,
+                    first_available,
+                });
+            }
             return Ok(Available { meta });
         }
         Err(self.unavailable(slot, max_root, rooted)?)

@@ -19,6 +19,7 @@ pub mod code {
     pub const BLOCK_NOT_AVAILABLE: i64 = -32004;
     pub const NODE_UNHEALTHY: i64 = -32005;
     pub const SLOT_SKIPPED: i64 = -32007;
+    pub const LONG_TERM_STORAGE_SLOT_SKIPPED: i64 = -32009;
     pub const UNSUPPORTED_TRANSACTION_VERSION: i64 = -32015;
     pub const MIN_CONTEXT_SLOT_NOT_REACHED: i64 = -32016;
 }
@@ -61,6 +62,11 @@ pub enum RpcError {
     /// The slot lies between two roots but is not rooted: it was skipped.
     #[error("Slot {slot} was skipped, or missing due to ledger jump to recent snapshot")]
     SlotSkipped { slot: Slot },
+
+    /// The slot is neither in the ledger nor in the archive tier (Agave's answer when its
+    /// long-term storage lacks a block).
+    #[error("Slot {slot} was skipped, or missing in long-term storage")]
+    LongTermStorageSlotSkipped { slot: Slot },
 
     /// The slot is older than anything this ledger still holds.
     #[error(
@@ -157,6 +163,7 @@ impl RpcError {
             Self::InvalidParams { .. } => code::INVALID_PARAMS,
             Self::BlockNotAvailable { .. } => code::BLOCK_NOT_AVAILABLE,
             Self::SlotSkipped { .. } => code::SLOT_SKIPPED,
+            Self::LongTermStorageSlotSkipped { .. } => code::LONG_TERM_STORAGE_SLOT_SKIPPED,
             Self::BlockCleanedUp { .. } => code::BLOCK_CLEANED_UP,
             Self::UnsupportedTransactionVersion(_) => code::UNSUPPORTED_TRANSACTION_VERSION,
             Self::MinContextSlotNotReached { .. } => code::MIN_CONTEXT_SLOT_NOT_REACHED,

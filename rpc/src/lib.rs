@@ -12,16 +12,21 @@
 //! and `budget.rs` (the memory budget of responses in flight).
 //!
 //! Features: `server` (default) is the server over RocksDB. Without it only [`request`],
-//! [`args`] and [`params`] are built: the supported parsing API the fuzz target uses.
+//! [`args`], [`params`], [`history_params`] and [`parsed`] (the jsonParsed instruction
+//! parsers) are built: the supported parsing API the fuzz targets use.
 //!
 //! Design: `docs/consumers.md#rpc-getblock` and `docs/threading-and-admission.md#rpc-admission`
 //! in the repository; the limits and their flags are in the README.
 
 pub mod args;
 mod error;
+pub mod history_params;
 pub mod params;
+pub mod parsed;
 pub mod request;
 
+#[cfg(feature = "server")]
+pub mod archive;
 #[cfg(feature = "server")]
 mod block_api;
 #[cfg(feature = "server")]
@@ -33,11 +38,15 @@ mod conn;
 #[cfg(feature = "server")]
 mod encode;
 #[cfg(feature = "server")]
+mod history;
+#[cfg(feature = "server")]
 mod jsonrpc;
 #[cfg(feature = "server")]
 mod limits;
 #[cfg(feature = "server")]
 mod methods;
+#[cfg(feature = "server")]
+mod record_block;
 #[cfg(feature = "server")]
 mod server;
 #[cfg(feature = "server")]

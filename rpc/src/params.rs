@@ -95,7 +95,7 @@ impl Commitment {
 pub enum Encoding {
     #[default]
     Json,
-    /// Parsed instructions need the program parsers of a full node: refused.
+    /// Parsed keys and instructions of the programs Agave parses (`crate::parsed`).
     JsonParsed,
     Base58,
     Base64,
@@ -149,12 +149,6 @@ impl BlockConfig {
             Some(v) => parse::<RawBlockConfig>(v)?,
         };
         let encoding = raw.encoding.unwrap_or_default();
-        if encoding == Encoding::JsonParsed {
-            return Err(RpcError::invalid_params(
-                "Invalid params: encoding jsonParsed is not supported by this node (bstore does \
-                 not parse instructions); use json, base58 or base64.",
-            ));
-        }
         Ok(Self {
             encoding,
             details: raw.transaction_details.unwrap_or_default(),
@@ -212,7 +206,6 @@ mod tests {
         for bad in [
             json!({"commitment": "processed"}),
             json!({"encoding": "hex"}),
-            json!({"encoding": "jsonParsed"}),
             json!({"maxSupportedTransactionVersion": 256}),
             json!({"rewards": "yes"}),
             json!(7),

@@ -114,6 +114,17 @@ impl RpcServer {
     /// Binds `config.addr` (errors are returned here, not later) and serves `store` from a
     /// background thread.
     pub fn start(store: Arc<Blockstore>, config: RpcConfig) -> Result<Self, RpcError> {
+        Self::start_with_archive(store, config, None)
+    }
+
+    /// [`Self::start`] with an archive tier behind the ledger (`crate::archive`): blocks and
+    /// transactions the ledger no longer has are answered from it. Its futures run on the
+    /// server's Tokio runtime.
+    pub fn start_with_archive(
+        store: Arc<Blockstore>,
+        config: RpcConfig,
+        archive: Option<Arc<dyn crate::archive::BlockArchive>>,
+    ) -> Result<Self, RpcError> {
         let listener =
             std::net::TcpListener::bind(config.addr).map_err(|source| RpcError::Bind {
                 addr: config.addr,
@@ -151,6 +162,7 @@ impl RpcServer {
                 scans,
                 budget: budget.clone(),
                 confirmed_window: config.limits.confirmed_window_slots,
+                archive,
             },
             limits: config.limits,
             body_read_timeout: config.conn.body_read_timeout,

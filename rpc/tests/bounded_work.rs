@@ -34,7 +34,7 @@ fn a_burst_of_slot_methods_beyond_the_scan_pool_is_refused() {
     .to_string();
     // Alone, it is answered; in a burst beyond the one scan thread, some are refused.
     let expected = t.result("getBlocks", json!([0, {"commitment": "confirmed"}]));
-    assert_eq!(expected, json!(AGAVE_SLOTS));
+    assert_eq!(expected, json!(&AGAVE_SLOTS[1..]));
     let mut busy = 0;
     // Bounded: 16 simultaneous calls on one thread with no queue collide within a few rounds.
     for _ in 0..20 {
@@ -122,7 +122,7 @@ fn peak_rss() -> u64 {
 }
 
 const FIRST_BIG: u64 = 1000;
-const BIG_SLOTS: u64 = 2;
+const BIG_SLOTS: u64 = 3;
 
 /// Two rooted slots of ~1,000 data shreds each (mainnet-sized blocks, ~3 MB as json).
 fn big_ledger(dir: &std::path::Path) -> Blockstore {
@@ -164,7 +164,7 @@ fn concurrent_batches_of_full_blocks_stay_within_the_response_budget() {
     let batch: Vec<Value> = (0..100)
         .map(|i| {
             json!({"jsonrpc": "2.0", "id": i, "method": "getBlock",
-                   "params": [FIRST_BIG + i % BIG_SLOTS, {"maxSupportedTransactionVersion": 0}]})
+                   "params": [FIRST_BIG + 1 + i % (BIG_SLOTS - 1), {"maxSupportedTransactionVersion": 0}]})
         })
         .collect();
     let body = Value::Array(batch).to_string();

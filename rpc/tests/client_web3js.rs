@@ -28,12 +28,16 @@ fn web3js_connection_reads_every_block() {
         .collect();
     let script = clients_dir().join("get_block.js");
     let url = t.url();
-    let out = run_script("node", &[&script.to_string_lossy(), &url, &plan(&cases)]);
+    let out = run_script(
+        "node",
+        &[&script.to_string_lossy(), &url, &plan(&t.ledger, &cases)],
+    );
     let got = out["cases"].as_array().expect("cases");
     assert_eq!(got.len(), cases.len());
     for (case, got) in cases.iter().zip(got) {
         check_case("web3.js", &t.ledger, case, got);
     }
     check_slots("web3.js", &out["slots"]);
+    check_history("web3.js", &t.ledger, &out["history"]);
     t.server.stop().expect("clean stop");
 }

@@ -125,7 +125,7 @@ fn missing_skipped_cleaned_up_dead_and_beyond() {
         (
             5,
             -32001,
-            "Block 5 cleaned up, does not exist on node. First available block: 10".to_string(),
+            "Block 5 cleaned up, does not exist on node. First available block: 11".to_string(),
         ),
         (
             13,
@@ -179,7 +179,7 @@ fn batches_notifications_and_size_limits() {
         {"jsonrpc": "2.0", "id": "a", "method": "getSlot"},
         {"jsonrpc": "2.0", "method": "getSlot"},
         {"jsonrpc": "2.0", "id": 2, "method": "nope"},
-        {"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [10, {"transactionDetails": "none"}]},
+        {"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [11, {"transactionDetails": "none"}]},
         7
     ]);
     let (status, text) = post(addr, batch.to_string().as_bytes());
@@ -191,7 +191,7 @@ fn batches_notifications_and_size_limits() {
     assert_eq!(items[0]["result"], SYNTH_FIRST + 2);
     assert_eq!(items[1]["error"]["code"], -32601);
     assert_eq!(items[2]["id"], 3);
-    assert_eq!(items[2]["result"]["parentSlot"], 9);
+    assert_eq!(items[2]["result"]["parentSlot"], 10);
     assert_eq!(items[3]["error"]["code"], -32600);
 
     // Only notifications: nothing to answer.
@@ -232,7 +232,7 @@ fn batches_notifications_and_size_limits() {
 fn purged_rooted_blocks_are_cleaned_up_with_the_new_first_available_block() {
     let t = TestServer::start(Default::default());
     let cfg = json!({"maxSupportedTransactionVersion": 0});
-    assert!(t.call("getBlock", json!([10, cfg]))["result"].is_object());
+    assert!(t.call("getBlock", json!([11, cfg]))["result"].is_object());
     let stats = t
         .ledger
         .store
@@ -241,15 +241,18 @@ fn purged_rooted_blocks_are_cleaned_up_with_the_new_first_available_block() {
     // 10, 11 and the placeholder meta of 10's parent.
     assert_eq!(stats.slots_with_meta, 3);
     let first = t.result("getFirstAvailableBlock", json!([]));
-    assert_eq!(first, json!(12));
-    for slot in [10u64, 11] {
+    // 12 is now the first root, whose block can never be complete: the next root.
+    assert_eq!(first, json!(TESTNET_SLOT));
+    for slot in [10u64, 11, 12] {
         let e = t.error("getBlock", json!([slot, cfg]));
         assert_eq!(e["code"], -32001, "{e}");
         assert_eq!(
             e["message"],
-            format!("Block {slot} cleaned up, does not exist on node. First available block: 12")
+            format!(
+                "Block {slot} cleaned up, does not exist on node. First available block: {TESTNET_SLOT}"
+            )
         );
     }
-    assert!(t.call("getBlock", json!([12, cfg]))["result"].is_object());
+    assert!(t.call("getBlock", json!([TESTNET_SLOT, cfg]))["result"].is_object());
     still_up(&t);
 }

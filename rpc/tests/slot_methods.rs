@@ -10,7 +10,9 @@ use serde_json::json;
 fn slot_methods_follow_roots_and_full_slots() {
     let t = TestServer::start(Default::default());
     // Without an end slot the range is start..=start + 500,000 (Agave's limit).
-    assert_eq!(t.result("getBlocks", json!([0])), json!([10, 11, 12]));
+    // The first root (10) is never available: its parent's blockhash is not in the ledger
+    // (Agave's `get_first_available_block`).
+    assert_eq!(t.result("getBlocks", json!([0])), json!([11, 12]));
     let rooted = json!([TESTNET_SLOT, SYNTH_FIRST, SYNTH_FIRST + 1, SYNTH_FIRST + 2]);
     assert_eq!(t.result("getBlocks", json!([TESTNET_SLOT - 5])), rooted);
     let cfg = json!({"commitment": "finalized"});
@@ -35,7 +37,7 @@ fn slot_methods_follow_roots_and_full_slots() {
     assert_eq!(t.result("getBlocks", json!([20, 10])), json!([]));
     assert_eq!(
         t.result("getBlocksWithLimit", json!([0, 2])),
-        json!([10, 11])
+        json!([11, 12])
     );
     assert_eq!(
         t.result(
@@ -62,7 +64,7 @@ fn slot_methods_follow_roots_and_full_slots() {
     let e = t.error("getSlot", json!([{"minContextSlot": SYNTH_FIRST + 50}]));
     assert_eq!(e["code"], -32016);
 
-    assert_eq!(t.result("getFirstAvailableBlock", json!([])), 10);
+    assert_eq!(t.result("getFirstAvailableBlock", json!([])), 11);
     // The dead slot still has shreds: the highest slot anything was inserted for.
     assert_eq!(t.result("getMaxShredInsertSlot", json!([])), SYNTH_DEAD);
 
@@ -71,7 +73,8 @@ fn slot_methods_follow_roots_and_full_slots() {
         t.result("getBlockTime", json!([SYNTH_CONFIRMED])),
         BLOCK_TIME + 3
     );
-    assert_eq!(t.result("getBlockTime", json!([10])), json!(null));
+    assert_eq!(t.result("getBlockTime", json!([11])), json!(null));
+    assert_eq!(t.error("getBlockTime", json!([10]))["code"], -32001);
     let e = t.error("getBlockTime", json!([SYNTH_DEAD]));
     assert_eq!(e["code"], -32004);
 

@@ -95,3 +95,46 @@ pub fn testnet_stream_file(dir: &Path, name: &str, tamper: bool) -> PathBuf {
     std::fs::write(&path, bytes).expect("write");
     path
 }
+
+/// One JSON-RPC call to a `bstore serve` at `addr` over a fresh HTTP/1.1 connection; the
+/// whole response object.
+pub fn rpc_call(addr: &str, method: &str, params: Value) -> Value {
+    use std::io::{Read, Write};
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+        .to_string();
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    write!(
+        stream,
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("write");
+    let mut text = String::new();
+    stream.read_to_string(&mut text).expect("read");
+    let body = text.split("\r\n\r\n").nth(1).expect("a body");
+    serde_json::from_str(body).expect("JSON")
+}
+
+/// Every row of the signature-keyed history columns of a ledger (opened read-only):
+/// (column, key) → value.
+pub fn history_rows(ledger: &Path) -> std::collections::BTreeMap<(String, Vec<u8>), Vec<u8>> {
+    use bstore_ledger::store::kv::{Direction, KvCursor, KvScan};
+    use bstore_ledger::store::{AccessMode, Blockstore};
+    let store = Blockstore::open(ledger, AccessMode::ReadOnly).expect("opens");
+    let mut rows = std::collections::BTreeMap::new();
+    for cf in [
+        "transaction_status",
+        "transaction_memos",
+        "address_signatures",
+    ] {
+        let mut cursor = store.kv().cursor(cf, &[], None, Direction::Forward);
+        while let Some(row) = cursor.advance() {
+            let (k, v) = row.expect("row");
+            rows.insert((cf.to_string(), k.to_vec()), v.to_vec());
+        }
+    }
+    rows
+}

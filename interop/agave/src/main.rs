@@ -6,9 +6,11 @@
 mod bench;
 mod dump;
 mod duplicate;
+mod encode_bench;
 mod error;
 mod flags;
 mod generate;
+mod history;
 mod insert;
 mod layout;
 mod open;
@@ -132,6 +134,20 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Access::Secondary)]
         access: Access,
     },
+    /// Agave's getBlock work per block (get_rooted_block, then the json and base64
+    /// encoders with meta), timed; twin of `bstore bench getblock`.
+    EncodeBench {
+        #[arg(long)]
+        ledger: PathBuf,
+        #[arg(long)]
+        first_slot: u64,
+        #[arg(long)]
+        last_slot: u64,
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+        #[arg(long, value_enum, default_value_t = Access::Secondary)]
+        access: Access,
+    },
     /// Raw hex of the slot's rows in index, erasure_meta, merkle_root_meta and meta.
     DumpColumns {
         #[arg(long)]
@@ -186,6 +202,20 @@ enum Command {
         ledger: PathBuf,
         #[arg(required = true)]
         slots: Vec<u64>,
+    },
+    /// Writes a new ledger with full transaction history (statuses, address index, memos,
+    /// rewards, block times and heights) through Agave's Blockstore, and Agave's RPC
+    /// answers over it to FILE (getBlock, getTransaction, getSignaturesForAddress,
+    /// getSignatureStatuses). See docs/interop-agave-history.md.
+    History {
+        /// Must not hold a ledger yet.
+        #[arg(long)]
+        ledger: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Seeds every key and hash (the slots and the kinds of transaction stay the same).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
 }
 
@@ -253,6 +283,19 @@ fn run(command: Command) -> Result<serde_json::Value> {
             rounds,
             access,
         }),
+        Command::EncodeBench {
+            ledger,
+            first_slot,
+            last_slot,
+            rounds,
+            access,
+        } => encode_bench::run(&encode_bench::EncodeBenchArgs {
+            ledger,
+            first_slot,
+            last_slot,
+            rounds,
+            access,
+        }),
         Command::DumpColumns { ledger, slot } => dump::run(&dump::DumpArgs { ledger, slot }),
         Command::StoreDuplicate {
             ledger,
@@ -277,6 +320,9 @@ fn run(command: Command) -> Result<serde_json::Value> {
         Command::SlotRows { ledger, slots } => rows::run(&rows::RowsArgs { ledger, slots }),
         Command::Purge { ledger, start, end } => purge::purge(&ledger, start, end),
         Command::SetReplayRows { ledger, slots } => purge::set_replay_rows(&ledger, &slots),
+        Command::History { ledger, out, seed } => {
+            history::run(&history::HistoryArgs { ledger, out, seed })
+        }
     }
 }
 

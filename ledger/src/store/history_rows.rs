@@ -21,6 +21,19 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signatures: &[&[u8; 64]],
     ) -> Result<Vec<Option<Vec<u8>>>> {
+        Ok(self
+            .transaction_status_pinned(slot, signatures)?
+            .into_iter()
+            .map(|v| v.map(|v| v.to_vec()))
+            .collect())
+    }
+
+    /// [`Self::transaction_status_rows`] without copying the values out of the engine.
+    pub fn transaction_status_pinned(
+        &self,
+        slot: Slot,
+        signatures: &[&[u8; 64]],
+    ) -> Result<Vec<Option<E::Pinned<'_>>>> {
         signature_rows(self.kv(), TRANSACTION_STATUS, slot, signatures)
     }
 
@@ -30,11 +43,7 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
-        let key = signature_slot_key(signature, slot);
-        Ok(self
-            .kv()
-            .get_pinned(TRANSACTION_STATUS, &key)?
-            .map(|v| v.to_vec()))
+        self.signature_row(TRANSACTION_STATUS, slot, signature)
     }
 
     /// One transaction's memo value (Agave: a bincode `String`).
@@ -43,11 +52,18 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
+        self.signature_row(TRANSACTION_MEMOS, slot, signature)
+    }
+
+    /// The value at `signature ‖ slot` of a signature-keyed column.
+    fn signature_row(
+        &self,
+        cf: &'static str,
+        slot: Slot,
+        signature: &[u8; 64],
+    ) -> Result<Option<Vec<u8>>> {
         let key = signature_slot_key(signature, slot);
-        Ok(self
-            .kv()
-            .get_pinned(TRANSACTION_MEMOS, &key)?
-            .map(|v| v.to_vec()))
+        Ok(self.kv().get_pinned(cf, &key)?.map(|v| v.to_vec()))
     }
 
     /// The slot's `rewards` value.
@@ -119,12 +135,12 @@ fn not_a_block(slot: Slot, why: &str) -> LedgerError {
 }
 
 /// Values of `cf` at `signature ‖ slot` for each signature, in the order given.
-fn signature_rows<E: KvRead>(
-    kv: &E,
+fn signature_rows<'e, E: KvRead>(
+    kv: &'e E,
     cf: &'static str,
     slot: Slot,
     signatures: &[&[u8; 64]],
-) -> Result<Vec<Option<Vec<u8>>>> {
+) -> Result<Vec<Option<E::Pinned<'e>>>> {
     let mut order: Vec<usize> = (0..signatures.len()).collect();
     order.sort_unstable_by_key(|&i| signatures.get(i).copied());
     let keys: Vec<[u8; 72]> = order
@@ -133,10 +149,10 @@ fn signature_rows<E: KvRead>(
         .map(|sig| signature_slot_key(sig, slot))
         .collect();
     let values = kv.multi_get_pinned(cf, &keys)?;
-    let mut out = vec![None; signatures.len()];
+    let mut out: Vec<Option<E::Pinned<'e>>> = signatures.iter().map(|_| None).collect();
     for (&i, value) in order.iter().zip(values) {
         if let Some(slot_out) = out.get_mut(i) {
-            *slot_out = value.map(|v| v.to_vec());
+            *slot_out = value;
         }
     }
     Ok(out)

@@ -31,12 +31,14 @@ mod duplicates;
 #[cfg(feature = "storage")]
 mod formats;
 mod history_rows;
+mod history_scan;
 mod insert;
 pub mod kv;
 mod listing;
 mod mem_engine;
 mod presence;
 mod purge;
+mod purge_history;
 mod read_path;
 mod recover;
 #[cfg(feature = "storage")]
@@ -55,6 +57,7 @@ pub use index_set::{CompletedDataIndexes, ShredIndexSet};
 pub use slot_meta::{CompletedIndexesFormat, MAX_NEXT_SLOTS, SlotMeta};
 
 pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
+pub use history_scan::{AddressSignature, MAX_SLOTS_PER_SIGNATURE};
 pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
 pub use kv::{AccessMode, KvEngine};
 pub use listing::{DeadSlotIter, DuplicateSlotIter};

@@ -1,6 +1,8 @@
 //! Retention (`docs/on-disk-layout.md#purging-slots`): purge a slot range from every
 //! slot-keyed column (bstore's and Agave's `bank_hashes`, `optimistic_slots`,
-//! `perf_samples`, `rewards`) in one atomic write, then compact it so the disk space comes back; and Agave's
+//! `perf_samples`, `rewards`) and the purged slots' rows of the signature-keyed history
+//! columns (`purge_history.rs`) in one atomic write, then compact it so the disk space comes
+//! back; and Agave's
 //! `--limit-ledger-size`: keep about the newest N data shreds, purging the oldest slots, never
 //! past the highest root.
 //!
@@ -29,6 +31,9 @@ pub struct PurgeStats {
     pub slots_with_meta: u64,
     /// Data shreds the purged metas counted (`received` summed).
     pub data_shreds: u64,
+    /// Slots whose transactions did not read back (corrupt shreds), so their rows of the
+    /// signature-keyed history columns could not be found and stay.
+    pub history_unreadable: u64,
 }
 
 /// Slot ranges purged by this process (inclusive, disjoint, ascending, adjacent ones
@@ -170,6 +175,14 @@ impl<E: KvEngine> Blockstore<E> {
         }
         let (lower, upper) = (from.0.to_be_bytes(), upper_key(to));
         let mut batch = self.engine.batch()?;
+        if self.has_history()? {
+            let mut buf = crate::fetch::FetchBuffer::default();
+            for slot in self.slot_metas(from..=to) {
+                if !self.purge_history_rows(&mut batch, slot?.slot, &mut buf)? {
+                    stats.history_unreadable += 1;
+                }
+            }
+        }
         for (parent, children) in parents {
             if let Some(mut meta) = self.meta(parent)? {
                 meta.next_slots.retain(|c| !children.contains(c));

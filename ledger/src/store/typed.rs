@@ -108,6 +108,11 @@ impl<'e, E: KvWrite + 'e> Batch<'e, E> {
         self.inner.delete(C::NAME, C::encode_key(key).as_ref())
     }
 
+    /// Deletes one raw key of column `cf` (the signature-keyed history columns).
+    pub(crate) fn delete_raw(&mut self, cf: &'static str, key: &[u8]) -> Result<()> {
+        self.inner.delete(cf, key)
+    }
+
     /// Deletes the keys `lower..upper` of column `cf` (raw bytes: a purge spans columns
     /// whose keys differ in type but all start with the slot).
     pub(crate) fn delete_range_raw(

@@ -4,6 +4,7 @@
 //! [`Shredder`](crate::shred::Shredder) into chained, signed Merkle shreds whose last FEC set
 //! is resigned. Deterministic for a given seed.
 
+pub mod history;
 mod slot;
 mod txs;
 

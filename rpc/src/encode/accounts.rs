@@ -2,8 +2,10 @@
 //! `transactionDetails: "accounts"` reports them (`parse_legacy_message_accounts` /
 //! `parse_v0_message_accounts`): writable by position in the header, then demoted when
 //! the key is reserved (builtin programs, sysvars) or is invoked as a program while the
-//! upgradeable BPF loader is not among the keys. Lookup-table addresses need the ledger's
-//! transaction status (loaded addresses), which bstore does not have: only static keys.
+//! upgradeable BPF loader is not among the keys. With a transaction status, the keys a v0
+//! message loaded from lookup tables follow (`ParsedAccount`s with source `lookupTable`):
+//! writable ones unless reserved, readonly ones never; the loader counts as present when it
+//! was loaded too (Agave's `LoadedMessage`).
 
 use std::sync::LazyLock;
 
@@ -69,6 +71,12 @@ fn decode_key(s: &str) -> Option<[u8; 32]> {
     }
 }
 
+/// Whether `key` is one of Agave's reserved account keys (never writable in a message's
+/// account list, static or loaded from a lookup table).
+fn is_reserved(key: &[u8; 32]) -> bool {
+    RESERVED_KEYS.binary_search(key).is_ok()
+}
+
 /// One static account key and its flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccountFlags<'a> {
@@ -77,8 +85,69 @@ pub struct AccountFlags<'a> {
     pub writable: bool,
 }
 
-/// The flags of every static key of `message`, in order.
-pub fn account_flags<'a>(message: &MessageView<'a>) -> Vec<AccountFlags<'a>> {
+/// Where a key of a transaction comes from (`ParsedAccount::source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeySource {
+    Transaction,
+    LookupTable,
+}
+
+impl KeySource {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Transaction => "transaction",
+            Self::LookupTable => "lookupTable",
+        }
+    }
+}
+
+/// One key of a transaction with its flags and source (Agave's `ParsedAccount`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParsedKey<'a> {
+    pub key: &'a [u8; 32],
+    pub signer: bool,
+    pub writable: bool,
+    pub source: KeySource,
+}
+
+/// Every key of a transaction: the static ones, then the loaded writable, then the loaded
+/// readonly addresses (Agave's `parse_v0_message_accounts` / `parse_legacy_message_accounts`).
+pub fn parsed_keys<'a>(
+    message: &MessageView<'a>,
+    loaded_writable: &[&'a [u8; 32]],
+    loaded_readonly: &[&'a [u8; 32]],
+) -> Vec<ParsedKey<'a>> {
+    let loader_loaded = loaded_writable
+        .iter()
+        .chain(loaded_readonly)
+        .any(|k| *k == &*UPGRADEABLE_LOADER_KEY);
+    let mut keys: Vec<ParsedKey<'a>> = flags_with(message, loader_loaded)
+        .into_iter()
+        .map(|f| ParsedKey {
+            key: f.key,
+            signer: f.signer,
+            writable: f.writable,
+            source: KeySource::Transaction,
+        })
+        .collect();
+    keys.extend(loaded_writable.iter().map(|&key| ParsedKey {
+        key,
+        signer: false,
+        writable: !is_reserved(key),
+        source: KeySource::LookupTable,
+    }));
+    keys.extend(loaded_readonly.iter().map(|&key| ParsedKey {
+        key,
+        signer: false,
+        writable: false,
+        source: KeySource::LookupTable,
+    }));
+    keys
+}
+
+/// The flags of every static key of `message`, in order; `loader_loaded`: the upgradeable
+/// loader is among the keys loaded from lookup tables.
+fn flags_with<'a>(message: &MessageView<'a>, loader_loaded: bool) -> Vec<AccountFlags<'a>> {
     let header = message.header();
     let n = message.num_account_keys();
     let signed = usize::from(header.num_required_signatures);
@@ -89,15 +158,16 @@ pub fn account_flags<'a>(message: &MessageView<'a>) -> Vec<AccountFlags<'a>> {
     for ix in message.instructions() {
         called[usize::from(ix.program_id_index)] = true;
     }
-    let loader_present = message
-        .account_keys()
-        .any(|k| k == &*UPGRADEABLE_LOADER_KEY);
+    let loader_present = loader_loaded
+        || message
+            .account_keys()
+            .any(|k| k == &*UPGRADEABLE_LOADER_KEY);
     message
         .account_keys()
         .enumerate()
         .map(|(i, key)| {
             let by_position = i < writable_signed || (i >= signed && i < writable_unsigned_end);
-            let reserved = RESERVED_KEYS.binary_search(key).is_ok();
+            let reserved = is_reserved(key);
             let demoted_program = called.get(i).copied().unwrap_or(false) && !loader_present;
             AccountFlags {
                 key,
@@ -117,6 +187,54 @@ mod tests {
     use bstore_ledger::{Hash, Pubkey, Signature};
 
     use super::*;
+
+    #[test]
+    fn loaded_keys_follow_the_static_ones() {
+        let header = MessageHeader {
+            num_required_signatures: 1,
+            num_readonly_signed_accounts: 0,
+            num_readonly_unsigned_accounts: 0,
+        };
+        let tx = VersionedTransaction {
+            signatures: vec![Signature([1; 64])],
+            message: VersionedMessage::Legacy(LegacyMessage {
+                header,
+                account_keys: vec![Pubkey([9; 32]), Pubkey([6; 32])],
+                recent_blockhash: Hash::default(),
+                instructions: vec![CompiledInstruction {
+                    program_id_index: 1,
+                    accounts: vec![0],
+                    data: vec![],
+                }],
+            }),
+        };
+        let mut bytes = Vec::new();
+        encode_transaction_into(&tx, &mut bytes);
+        let (view, _) =
+            bstore_ledger::entry::TransactionView::parse(&bytes).expect("valid transaction");
+        let sysvar: Pubkey = "SysvarC1ock11111111111111111111111111111111"
+            .parse()
+            .expect("clock id");
+        let loader: Pubkey = UPGRADEABLE_LOADER.parse().expect("loader id");
+        let keys = parsed_keys(&view.message(), &[&[5; 32], &sysvar.0], &[&loader.0]);
+        let flags: Vec<_> = keys
+            .iter()
+            .map(|k| (k.signer, k.writable, k.source))
+            .collect();
+        use KeySource::{LookupTable as L, Transaction as T};
+        assert_eq!(
+            flags,
+            vec![
+                (true, true, T),
+                // invoked as a program, but the loader was loaded: not demoted
+                (false, true, T),
+                (false, true, L),
+                // a reserved key is never writable
+                (false, false, L),
+                (false, false, L),
+            ]
+        );
+    }
 
     #[test]
     fn every_reserved_key_decodes() {
@@ -142,7 +260,7 @@ mod tests {
         encode_transaction_into(&tx, &mut bytes);
         let (view, _) =
             bstore_ledger::entry::TransactionView::parse(&bytes).expect("valid transaction");
-        account_flags(&view.message())
+        parsed_keys(&view.message(), &[], &[])
             .iter()
             .map(|f| (f.signer, f.writable))
             .collect()

@@ -1,11 +1,13 @@
 //! The block object (Agave `UiConfirmedBlock`): `previousBlockhash`, `blockhash`,
-//! `parentSlot`, then `transactions` or `signatures` by detail level, `rewards` when asked
-//! (bstore keeps none: an empty list), `blockTime`, `blockHeight`.
+//! `parentSlot`, then `transactions` or `signatures` by detail level, `rewards` and
+//! `numRewardPartitions` when asked, `blockTime`, `blockHeight`.
 
 use bstore_ledger::fetch::DataSetView;
+use bstore_ledger::history::{SlotRewards, StatusMeta};
 use bstore_ledger::{Hash, Slot};
 
 use super::json::JsonOut;
+use super::meta::write_rewards;
 use super::transaction::write_transaction_with_meta;
 use crate::error::RpcError;
 use crate::params::{BlockConfig, Encoding, TransactionDetails};
@@ -20,6 +22,15 @@ pub struct BlockHeader {
     pub previous_blockhash: Hash,
     pub block_time: Option<i64>,
     pub block_height: Option<u64>,
+}
+
+/// What the validator recorded about a block's execution (`crate::history`).
+#[derive(Debug, Default)]
+pub struct BlockHistory<'a> {
+    /// One status per transaction, in block order; `None` when the ledger holds no status
+    /// for any of them (a ledger ingested from shreds): each `meta` is then `null`.
+    pub statuses: Option<Vec<StatusMeta<'a>>>,
+    pub rewards: SlotRewards<'a>,
 }
 
 /// The encoded size expected from the data set bytes: the encoder's first allocation (so
@@ -40,6 +51,7 @@ pub fn encoded_size_hint(sets: &[DataSetView<'_>], cfg: &BlockConfig) -> usize {
 pub fn encode_block(
     header: &BlockHeader,
     sets: &[DataSetView<'_>],
+    history: &BlockHistory<'_>,
     cfg: &BlockConfig,
 ) -> Result<String, RpcError> {
     let mut out = JsonOut::with_capacity(encoded_size_hint(sets, cfg));
@@ -53,8 +65,10 @@ pub fn encode_block(
     match cfg.details {
         TransactionDetails::Full | TransactionDetails::Accounts => {
             out.raw(",\"transactions\":");
-            out.try_array(transactions(), |out, tx| {
-                write_transaction_with_meta(out, &tx, cfg)
+            let statuses = history.statuses.as_deref();
+            out.try_array(transactions().enumerate(), |out, (i, tx)| {
+                let meta = statuses.and_then(|s| s.get(i));
+                write_transaction_with_meta(out, &tx, meta, cfg)
             })?;
         }
         TransactionDetails::Signatures => {
@@ -68,7 +82,13 @@ pub fn encode_block(
         TransactionDetails::None => {}
     }
     if cfg.rewards {
-        out.raw(",\"rewards\":[]");
+        out.raw(",\"rewards\":");
+        write_rewards(&mut out, &history.rewards.rewards);
+    }
+    // Agave writes the partition count whether or not rewards were asked for.
+    if let Some(n) = history.rewards.num_partitions {
+        out.raw(",\"numRewardPartitions\":");
+        out.u64(n);
     }
     out.raw(",\"blockTime\":");
     out.opt_i64(header.block_time);

@@ -1,6 +1,7 @@
-//! A minimal JSON writer for the block encoder. Everything it writes as a string is base58,
-//! base64 or a fixed ASCII literal, none of which needs escaping, so it appends straight to
-//! one `String` with no intermediate tree (a mainnet block is thousands of transactions).
+//! A minimal JSON writer for the block encoder, appending straight to one `String` with no
+//! intermediate tree (a mainnet block is thousands of transactions). Base58, base64 and
+//! fixed literals need no escaping; text from the ledger (log messages, mints, reward
+//! keys) goes through [`JsonOut::str`], which escapes as JSON requires.
 
 use std::fmt::Write;
 
@@ -65,6 +66,45 @@ impl JsonOut {
         self.s.push('"');
         BASE64.encode_string(bytes, &mut self.s);
         self.s.push('"');
+    }
+
+    /// `"<text>"`, escaped: `"` and `\\` and control characters (as `\\n`, `\\u001f`, ...);
+    /// everything else, non-ASCII included, is written as is (serde_json's choices).
+    pub fn str(&mut self, text: &str) {
+        self.s.reserve(text.len() + 2);
+        self.s.push('"');
+        let mut start = 0;
+        for (i, b) in text.bytes().enumerate() {
+            let escaped = match b {
+                b'"' => "\\\"",
+                b'\\' => "\\\\",
+                b'\n' => "\\n",
+                b'\r' => "\\r",
+                b'\t' => "\\t",
+                0x08 => "\\b",
+                0x0c => "\\f",
+                0..=0x1f => "",
+                _ => continue,
+            };
+            // `i` is at an ASCII byte, so both slices fall on character boundaries.
+            self.s.push_str(text.get(start..i).unwrap_or_default());
+            if escaped.is_empty() {
+                let _ = write!(self.s, "\\u{b:04x}");
+            } else {
+                self.s.push_str(escaped);
+            }
+            start = i + 1;
+        }
+        self.s.push_str(text.get(start..).unwrap_or_default());
+        self.s.push('"');
+    }
+
+    /// A float as serde_json writes it (shortest round-trip form); not finite is `null`.
+    pub fn f64(&mut self, v: f64) {
+        match serde_json::to_string(&v) {
+            Ok(text) => self.s.push_str(&text),
+            Err(_) => self.s.push_str("null"),
+        }
     }
 
     #[inline]
@@ -162,6 +202,35 @@ mod tests {
             v,
             serde_json::json!({"a": "112", "b": "aGkh", "c": [1, 2, 255], "d": -5, "e": null, "f": true})
         );
+    }
+
+    #[test]
+    fn escapes_strings_as_serde_json_reads_them() {
+        let texts = [
+            "plain",
+            "quote \" backslash \\ slash /",
+            "ctl \u{0} \u{1f} \n \r \t \u{8} \u{c} del \u{7f}",
+            "unicode é ✓ 🦀",
+            "",
+        ];
+        for text in texts {
+            let mut out = JsonOut::default();
+            out.str(text);
+            let s = out.into_string().expect("text");
+            let back: String = serde_json::from_str(&s).expect("valid JSON string");
+            assert_eq!(back, text, "{s}");
+        }
+        let mut out = JsonOut::default();
+        out.raw("[");
+        out.f64(1.5);
+        out.raw(",");
+        out.f64(1e21);
+        out.raw(",");
+        out.f64(f64::NAN);
+        out.raw("]");
+        let v: serde_json::Value =
+            serde_json::from_str(&out.into_string().expect("text")).expect("valid");
+        assert_eq!(v, serde_json::json!([1.5, 1e21, null]));
     }
 
     #[test]

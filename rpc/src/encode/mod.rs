@@ -1,14 +1,20 @@
 //! Block → Solana JSON (Agave's `UiConfirmedBlock`), written straight from the fetch
-//! path's zero-copy views into one output string.
+//! path's zero-copy views and the ledger's history rows into one output string.
 //!
 //! - [`json`]: the minimal writer; `base58`: a fast base58 encoder.
-//! - [`transaction`]: one transaction in each encoding and detail level.
-//! - [`accounts`]: signer / writable flags for `transactionDetails: "accounts"`.
+//! - [`transaction`]: one transaction in each encoding and detail level; `meta`: its
+//!   status; `tx_error`: its error; `parsed_ix`: one jsonParsed instruction.
+//! - [`accounts`]: signer / writable flags and sources of a transaction's keys.
 
 pub mod accounts;
 mod base58;
 mod block;
 pub mod json;
+mod meta;
+mod parsed_ix;
 mod transaction;
+mod tx_error;
 
-pub use block::{BlockHeader, encode_block, encoded_size_hint};
+pub use block::{BlockHeader, BlockHistory, encode_block, encoded_size_hint};
+pub use transaction::write_transaction_members;
+pub use tx_error::{write_err_and_status, write_tx_error};

@@ -1,24 +1,28 @@
 //! One transaction as Agave's `EncodedTransactionWithStatusMeta`: `{transaction, meta,
-//! version?}`. `meta` is always `null`: bstore keeps no transaction status (it does not
-//! execute), which is how Agave itself answers for a transaction stored without one.
+//! version?}`. `meta` is the transaction's status from the ledger (`meta.rs`), or `null`
+//! when the ledger has no history for the block (a ledger bstore ingested from shreds:
+//! nothing executed it).
 
 use bstore_ledger::entry::{MessageView, TransactionView, TxVersion};
+use bstore_ledger::history::StatusMeta;
 
-use super::accounts::account_flags;
+use super::accounts::{ParsedKey, parsed_keys};
 use super::json::JsonOut;
+use super::meta::{MetaStyle, write_meta};
+use super::parsed_ix::write_parsed_instruction;
 use crate::error::RpcError;
 use crate::params::{BlockConfig, Encoding, TransactionDetails};
 
 /// Agave's `TRANSACTION_LEVEL_STACK_HEIGHT`: top-level instructions report stack height 1.
-const TOP_LEVEL_STACK_HEIGHT: &str = "1";
+const TOP_LEVEL_STACK_HEIGHT: u32 = 1;
 
 /// The `version` member Agave adds: absent unless the client said which versions it
 /// supports; a v0 transaction for a client that did not is an error for the whole block.
 fn version_member(
     tx: &TransactionView<'_>,
-    cfg: &BlockConfig,
+    max_supported_version: Option<u8>,
 ) -> Result<Option<&'static str>, RpcError> {
-    match (cfg.max_supported_version, tx.version()) {
+    match (max_supported_version, tx.version()) {
         (None, TxVersion::Legacy) => Ok(None),
         (None, TxVersion::V0) => Err(RpcError::UnsupportedTransactionVersion(0)),
         (Some(_), TxVersion::Legacy) => Ok(Some("\"legacy\"")),
@@ -27,20 +31,51 @@ fn version_member(
     }
 }
 
-/// Writes `{"transaction":…,"meta":null[,"version":…]}` for `Full` and `Accounts` detail.
+/// Writes `{"transaction":…,"meta":…[,"version":…]}` for `Full` and `Accounts` detail.
 pub fn write_transaction_with_meta(
     out: &mut JsonOut,
     tx: &TransactionView<'_>,
+    meta: Option<&StatusMeta<'_>>,
     cfg: &BlockConfig,
 ) -> Result<(), RpcError> {
-    let version = version_member(tx, cfg)?;
-    out.raw("{\"transaction\":");
+    out.raw("{");
+    write_transaction_members(out, tx, meta, cfg)?;
+    out.raw("}");
+    Ok(())
+}
+
+/// The members of [`write_transaction_with_meta`] without the braces (`getTransaction`
+/// flattens them into its own object).
+pub fn write_transaction_members(
+    out: &mut JsonOut,
+    tx: &TransactionView<'_>,
+    meta: Option<&StatusMeta<'_>>,
+    cfg: &BlockConfig,
+) -> Result<(), RpcError> {
+    let version = version_member(tx, cfg.max_supported_version)?;
+    let message = tx.message();
+    let (loaded_w, loaded_r): (&[&[u8; 32]], &[&[u8; 32]]) = match meta {
+        Some(m) => (&m.loaded_writable, &m.loaded_readonly),
+        None => (&[], &[]),
+    };
+    out.raw("\"transaction\":");
+    let mut style = MetaStyle::Full;
+    let all_keys: Vec<&[u8; 32]>;
     if cfg.details == TransactionDetails::Accounts {
-        write_accounts(out, tx);
+        write_accounts(out, tx, &parsed_keys(&message, loaded_w, loaded_r));
+        style = MetaStyle::Accounts;
     } else {
         match cfg.encoding {
-            // `JsonParsed` is refused when the config is read; json is the safe fallback.
-            Encoding::Json | Encoding::JsonParsed => write_json(out, tx),
+            Encoding::Json => write_json(out, tx),
+            Encoding::JsonParsed => {
+                all_keys = message
+                    .account_keys()
+                    .chain(loaded_w.iter().copied())
+                    .chain(loaded_r.iter().copied())
+                    .collect();
+                write_json_parsed(out, tx, &all_keys, loaded_w, loaded_r, meta.is_some());
+                style = MetaStyle::Parsed(&all_keys);
+            }
             Encoding::Base58 => {
                 out.raw("[");
                 out.b58(tx.bytes());
@@ -54,12 +89,15 @@ pub fn write_transaction_with_meta(
             Encoding::Binary => out.b58(tx.bytes()),
         }
     }
-    out.raw(",\"meta\":null");
+    out.raw(",\"meta\":");
+    match meta {
+        Some(m) => write_meta(out, m, style, cfg.rewards),
+        None => out.raw("null"),
+    }
     if let Some(v) = version {
         out.raw(",\"version\":");
         out.raw(v);
     }
-    out.raw("}");
     Ok(())
 }
 
@@ -90,45 +128,107 @@ fn write_raw_message(out: &mut JsonOut, m: &MessageView<'_>) {
     out.b58(m.recent_blockhash());
     out.raw(",\"instructions\":");
     out.array(m.instructions(), |out, ix| {
-        out.raw("{\"programIdIndex\":");
-        out.u64(u64::from(ix.program_id_index));
-        out.raw(",\"accounts\":");
-        out.u8_array(ix.accounts);
-        out.raw(",\"data\":");
-        out.b58(ix.data);
-        out.raw(",\"stackHeight\":");
-        out.raw(TOP_LEVEL_STACK_HEIGHT);
-        out.raw("}");
+        write_compiled_instruction(
+            out,
+            ix.program_id_index,
+            ix.accounts,
+            ix.data,
+            Some(TOP_LEVEL_STACK_HEIGHT),
+        )
     });
     // Agave writes `addressTableLookups` for v0 messages only.
     if m.version() == TxVersion::V0 {
         out.raw(",\"addressTableLookups\":");
-        out.array(m.address_table_lookups(), |out, l| {
-            out.raw("{\"accountKey\":");
-            out.b58(l.account_key);
-            out.raw(",\"writableIndexes\":");
-            out.u8_array(l.writable_indexes);
-            out.raw(",\"readonlyIndexes\":");
-            out.u8_array(l.readonly_indexes);
-            out.raw("}");
-        });
+        write_lookups(out, m);
     }
     out.raw("}");
 }
 
-/// `UiAccountsList`: signatures and the static keys with their flags.
-fn write_accounts(out: &mut JsonOut, tx: &TransactionView<'_>) {
+/// `UiCompiledInstruction`: key indexes, base58 data, the stack height (`null` unknown).
+pub(super) fn write_compiled_instruction(
+    out: &mut JsonOut,
+    program_id_index: u8,
+    accounts: &[u8],
+    data: &[u8],
+    stack_height: Option<u32>,
+) {
+    out.raw("{\"programIdIndex\":");
+    out.u64(u64::from(program_id_index));
+    out.raw(",\"accounts\":");
+    out.u8_array(accounts);
+    out.raw(",\"data\":");
+    out.b58(data);
+    out.raw(",\"stackHeight\":");
+    out.opt_u64(stack_height.map(u64::from));
+    out.raw("}");
+}
+
+fn write_lookups(out: &mut JsonOut, m: &MessageView<'_>) {
+    out.array(m.address_table_lookups(), |out, l| {
+        out.raw("{\"accountKey\":");
+        out.b58(l.account_key);
+        out.raw(",\"writableIndexes\":");
+        out.u8_array(l.writable_indexes);
+        out.raw(",\"readonlyIndexes\":");
+        out.u8_array(l.readonly_indexes);
+        out.raw("}");
+    });
+}
+
+/// `UiTransaction` with a parsed message (jsonParsed): flagged keys, parsed instructions,
+/// and, for a v0 message with its status, the lookups (Agave's `encode_with_meta`).
+fn write_json_parsed(
+    out: &mut JsonOut,
+    tx: &TransactionView<'_>,
+    all_keys: &[&[u8; 32]],
+    loaded_w: &[&[u8; 32]],
+    loaded_r: &[&[u8; 32]],
+    has_meta: bool,
+) {
+    let m = tx.message();
     out.raw("{\"signatures\":");
     write_signatures(out, tx);
-    out.raw(",\"accountKeys\":");
-    out.array(account_flags(&tx.message()).iter(), |out, a| {
+    out.raw(",\"message\":{\"accountKeys\":");
+    write_parsed_keys(out, &parsed_keys(&m, loaded_w, loaded_r));
+    out.raw(",\"recentBlockhash\":");
+    out.b58(m.recent_blockhash());
+    out.raw(",\"instructions\":");
+    out.array(m.instructions(), |out, ix| {
+        write_parsed_instruction(
+            out,
+            all_keys,
+            ix.program_id_index,
+            ix.accounts,
+            ix.data,
+            Some(TOP_LEVEL_STACK_HEIGHT),
+        )
+    });
+    if m.version() == TxVersion::V0 && has_meta {
+        out.raw(",\"addressTableLookups\":");
+        write_lookups(out, &m);
+    }
+    out.raw("}}");
+}
+
+fn write_parsed_keys(out: &mut JsonOut, keys: &[ParsedKey<'_>]) {
+    out.array(keys, |out, a| {
         out.raw("{\"pubkey\":");
         out.b58(a.key);
         out.raw(",\"writable\":");
         out.bool(a.writable);
         out.raw(",\"signer\":");
         out.bool(a.signer);
-        out.raw(",\"source\":\"transaction\"}");
+        out.raw(",\"source\":\"");
+        out.raw(a.source.name());
+        out.raw("\"}");
     });
+}
+
+/// `UiAccountsList`: signatures and the keys with their flags.
+fn write_accounts(out: &mut JsonOut, tx: &TransactionView<'_>, keys: &[ParsedKey<'_>]) {
+    out.raw("{\"signatures\":");
+    write_signatures(out, tx);
+    out.raw(",\"accountKeys\":");
+    write_parsed_keys(out, keys);
     out.raw("}");
 }

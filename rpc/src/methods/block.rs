@@ -11,6 +11,7 @@ use crate::budget::Budget;
 use crate::chain::Chain;
 use crate::encode::{BlockHeader, encode_block, encoded_size_hint};
 use crate::error::RpcError;
+use crate::history::{self, block_signatures, read_rows};
 use crate::params::BlockConfig;
 
 /// How a block fetch is bounded besides the worker pool.
@@ -92,10 +93,39 @@ pub fn block_json(
         block_time,
         block_height,
     };
-    let mut reservation = bounds.budget.reserve(encoded_size_hint(&views.sets, cfg))?;
-    let text = encode_block(&header, &views.sets, cfg)?;
+    let rows = read_rows(store, slot, &block_signatures(&views.sets))?;
+    let history = match history::decode(&rows) {
+        Ok(history) => history,
+        Err(incomplete) => {
+            log::warn!(
+                "getBlock {slot}: {}; answered null, as Agave does",
+                incomplete.0
+            );
+            return Answer::reserve("null".to_string(), &bounds.budget);
+        }
+    };
+    let hint = encoded_size_hint(&views.sets, cfg).saturating_add(history_size_hint(&rows, cfg));
+    let mut reservation = bounds.budget.reserve(hint)?;
+    let text = encode_block(&header, &views.sets, &history, cfg)?;
     reservation.resize(text.capacity())?;
     Ok(Answer { text, reservation })
+}
+
+/// JSON meta is about three times its protobuf (base58 keys, field names).
+fn history_size_hint<R: AsRef<[u8]>>(rows: &history::HistoryRows<R>, cfg: &BlockConfig) -> usize {
+    if !matches!(
+        cfg.details,
+        crate::params::TransactionDetails::Full | crate::params::TransactionDetails::Accounts
+    ) {
+        return 0;
+    }
+    let bytes: usize = rows
+        .statuses
+        .iter()
+        .flatten()
+        .map(|r| r.as_ref().len())
+        .sum();
+    bytes.saturating_mul(3)
 }
 
 /// A slot marked dead since the availability check is simply not available; one purged

@@ -4,12 +4,18 @@
 //! methods inline. Every result is reserved against the response budget before it is
 //! handed to the HTTP layer.
 
+mod archived;
 pub mod block;
 mod node;
+mod signatures;
 mod slots;
+pub(crate) mod transaction;
+
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::archive::BlockArchive;
 use crate::args::Call;
 use crate::budget::{Budget, Reservation};
 use crate::chain::Chain;
@@ -27,6 +33,8 @@ pub struct Ctx {
     pub budget: Budget,
     /// `Limits::confirmed_window_slots`.
     pub confirmed_window: u64,
+    /// The archive tier behind the ledger (`bstore serve --archive`), if any.
+    pub archive: Option<Arc<dyn BlockArchive>>,
 }
 
 /// A result's JSON text and the budget it holds until the response is sent.
@@ -54,9 +62,84 @@ fn to_text(value: &Value) -> Result<String, RpcError> {
 pub async fn call(ctx: &Ctx, method: &str, params: Option<Value>) -> Result<Answer, RpcError> {
     let call = Call::parse(method, params)?;
     match call {
-        Call::GetBlock { slot, config } => block::get_block(ctx, slot, config).await,
+        Call::GetBlock { slot, config } => match &ctx.archive {
+            Some(archive) => archived::get_block(ctx, archive, slot, config).await,
+            None => block::get_block(ctx, slot, config).await,
+        },
         Call::GetHealth => Answer::reserve(to_text(&node::get_health())?, &ctx.budget),
         Call::GetVersion => Answer::reserve(to_text(&node::get_version())?, &ctx.budget),
+        Call::GetTransaction { signature, config } => {
+            let local = history_call(ctx, move |chain, buf| {
+                transaction::get_transaction(chain, buf, &signature, &config)
+            })
+            .await;
+            match &ctx.archive {
+                Some(archive) => {
+                    archived::get_transaction(ctx, archive, signature, config, local).await
+                }
+                None => local,
+            }
+        }
+        Call::GetFirstAvailableBlock if ctx.archive.is_some() => {
+            let archive = ctx.archive.as_ref().map(Arc::clone);
+            match archive {
+                Some(archive) => archived::first_available_block(ctx, &archive).await,
+                None => Err(RpcError::Internal {
+                    reason: "no archive".into(),
+                }),
+            }
+        }
+        Call::GetBlocks { start, end, config } if ctx.archive.is_some() => {
+            let archive = ctx.archive.as_ref().map(Arc::clone);
+            match archive {
+                Some(archive) => archived::blocks(ctx, &archive, start, end, None, config).await,
+                None => Err(RpcError::Internal {
+                    reason: "no archive".into(),
+                }),
+            }
+        }
+        Call::GetBlocksWithLimit {
+            start,
+            limit,
+            config,
+        } if ctx.archive.is_some() => {
+            let archive = ctx.archive.as_ref().map(Arc::clone);
+            match archive {
+                Some(archive) => {
+                    archived::blocks(ctx, &archive, start, None, Some(limit), config).await
+                }
+                None => Err(RpcError::Internal {
+                    reason: "no archive".into(),
+                }),
+            }
+        }
+        Call::GetSignaturesForAddress { address, config } => {
+            history_call(ctx, move |chain, buf| {
+                signatures::signatures_for_address(chain, buf, &address, &config)
+            })
+            .await
+        }
+        Call::GetSignatureStatuses {
+            signatures,
+            search_transaction_history,
+        } => {
+            history_call(ctx, move |chain, _| {
+                let value = transaction::signature_statuses(
+                    chain,
+                    &signatures,
+                    search_transaction_history,
+                )?;
+                let context = chain
+                    .tip(crate::params::Commitment::Confirmed)?
+                    .unwrap_or_default();
+                Ok(format!(
+                    "{{\"context\":{{\"slot\":{},\"apiVersion\":\"{}\"}},\"value\":{value}}}",
+                    context.0,
+                    env!("CARGO_PKG_VERSION")
+                ))
+            })
+            .await
+        }
         other => {
             let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
             ctx.scans
@@ -67,4 +150,20 @@ pub async fn call(ctx: &Ctx, method: &str, params: Option<Value>) -> Result<Answ
                 .await
         }
     }
+}
+
+/// Runs a history method (JSON text out) on the scan workers and reserves its answer.
+async fn history_call<F>(ctx: &Ctx, f: F) -> Result<Answer, RpcError>
+where
+    F: FnOnce(&Chain<'_>, &mut bstore_ledger::fetch::FetchBuffer) -> Result<String, RpcError>
+        + Send
+        + 'static,
+{
+    let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
+    ctx.scans
+        .run(move |store, buf| {
+            let text = f(&Chain::new(store, window), buf)?;
+            Answer::reserve(text, &budget)
+        })
+        .await
 }

@@ -30,6 +30,10 @@ function describeBlock(block, details) {
   if (block.transactions) {
     out.transactions = block.transactions.map((t) => {
       const d = { meta_is_none: t.meta === null, version: t.version === undefined ? null : String(t.version) };
+      if (t.meta !== null) {
+        d.fee = t.meta.fee;
+        d.failed = t.meta.err !== null;
+      }
       if (details === 'accounts') {
         d.kind = 'accounts';
         d.first_signature = t.transaction.signatures[0];
@@ -64,6 +68,28 @@ async function runCase(conn, c) {
   }
 }
 
+// The history methods; web3.js validates each response with its own schema.
+async function history(conn, plan) {
+  const sigs = plan.signatures;
+  const tx = await conn.getTransaction(sigs[0], { maxSupportedTransactionVersion: 0 });
+  const parsed = await conn.getParsedTransaction(sigs[0], { maxSupportedTransactionVersion: 0 });
+  const forAddress = await conn.getSignaturesForAddress(new web3.PublicKey(plan.address), { limit: 5 });
+  const statuses = await conn.getSignatureStatuses(sigs, { searchTransactionHistory: true });
+  return {
+    tx_slot: tx.slot,
+    tx_block_time: tx.blockTime,
+    tx_fee: tx.meta.fee,
+    tx_failed: tx.meta.err !== null,
+    tx_logs: (tx.meta.logMessages || []).length,
+    parsed_instructions: parsed.transaction.message.instructions.length,
+    parsed_keys: parsed.transaction.message.accountKeys.length,
+    for_address: forAddress.map((e) => ({ signature: e.signature, slot: e.slot, failed: e.err !== null, memo: e.memo })),
+    statuses: statuses.value.map((st) =>
+      st === null ? null : { slot: st.slot, failed: st.err !== null, finalized: st.confirmations === null },
+    ),
+  };
+}
+
 async function main() {
   const [url, planText] = process.argv.slice(2);
   const plan = JSON.parse(planText);
@@ -82,7 +108,8 @@ async function main() {
     getBlockHeight: await conn.getBlockHeight(),
     getVersion: (await conn.getVersion())['solana-core'],
   };
-  process.stdout.write(JSON.stringify({ cases, slots }) + '\n');
+  const hist = await history(conn, plan.history);
+  process.stdout.write(JSON.stringify({ cases, slots, history: hist }) + '\n');
 }
 
 main().catch((e) => {

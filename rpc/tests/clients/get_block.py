@@ -8,7 +8,9 @@ PLAN_JSON: {"cases": [{"slot": N, "encoding": "json|base58|base64",
                        "details": "full|signatures|none|accounts", "rewards": bool|null,
                        "max_version": 0|null, "commitment": "confirmed|finalized|null"}],
             "first_slot": N}
-Output: {"cases": [...one result per case...], "slots": {...slot methods...}}
+            "history": {"signatures": [B58...], "address": B58}
+Output: {"cases": [...one result per case...], "slots": {...slot methods...},
+         "history": {...getTransaction, getSignaturesForAddress, getSignatureStatuses...}}
 """
 import asyncio
 import base64
@@ -18,7 +20,9 @@ import sys
 from solana.rpc.async_api import AsyncClient
 from solana.rpc.commitment import Commitment
 from solana.rpc.core import RPCException
+from solders.pubkey import Pubkey
 from solders.rpc.responses import GetBlockResp
+from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 from solders.transaction_status import (
     EncodedTransactionWithStatusMeta,
@@ -52,6 +56,9 @@ def b58decode(text: str) -> bytes:
 def describe_tx(tx: EncodedTransactionWithStatusMeta) -> dict:
     """One transaction, from solders' typed objects."""
     out = {"meta_is_none": tx.meta is None, "version": str(tx.version) if tx.version is not None else None}
+    if tx.meta is not None:
+        out["fee"] = tx.meta.fee
+        out["failed"] = tx.meta.err is not None
     raw = json.loads(tx.to_json())["transaction"]
     if isinstance(raw, list):
         # Binary encodings: solders' `.transaction` getter decodes *and sanitizes*, and
@@ -118,6 +125,32 @@ async def run_case(client: AsyncClient, case: dict) -> dict:
     return {"ok": True, "block": describe_block(resp.value)}
 
 
+async def history(client: AsyncClient, plan: dict) -> dict:
+    """The history methods, parsed by solders into typed objects."""
+    sigs = [Signature.from_string(s) for s in plan["signatures"]]
+    tx = (await client.get_transaction(sigs[0], max_supported_transaction_version=0)).value
+    parsed = (
+        await client.get_transaction(sigs[0], encoding="jsonParsed", max_supported_transaction_version=0)
+    ).value
+    for_address = (
+        await client.get_signatures_for_address(Pubkey.from_string(plan["address"]), limit=5)
+    ).value
+    statuses = (await client.get_signature_statuses(sigs, search_transaction_history=True)).value
+    return {
+        "tx_slot": tx.slot,
+        "tx_block_time": tx.block_time,
+        "tx_fee": tx.transaction.meta.fee,
+        "tx_failed": tx.transaction.meta.err is not None,
+        "tx_logs": len(tx.transaction.meta.log_messages or []),
+        "parsed_instructions": len(parsed.transaction.transaction.message.instructions),
+        "parsed_keys": len(parsed.transaction.transaction.message.account_keys),
+        "for_address": [{"signature": str(e.signature), "slot": e.slot, "failed": e.err is not None,
+                         "memo": e.memo} for e in for_address],
+        "statuses": [None if st is None else {"slot": st.slot, "failed": st.err is not None,
+                                              "finalized": st.confirmations is None} for st in statuses],
+    }
+
+
 async def main() -> None:
     url, plan = sys.argv[1], json.loads(sys.argv[2])
     async with AsyncClient(url, timeout=60) as client:
@@ -131,7 +164,8 @@ async def main() -> None:
             "getBlockHeight": (await client.get_block_height()).value,
             "getVersion": (await client.get_version()).value.solana_core,
         }
-    print(json.dumps({"cases": cases, "slots": slots}))
+        hist = await history(client, plan["history"])
+    print(json.dumps({"cases": cases, "slots": slots, "history": hist}))
 
 
 if __name__ == "__main__":

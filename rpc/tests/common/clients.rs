@@ -77,7 +77,7 @@ impl Case {
 /// error cases a client must surface.
 pub fn cases(ledger: &TestLedger) -> Vec<Case> {
     let mut out = Vec::new();
-    for slot in [AGAVE_SLOTS[0], AGAVE_SLOTS[1], TESTNET_SLOT, SYNTH_FIRST] {
+    for slot in [AGAVE_SLOTS[1], AGAVE_SLOTS[2], TESTNET_SLOT, SYNTH_FIRST] {
         let v0 = ledger.block(slot).has_v0;
         for encoding in ["json", "base58", "base64"] {
             out.push(Case::ok(slot, encoding, "full", v0));
@@ -108,6 +108,13 @@ pub fn cases(ledger: &TestLedger) -> Vec<Case> {
         )),
         ..Case::ok(13, "json", "full", false)
     });
+    out.push(Case {
+        error: Some((
+            -32001,
+            "Block 10 cleaned up, does not exist on node. First available block: 11".into(),
+        )),
+        ..Case::ok(AGAVE_SLOTS[0], "json", "full", false)
+    });
     let beyond = SYNTH_FIRST + 1000;
     out.push(Case {
         error: Some((-32004, format!("Block not available for slot {beyond}"))),
@@ -116,13 +123,121 @@ pub fn cases(ledger: &TestLedger) -> Vec<Case> {
     out
 }
 
-pub fn plan(cases: &[Case]) -> String {
+pub fn plan(ledger: &TestLedger, cases: &[Case]) -> String {
+    let history = HistoryPlan::new(ledger);
     json!({
         "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>(),
         "first_slot": TESTNET_SLOT,
         "time_slot": TESTNET_SLOT,
+        "history": {"signatures": history.signatures, "address": history.address},
     })
     .to_string()
+}
+
+/// What the clients ask of the history methods: the newest rooted synthetic block's
+/// signatures, and the key most of the rooted synthetic transactions use.
+pub struct HistoryPlan {
+    pub signatures: Vec<String>,
+    pub address: String,
+    /// The address's (signature, slot) pairs, newest first (slot, then position).
+    pub address_history: Vec<(String, u64)>,
+}
+
+impl HistoryPlan {
+    pub fn new(ledger: &TestLedger) -> Self {
+        let newest = SYNTH_FIRST + 2;
+        let signatures = ledger
+            .block(newest)
+            .signatures
+            .iter()
+            .take(4)
+            .cloned()
+            .collect();
+        let mut uses: std::collections::BTreeMap<String, Vec<(u64, usize, String)>> =
+            Default::default();
+        for slot in SYNTH_FIRST..=newest {
+            let e = ledger.block(slot);
+            for (i, bytes) in e.transactions.iter().enumerate() {
+                let (view, _) = bstore_ledger::entry::TransactionView::parse(bytes).expect("tx");
+                let keys: std::collections::BTreeSet<String> = view
+                    .message()
+                    .account_keys()
+                    .map(|k| bs58::encode(k).into_string())
+                    .collect();
+                for key in keys {
+                    uses.entry(key)
+                        .or_default()
+                        .push((slot, i, e.signatures[i].clone()));
+                }
+            }
+        }
+        let (address, mut list) = uses
+            .into_iter()
+            .max_by_key(|(_, v)| v.len())
+            .expect("transactions");
+        list.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        Self {
+            signatures,
+            address,
+            address_history: list.into_iter().map(|(slot, _, sig)| (sig, slot)).collect(),
+        }
+    }
+}
+
+/// Checks a client's view of the history methods.
+pub fn check_history(client: &str, ledger: &TestLedger, got: &Value) {
+    let plan = HistoryPlan::new(ledger);
+    let newest = SYNTH_FIRST + 2;
+    let e = ledger.block(newest);
+    let statuses = e.statuses.as_ref().expect("synthetic history");
+    let first = bstore_ledger::history::StatusMeta::decode(&statuses[0]).expect("status");
+    assert_eq!(got["tx_slot"], newest, "{client}");
+    assert_eq!(got["tx_block_time"], json!(e.block_time), "{client}");
+    assert_eq!(got["tx_fee"], json!(first.fee), "{client}");
+    assert_eq!(got["tx_failed"], json!(first.err.is_some()), "{client}");
+    assert_eq!(
+        got["tx_logs"],
+        json!(first.log_messages.map_or(0, |l| l.len())),
+        "{client}"
+    );
+    assert!(
+        got["parsed_instructions"].as_u64().unwrap_or(0) >= 1,
+        "{client}"
+    );
+    let (view, _) = bstore_ledger::entry::TransactionView::parse(&e.transactions[0]).expect("tx");
+    let keys = view.message().account_keys().count()
+        + first.loaded_writable.len()
+        + first.loaded_readonly.len();
+    assert_eq!(
+        got["parsed_keys"], keys,
+        "{client}: static then loaded keys"
+    );
+    let want: Vec<Value> = plan
+        .address_history
+        .iter()
+        .take(5)
+        .map(|(sig, slot)| json!([sig, slot]))
+        .collect();
+    let have: Vec<Value> = got["for_address"]
+        .as_array()
+        .expect("for_address")
+        .iter()
+        .map(|e| json!([e["signature"], e["slot"]]))
+        .collect();
+    assert_eq!(
+        have, want,
+        "{client}: getSignaturesForAddress, newest first"
+    );
+    let statuses = got["statuses"].as_array().expect("statuses");
+    assert_eq!(statuses.len(), plan.signatures.len(), "{client}");
+    for (i, st) in statuses.iter().enumerate() {
+        let m =
+            bstore_ledger::history::StatusMeta::decode(&e.statuses.as_ref().expect("history")[i])
+                .expect("status");
+        assert_eq!(st["slot"], newest, "{client} status {i}");
+        assert_eq!(st["failed"], json!(m.err.is_some()), "{client} status {i}");
+        assert_eq!(st["finalized"], true, "{client} status {i}");
+    }
 }
 
 /// Checks one client's view of one case against the ledger's expectations.
@@ -149,8 +264,11 @@ pub fn check_case(client: &str, ledger: &TestLedger, case: &Case, got: &Value) {
     assert_eq!(block["parentSlot"], e.parent_slot, "{what}");
     assert_eq!(block["blockTime"], json!(e.block_time), "{what}");
     assert_eq!(block["blockHeight"], json!(e.block_height), "{what}");
+    // The synthetic slots carry two slot rewards (`synth::history`).
     let rewards = if case.rewards == Some(false) {
         json!(null)
+    } else if e.statuses.is_some() {
+        json!(2)
     } else {
         json!(0)
     };
@@ -183,7 +301,17 @@ pub fn check_case(client: &str, ledger: &TestLedger, case: &Case, got: &Value) {
                     e.signatures[i].as_str(),
                     "{what} tx {i}"
                 );
-                assert_eq!(tx["meta_is_none"], true, "{what} tx {i}");
+                assert_eq!(tx["meta_is_none"], e.statuses.is_none(), "{what} tx {i}");
+                if let Some(statuses) = &e.statuses {
+                    let m =
+                        bstore_ledger::history::StatusMeta::decode(&statuses[i]).expect("status");
+                    assert_eq!(
+                        tx["fee"],
+                        json!(m.fee),
+                        "{what} tx {i}: fee as the client read it"
+                    );
+                    assert_eq!(tx["failed"], json!(m.err.is_some()), "{what} tx {i}");
+                }
                 if case.details == "accounts" {
                     assert_eq!(tx["payer"], json!({"signer": true, "writable": true}));
                 }
@@ -207,7 +335,7 @@ pub fn check_slots(client: &str, got: &Value) {
         json!([TESTNET_SLOT, SYNTH_FIRST, SYNTH_FIRST + 1, SYNTH_FIRST + 2]),
         "{client}"
     );
-    assert_eq!(got["getFirstAvailableBlock"], 10, "{client}");
+    assert_eq!(got["getFirstAvailableBlock"], 11, "{client}");
     assert_eq!(got["getBlockTime"], BLOCK_TIME, "{client}");
     assert_eq!(got["getBlockHeight"], 400_000_003, "{client}");
     assert!(got["getVersion"].is_string(), "{client}");

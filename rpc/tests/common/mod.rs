@@ -21,7 +21,7 @@ use bstore_ledger::{Hash, Slot};
 use bstore_rpc::{RpcConfig, RpcServer};
 
 pub mod clients;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 pub const TESTNET_SLOT: u64 = 417_955_322;
 pub const AGAVE_SLOTS: [u64; 3] = [10, 11, 12];
@@ -60,6 +60,9 @@ pub struct ExpectedBlock {
     pub block_height: Option<u64>,
     /// Whether any transaction is v0.
     pub has_v0: bool,
+    /// Each transaction's `transaction_status` row, when the ledger holds the block's
+    /// history (the synthetic slots); `None`: every `meta` is `null`.
+    pub statuses: Option<Vec<Vec<u8>>>,
 }
 
 /// The test ledger and what each block must look like.
@@ -166,6 +169,7 @@ pub fn build_ledger() -> TestLedger {
             block_time: None,
             block_height: None,
             has_v0: false,
+            statuses: None,
         });
         previous = blockhash;
     }
@@ -201,6 +205,7 @@ pub fn build_ledger() -> TestLedger {
         block_time: Some(BLOCK_TIME),
         block_height: Some(400_000_000),
         has_v0: false,
+        statuses: None,
     });
     store
         .set_block_time(Slot(TESTNET_SLOT), BLOCK_TIME)
@@ -225,6 +230,21 @@ pub fn build_ledger() -> TestLedger {
             .generate(slot, parent.0, parent.1, spec)
             .expect("generate slot");
         store.insert_shreds(&g.data_shreds).expect("insert synth");
+        bstore_ledger::synth::history::write_history(&store, slot, &g.entries)
+            .expect("synthetic history");
+        let signatures: Vec<[u8; 64]> = g
+            .entries
+            .iter()
+            .flat_map(|e| &e.transactions)
+            .map(|t| t.signatures[0].0)
+            .collect();
+        let sig_refs: Vec<&[u8; 64]> = signatures.iter().collect();
+        let statuses = store
+            .transaction_status_rows(slot, &sig_refs)
+            .expect("status rows")
+            .into_iter()
+            .map(|row| row.expect("every synthetic transaction has a status"))
+            .collect();
         store
             .set_block_time(slot, BLOCK_TIME + i as i64)
             .expect("block time");
@@ -242,6 +262,7 @@ pub fn build_ledger() -> TestLedger {
                 .iter()
                 .flat_map(|e| &e.transactions)
                 .any(|t| t.version() == bstore_ledger::entry::TxVersion::V0),
+            statuses: Some(statuses),
         });
         parent = (slot, g.blockhash);
     }
@@ -338,4 +359,36 @@ pub fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
 pub fn b64(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// Checks a transaction's `meta` against the block's stored status (decoded by the ledger
+/// crate): `null` without history, else the fee, error, balances, logs and compute units.
+pub fn check_meta(meta: &Value, e: &ExpectedBlock, i: usize, what: &str) {
+    let Some(statuses) = &e.statuses else {
+        assert_eq!(*meta, Value::Null, "{what} tx {i}: no history, no meta");
+        return;
+    };
+    let row = &statuses[i];
+    let m = bstore_ledger::history::StatusMeta::decode(row).expect("stored status decodes");
+    assert_eq!(meta["fee"], json!(m.fee), "{what} tx {i}");
+    assert_eq!(meta["preBalances"], json!(m.pre_balances), "{what} tx {i}");
+    assert_eq!(
+        meta["postBalances"],
+        json!(m.post_balances),
+        "{what} tx {i}"
+    );
+    assert_eq!(meta["err"].is_null(), m.err.is_none(), "{what} tx {i}");
+    assert_eq!(
+        meta["status"].get("Ok").is_some(),
+        m.err.is_none(),
+        "{what} tx {i}"
+    );
+    if meta.get("logMessages").is_some() {
+        assert_eq!(meta["logMessages"], json!(m.log_messages), "{what} tx {i}");
+        assert_eq!(
+            meta["computeUnitsConsumed"],
+            json!(m.compute_units_consumed),
+            "{what} tx {i}"
+        );
+    }
 }

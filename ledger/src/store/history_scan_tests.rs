@@ -1,0 +1,127 @@
+use std::ops::ControlFlow;
+
+use super::*;
+use crate::store::MemEngine;
+use crate::store::kv::{KvBatch, KvWrite};
+
+fn address_key(address: u8, slot: u64, index: u32, sig: u8) -> Vec<u8> {
+    let mut k = vec![address; 32];
+    k.extend_from_slice(&slot.to_be_bytes());
+    k.extend_from_slice(&index.to_be_bytes());
+    k.extend_from_slice(&[sig; 64]);
+    k
+}
+
+fn store() -> Blockstore<MemEngine> {
+    let store = Blockstore::in_memory();
+    let mut batch = store.kv().batch().expect("writable");
+    for (addr, slot, index, sig) in [
+        (1, 5, 0, 10),
+        (1, 5, 2, 11),
+        (1, 7, 1, 12),
+        (1, 9, 0, 13),
+        (2, 7, 0, 14),
+        (0, 9, 0, 15),
+    ] {
+        batch
+            .put(
+                ADDRESS_SIGNATURES,
+                &address_key(addr, slot, index, sig),
+                &[0],
+            )
+            .expect("put");
+    }
+    for slot in [3u64, 8, 20] {
+        batch
+            .put(
+                TRANSACTION_STATUS,
+                &signature_slot_key(&[0xff; 64], Slot(slot)),
+                b"s",
+            )
+            .expect("put");
+        batch
+            .put(
+                TRANSACTION_STATUS,
+                &signature_slot_key(&[0xfe; 64], Slot(slot + 1)),
+                b"s",
+            )
+            .expect("put");
+    }
+    store.kv().write(batch).expect("writes");
+    store
+}
+
+#[test]
+fn status_slots_of_one_signature_from_a_slot() {
+    let store = store();
+    assert_eq!(
+        store.status_slots(&[0xff; 64], Slot(0)).expect("scan"),
+        [Slot(3), Slot(8), Slot(20)]
+    );
+    assert_eq!(
+        store.status_slots(&[0xff; 64], Slot(8)).expect("scan"),
+        [Slot(8), Slot(20)]
+    );
+    assert_eq!(
+        store.status_slots(&[0xfe; 64], Slot(0)).expect("scan"),
+        [Slot(4), Slot(9), Slot(21)]
+    );
+    assert!(
+        store
+            .status_slots(&[1; 64], Slot(0))
+            .expect("scan")
+            .is_empty()
+    );
+}
+
+#[test]
+fn address_entries_by_slot_and_newest_first() {
+    let store = store();
+    let in5: Vec<u8> = store
+        .address_signatures_in_slot(&[1; 32], Slot(5))
+        .expect("scan")
+        .iter()
+        .map(|s| s.signature[0])
+        .collect();
+    assert_eq!(in5, [10, 11]);
+    assert!(
+        store
+            .address_signatures_in_slot(&[1; 32], Slot(6))
+            .expect("scan")
+            .is_empty()
+    );
+    let mut seen = Vec::new();
+    store
+        .address_signatures_rev(&[1; 32], Slot(9), Slot(0), |s| {
+            seen.push((s.slot.0, s.signature[0]));
+            ControlFlow::Continue(())
+        })
+        .expect("scan");
+    assert_eq!(
+        seen,
+        [(7, 12), (5, 11), (5, 10)],
+        "slot 9 itself is excluded; other addresses never"
+    );
+    let mut first = Vec::new();
+    store
+        .address_signatures_rev(&[1; 32], Slot(u64::MAX), Slot(6), |s| {
+            first.push(s.slot.0);
+            ControlFlow::Break(())
+        })
+        .expect("scan");
+    assert_eq!(first, [9]);
+}
+
+#[test]
+fn a_short_key_is_a_corrupt_key_error() {
+    let store = store();
+    let mut batch = store.kv().batch().expect("writable");
+    let mut short = address_key(3, 1, 0, 1);
+    short.pop();
+    batch.put(ADDRESS_SIGNATURES, &short, &[0]).expect("put");
+    store.kv().write(batch).expect("writes");
+    let e = store
+        .address_signatures_in_slot(&[3; 32], Slot(1))
+        .expect_err("short key");
+    assert_eq!(e.kind(), "corrupt_key");
+}

@@ -1,0 +1,72 @@
+//! The purge of the signature-keyed history columns (`transaction_status`,
+//! `transaction_memos`, `address_signatures`), which a slot range delete cannot reach: their
+//! keys start with a signature or an address. As Agave's `purge_special_columns_exact`, every
+//! purged slot's transactions are read back (their first signature, static keys, and the
+//! keys their status says were loaded from lookup tables) and each row they own is deleted
+//! in the purge's own batch.
+
+use super::blockstore::Blockstore;
+use super::columns::{
+    ADDRESS_SIGNATURES, TRANSACTION_MEMOS, TRANSACTION_STATUS, signature_slot_key,
+};
+use super::kv::{Direction, KvCursor, KvEngine};
+use super::typed::Batch;
+use crate::error::Result;
+use crate::fetch::{AllowDead, FetchBuffer, ViewFetch};
+use crate::history::StatusMeta;
+use crate::types::Slot;
+
+impl<E: KvEngine> Blockstore<E> {
+    /// Whether the ledger holds any transaction status at all (a ledger bstore ingested
+    /// from shreds has none, and its purges skip reading the slots back).
+    pub(crate) fn has_history(&self) -> Result<bool> {
+        let mut cursor = self
+            .kv()
+            .cursor(TRANSACTION_STATUS, &[], None, Direction::Forward);
+        Ok(cursor.advance().transpose()?.is_some())
+    }
+
+    /// Adds to `batch` the deletion of every history row of `slot`'s transactions; `false`
+    /// when the slot's shreds do not read back (corrupt): its rows stay (counted in
+    /// `PurgeStats::history_unreadable`) and the purge of the range goes on.
+    pub(crate) fn purge_history_rows(
+        &self,
+        batch: &mut Batch<'_, E>,
+        slot: Slot,
+        buf: &mut FetchBuffer,
+    ) -> Result<bool> {
+        let Ok(views) = self.fetch_slot_views(slot, 0, AllowDead::Yes, buf) else {
+            return Ok(false);
+        };
+        let txs = views.sets.iter().flat_map(|s| s.entries.transactions());
+        for (index, tx) in txs.enumerate() {
+            let Some(sig) = tx.first_signature() else {
+                continue;
+            };
+            let status_key = signature_slot_key(sig, slot);
+            let status = self.kv().get_pinned(TRANSACTION_STATUS, &status_key)?;
+            let meta = status
+                .as_deref()
+                .and_then(|row| StatusMeta::decode(row).ok());
+            let message = tx.message();
+            let loaded = meta
+                .iter()
+                .flat_map(|m| m.loaded_writable.iter().chain(&m.loaded_readonly).copied());
+            for key in message.account_keys().chain(loaded) {
+                let mut k = Vec::with_capacity(108);
+                k.extend_from_slice(key);
+                k.extend_from_slice(&slot.0.to_be_bytes());
+                k.extend_from_slice(&u32::try_from(index).unwrap_or(u32::MAX).to_be_bytes());
+                k.extend_from_slice(sig);
+                batch.delete_raw(ADDRESS_SIGNATURES, &k)?;
+            }
+            batch.delete_raw(TRANSACTION_STATUS, &status_key)?;
+            batch.delete_raw(TRANSACTION_MEMOS, &status_key)?;
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(all(test, feature = "synth"))]
+#[path = "purge_history_tests.rs"]
+mod tests;

@@ -1,0 +1,169 @@
+//! The archive fallbacks (`crate::archive`), as Agave's RPC falls back to its long-term
+//! storage: the local answer first, the archive when the ledger no longer has it.
+//!
+//! - `getBlock`: a block the ledger cleaned up (or whose history it cannot give) comes from
+//!   the archive; one the archive does not have either is Agave's -32009.
+//! - `getTransaction`: a signature the ledger does not know is located in the archive.
+//! - `getBlocks` / `getBlocksWithLimit`: slots below the local first available block come
+//!   from the archive's listing, then the local ones.
+//! - `getFirstAvailableBlock`: the lower of the archive's first slot and the ledger's.
+//!
+//! Archived blocks are parsed and encoded on a fetch worker, reserved against the response
+//! budget like local ones.
+
+use std::sync::Arc;
+
+use bstore_ledger::Slot;
+use serde_json::json;
+
+use super::{Answer, Ctx, to_text};
+use crate::archive::BlockArchive;
+use crate::chain::{Chain, MAX_BLOCKS_RANGE};
+use crate::error::RpcError;
+use crate::history_params::TransactionConfig;
+use crate::params::{BlockConfig, ContextConfig};
+use crate::record_block::RecordBlock;
+
+fn archive_error(what: &str, e: String) -> RpcError {
+    log::error!("archive: {what}: {e}");
+    RpcError::Internal {
+        reason: format!("archive: {what}: {e}"),
+    }
+}
+
+/// `getBlock` with the archive behind the ledger.
+pub async fn get_block(
+    ctx: &Ctx,
+    archive: &Arc<dyn BlockArchive>,
+    slot: Slot,
+    cfg: BlockConfig,
+) -> Result<Answer, RpcError> {
+    let local = super::block::get_block(ctx, slot, cfg).await;
+    match &local {
+        Err(RpcError::BlockCleanedUp { .. }) => {}
+        Ok(answer) if answer.text == "null" => {}
+        _ => return local,
+    }
+    let Some(record) = archive
+        .block(slot)
+        .await
+        .map_err(|e| archive_error(&format!("block {slot}"), e))?
+    else {
+        return Err(RpcError::LongTermStorageSlotSkipped { slot });
+    };
+    let budget = ctx.budget.clone();
+    ctx.workers
+        .run(move |_, _| {
+            let text = RecordBlock::new(&record)?.block_json(&cfg)?;
+            Answer::reserve(text, &budget)
+        })
+        .await
+}
+
+/// `getTransaction` with the archive behind the ledger.
+pub async fn get_transaction(
+    ctx: &Ctx,
+    archive: &Arc<dyn BlockArchive>,
+    signature: [u8; 64],
+    cfg: TransactionConfig,
+    local: Result<Answer, RpcError>,
+) -> Result<Answer, RpcError> {
+    match &local {
+        Ok(answer) if answer.text == "null" => {}
+        _ => return local,
+    }
+    let located = archive
+        .locate(&signature)
+        .await
+        .map_err(|e| archive_error("signature lookup", e))?;
+    let Some((slot, index)) = located else {
+        return local;
+    };
+    let Some(record) = archive
+        .block(slot)
+        .await
+        .map_err(|e| archive_error(&format!("block {slot}"), e))?
+    else {
+        return local;
+    };
+    let budget = ctx.budget.clone();
+    ctx.workers
+        .run(move |_, _| {
+            let text = RecordBlock::new(&record)?.transaction_json(index, &signature, &cfg)?;
+            Answer::reserve(text, &budget)
+        })
+        .await
+}
+
+/// The ledger's first available block (on a scan worker).
+async fn local_first(ctx: &Ctx) -> Result<Slot, RpcError> {
+    let window = ctx.confirmed_window;
+    ctx.scans
+        .run(move |store, _| Chain::new(store, window).first_available_block())
+        .await
+}
+
+/// `getFirstAvailableBlock`: the lower of the archive's first slot and the ledger's.
+pub async fn first_available_block(
+    ctx: &Ctx,
+    archive: &Arc<dyn BlockArchive>,
+) -> Result<Answer, RpcError> {
+    let local = local_first(ctx).await?;
+    let archived = archive
+        .first_slot()
+        .await
+        .map_err(|e| archive_error("first slot", e))?;
+    let first = archived.map_or(local, |a| a.min(local));
+    Answer::reserve(to_text(&json!(first.0))?, &ctx.budget)
+}
+
+/// `getBlocks` / `getBlocksWithLimit` with archived slots below the ledger's first block.
+/// `end` is the inclusive end (`getBlocks`), `limit` the count (`getBlocksWithLimit`).
+pub async fn blocks(
+    ctx: &Ctx,
+    archive: &Arc<dyn BlockArchive>,
+    start: Slot,
+    end: Option<Slot>,
+    limit: Option<usize>,
+    config: ContextConfig,
+) -> Result<Answer, RpcError> {
+    let local_first = local_first(ctx).await?;
+    let mut slots: Vec<u64> = Vec::new();
+    if start < local_first {
+        // `getBlocks` spans its range; `getBlocksWithLimit` counts blocks from `start` (as
+        // Agave's long-term storage listing does), up to the ledger's first block.
+        let range_end = match limit {
+            Some(_) => Slot(u64::MAX),
+            None => end.unwrap_or(Slot(start.0.saturating_add(MAX_BLOCKS_RANGE))),
+        };
+        let last = Slot(range_end.0.min(local_first.0.saturating_sub(1)));
+        let max = limit.unwrap_or(MAX_BLOCKS_RANGE as usize + 1);
+        if last >= start {
+            let archived = archive
+                .slots(start, last, max)
+                .await
+                .map_err(|e| archive_error("slot listing", e))?;
+            slots.extend(archived.iter().map(|s| s.0));
+        }
+    }
+    let left = limit.map(|l| l.saturating_sub(slots.len()));
+    if left != Some(0) {
+        let window = ctx.confirmed_window;
+        // The range is the request's (from `start`), whatever part the archive answered.
+        let end = end.or(Some(Slot(start.0.saturating_add(MAX_BLOCKS_RANGE))));
+        let local: Vec<Slot> = ctx
+            .scans
+            .run(move |store, _| {
+                let chain = Chain::new(store, window);
+                let commitment = config.commitment().at_least_confirmed()?;
+                let from = start.max(local_first);
+                match left {
+                    Some(n) => chain.blocks_with_limit(from, n, commitment),
+                    None => chain.blocks(from, end, commitment),
+                }
+            })
+            .await?;
+        slots.extend(local.iter().map(|s| s.0));
+    }
+    Answer::reserve(to_text(&json!(slots))?, &ctx.budget)
+}

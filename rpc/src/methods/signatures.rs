@@ -1,0 +1,196 @@
+//! `getSignaturesForAddress` over the `address_signatures` column, following Agave's
+//! `get_confirmed_signatures_for_address2` step by step (its results, limits and quirks are
+//! what clients page with):
+//!
+//! 1. Start at the highest slot of the commitment, or at the slot of `before` (whose status
+//!    must be found, else the answer is empty); in that slot, the signatures up to and
+//!    including `before` in block order are excluded.
+//! 2. The start slot's entries, newest transaction first, then older slots newest first
+//!    (only rooted ones, or confirmed ones at `confirmed`), down to the slot of `until` (or
+//!    the first available block), collecting until `limit` entries.
+//! 3. Signatures of the `until` slot from `until` back to the block's start are dropped,
+//!    then the list is cut to `limit`.
+//! 4. Each entry gets its transaction's error (from its status), memo and block time.
+
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
+use bstore_ledger::history::{StatusMeta, decode_memo};
+use bstore_ledger::{LedgerError, Slot};
+
+use super::transaction::find_status;
+use crate::chain::Chain;
+use crate::encode::json::JsonOut;
+use crate::encode::write_tx_error;
+use crate::error::RpcError;
+use crate::history::{self, block_signatures, read_rows};
+use crate::history_params::SignaturesConfig;
+use crate::params::Commitment;
+
+/// The block's first signatures, last transaction first (Agave's `get_block_signatures_rev`,
+/// which reads the complete block: a block whose history is incomplete fails the request,
+/// with Agave's message).
+fn block_signatures_rev(
+    chain: &Chain<'_>,
+    slot: Slot,
+    buf: &mut FetchBuffer,
+) -> Result<Vec<[u8; 64]>, RpcError> {
+    let views = match chain.store().fetch_slot_views(slot, 0, AllowDead::No, buf) {
+        Ok(views) => views,
+        Err(LedgerError::DeadSlot { .. } | LedgerError::SlotCleanedUp { .. }) => {
+            return Ok(Vec::new());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let signatures = block_signatures(&views.sets);
+    let rows = read_rows(chain.store(), slot, &signatures)?;
+    if let Err(incomplete) = history::decode(&rows) {
+        log::warn!("slot {slot}: {}", incomplete.0);
+        return Err(RpcError::invalid_params(
+            "io error: Unable to get block: missing transaction metadata",
+        ));
+    }
+    Ok(signatures.into_iter().rev().copied().collect())
+}
+
+/// `getSignaturesForAddress`' result as JSON text.
+pub fn signatures_for_address(
+    chain: &Chain<'_>,
+    buf: &mut FetchBuffer,
+    address: &[u8; 32],
+    cfg: &SignaturesConfig,
+) -> Result<String, RpcError> {
+    let store = chain.store();
+    let commitment = cfg.commitment;
+    let highest = chain.tip(commitment)?.unwrap_or_default();
+    if let Some(min) = cfg.min_context_slot
+        && highest.0 < min
+    {
+        return Err(RpcError::MinContextSlotNotReached {
+            context_slot: highest,
+        });
+    }
+    let max_root = store.max_root()?;
+    let counts = |slot: Slot| -> Result<bool, RpcError> {
+        Ok(store.is_root(slot)?
+            || (commitment == Commitment::Confirmed
+                && max_root.is_none_or(|r| slot > r)
+                && chain.available(slot, Commitment::Confirmed).is_ok()))
+    };
+
+    let (start, before_excluded) = match &cfg.before {
+        None => (highest, HashSet::new()),
+        Some(before) => match find_status(chain, before, commitment)? {
+            None => return Ok("[]".into()),
+            Some((slot, _)) => {
+                let mut sigs = block_signatures_rev(chain, slot, buf)?;
+                if let Some(pos) = sigs.iter().position(|s| s == before) {
+                    sigs.truncate(pos + 1);
+                }
+                (slot, sigs.into_iter().collect())
+            }
+        },
+    };
+    let first_available = chain.first_available_block()?;
+    let (lowest, until_excluded) = match &cfg.until {
+        None => (first_available, HashSet::new()),
+        Some(until) => match find_status(chain, until, commitment)? {
+            None => (first_available, HashSet::new()),
+            Some((slot, _)) => {
+                let mut sigs = block_signatures_rev(chain, slot, buf)?;
+                if let Some(pos) = sigs.iter().position(|s| s == until) {
+                    sigs = sigs.split_off(pos);
+                }
+                (slot, sigs.into_iter().collect::<HashSet<_>>())
+            }
+        },
+    };
+
+    let mut found: Vec<(Slot, [u8; 64])> = store
+        .address_signatures_in_slot(address, start)?
+        .into_iter()
+        .rev()
+        .filter(|e| !before_excluded.contains(&e.signature))
+        .map(|e| (e.slot, e.signature))
+        .collect();
+    let mut scan_error = None;
+    if found.len() < cfg.limit {
+        store.address_signatures_rev(address, start, lowest, |e| {
+            match counts(e.slot) {
+                Ok(true) => found.push((e.slot, e.signature)),
+                Ok(false) => {}
+                Err(err) => {
+                    scan_error = Some(err);
+                    return ControlFlow::Break(());
+                }
+            }
+            if found.len() >= cfg.limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })?;
+    }
+    if let Some(e) = scan_error {
+        return Err(e);
+    }
+
+    let mut out = JsonOut::with_capacity(cfg.limit.min(found.len()) * 200 + 2);
+    let entries = found
+        .into_iter()
+        .filter(|(_, sig)| !until_excluded.contains(sig))
+        .take(cfg.limit);
+    out.try_array(entries, |out, (slot, sig)| {
+        write_entry(chain, out, slot, &sig, commitment, max_root)
+    })?;
+    out.into_string()
+}
+
+/// One `RpcConfirmedTransactionStatusWithSignature`.
+fn write_entry(
+    chain: &Chain<'_>,
+    out: &mut JsonOut,
+    slot: Slot,
+    sig: &[u8; 64],
+    commitment: Commitment,
+    max_root: Option<Slot>,
+) -> Result<(), RpcError> {
+    let store = chain.store();
+    out.raw("{\"signature\":");
+    out.b58(sig);
+    out.raw(",\"slot\":");
+    out.u64(slot.0);
+    out.raw(",\"err\":");
+    let status = find_status(chain, sig, commitment)?;
+    match status
+        .as_ref()
+        .and_then(|(_, row)| StatusMeta::decode(row).ok())
+    {
+        Some(StatusMeta { err: Some(e), .. }) => write_tx_error(out, &e),
+        _ => out.raw("null"),
+    }
+    out.raw(",\"memo\":");
+    match store.transaction_memo_row(slot, sig)? {
+        Some(row) => match decode_memo(&row) {
+            Ok(memo) => out.str(memo),
+            Err(e) => {
+                log::warn!(
+                    "slot {slot}: memo of {}: {e}",
+                    bs58::encode(sig).into_string()
+                );
+                out.raw("null");
+            }
+        },
+        None => out.raw("null"),
+    }
+    out.raw(",\"blockTime\":");
+    out.opt_i64(store.block_time(slot)?);
+    let finalized = max_root.is_some_and(|r| slot <= r);
+    out.raw(if finalized {
+        ",\"confirmationStatus\":\"finalized\"}"
+    } else {
+        ",\"confirmationStatus\":\"confirmed\"}"
+    });
+    Ok(())
+}

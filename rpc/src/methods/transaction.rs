@@ -1,0 +1,139 @@
+//! `getTransaction` and `getSignatureStatuses` over the `transaction_status` column
+//! (Agave's `get_rooted_transaction` / `get_complete_transaction` and
+//! `get_rooted_transaction_status`): a signature's status is the one in the lowest slot at
+//! or above the first available block that is rooted (or, at `confirmed`, available as a
+//! confirmed block). A status that does not decode counts as absent, as in Agave.
+
+use bstore_ledger::entry::TransactionView;
+use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
+use bstore_ledger::history::StatusMeta;
+use bstore_ledger::{LedgerError, Slot};
+
+use crate::chain::Chain;
+use crate::encode::json::JsonOut;
+use crate::encode::{write_err_and_status, write_transaction_members};
+use crate::error::RpcError;
+use crate::history_params::TransactionConfig;
+use crate::params::{BlockConfig, Commitment, TransactionDetails};
+
+/// Slots Agave's bank status cache covers (`MAX_CACHE_ENTRIES`): without
+/// `searchTransactionHistory`, `getSignatureStatuses` answers only for these newest roots.
+pub const STATUS_CACHE_SLOTS: u64 = 300;
+
+/// The slot and raw status of `signature` at `commitment`, if any.
+pub fn find_status(
+    chain: &Chain<'_>,
+    signature: &[u8; 64],
+    commitment: Commitment,
+) -> Result<Option<(Slot, Vec<u8>)>, RpcError> {
+    let store = chain.store();
+    let lowest = chain.first_available_block()?;
+    for slot in store.status_slots(signature, lowest)? {
+        let accepted = store.is_root(slot)?
+            || (commitment == Commitment::Confirmed
+                && chain.available(slot, Commitment::Confirmed).is_ok());
+        if !accepted {
+            continue;
+        }
+        return Ok(store
+            .transaction_status_row(slot, signature)?
+            .map(|row| (slot, row)));
+    }
+    Ok(None)
+}
+
+/// `getTransaction`'s result as JSON text (`null` when not found).
+pub fn get_transaction(
+    chain: &Chain<'_>,
+    buf: &mut FetchBuffer,
+    signature: &[u8; 64],
+    cfg: &TransactionConfig,
+) -> Result<String, RpcError> {
+    let store = chain.store();
+    let Some((slot, row)) = find_status(chain, signature, cfg.commitment)? else {
+        return Ok("null".into());
+    };
+    let Ok(meta) = StatusMeta::decode(&row) else {
+        log::warn!(
+            "getTransaction: slot {slot}: the status of {} does not decode",
+            bs58::encode(signature).into_string()
+        );
+        return Ok("null".into());
+    };
+    let views = match store.fetch_slot_views(slot, 0, AllowDead::No, buf) {
+        Ok(views) => views,
+        Err(LedgerError::DeadSlot { .. } | LedgerError::SlotCleanedUp { .. }) => {
+            return Ok("null".into());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let Some(tx) = views
+        .sets
+        .iter()
+        .flat_map(|s| s.entries.transactions())
+        .find(|tx| tx.first_signature() == Some(signature))
+    else {
+        // Agave: `TransactionStatusSlotMismatch`, answered as not found.
+        return Ok("null".into());
+    };
+    confirmed_transaction_json(slot, &tx, &meta, store.block_time(slot)?, cfg)
+}
+
+/// Agave's `EncodedConfirmedTransactionWithStatusMeta`: `slot`, the transaction, its meta
+/// (rewards shown) and version flattened, `blockTime`. Local and archived transactions alike.
+pub fn confirmed_transaction_json(
+    slot: Slot,
+    tx: &TransactionView<'_>,
+    meta: &StatusMeta<'_>,
+    block_time: Option<i64>,
+    cfg: &TransactionConfig,
+) -> Result<String, RpcError> {
+    let block_cfg = BlockConfig {
+        encoding: cfg.encoding,
+        details: TransactionDetails::Full,
+        rewards: true,
+        commitment: cfg.commitment,
+        max_supported_version: cfg.max_supported_version,
+    };
+    let mut out = JsonOut::with_capacity(tx.bytes().len() * 4 + 1024);
+    out.raw("{\"slot\":");
+    out.u64(slot.0);
+    out.raw(",");
+    write_transaction_members(&mut out, tx, Some(meta), &block_cfg)?;
+    out.raw(",\"blockTime\":");
+    out.opt_i64(block_time);
+    out.raw("}");
+    out.into_string()
+}
+
+/// `getSignatureStatuses`' `value`: one status or `null` per signature. Every answer is a
+/// rooted slot's (`confirmations: null`, `finalized`); without `searchTransactionHistory`
+/// only the newest [`STATUS_CACHE_SLOTS`] roots count, as Agave's status cache.
+pub fn signature_statuses(
+    chain: &Chain<'_>,
+    signatures: &[[u8; 64]],
+    search: bool,
+) -> Result<String, RpcError> {
+    let floor = match chain.tip(Commitment::Finalized)? {
+        Some(root) if !search => Slot(root.0.saturating_sub(STATUS_CACHE_SLOTS)),
+        _ => Slot(0),
+    };
+    let mut out = JsonOut::with_capacity(signatures.len() * 128 + 64);
+    out.try_array(signatures, |out, sig| {
+        let found = find_status(chain, sig, Commitment::Finalized)?
+            .filter(|(slot, _)| *slot >= floor)
+            .and_then(|(slot, row)| Some((slot, StatusMeta::decode(&row).ok()?.err)));
+        match found {
+            None => out.raw("null"),
+            Some((slot, err)) => {
+                out.raw("{\"slot\":");
+                out.u64(slot.0);
+                out.raw(",\"confirmations\":null,");
+                write_err_and_status(out, err.as_ref());
+                out.raw(",\"confirmationStatus\":\"finalized\"}");
+            }
+        }
+        Ok::<(), RpcError>(())
+    })?;
+    out.into_string()
+}

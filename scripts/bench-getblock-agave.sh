@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# getBlock with meta, bstore against Agave on the same blocks, in one run (issue 13):
+# generates a ledger of mainnet-sized synthetic slots with synthetic history (bstore
+# writes Agave's layout and encodings; Agave reads it), then alternates, round by round,
+# `agave-interop encode-bench` (Agave's get_rooted_block + its json / base64 encoders with
+# meta + serde_json) and `bstore bench getblock` (FetchedBlock: fetch with history, encode)
+# over the same slots, and prints each side's medians and the ratios.
+#
+#   scripts/bench-getblock-agave.sh [SLOTS] [SHREDS_PER_SLOT] [ROUNDS]   (default 8 1200 5)
+#
+# Needs the Agave tool (built here like scripts/interop-agave.sh; first build ~60 min).
+set -euo pipefail
+source "$(dirname "$0")/lib/setup.sh"
+cd "$REPO"
+SLOTS="${1:-8}"; SHREDS="${2:-1200}"; ROUNDS="${3:-5}"
+
+ensure_apt libclang-dev pkg-config libssl-dev make g++ jq
+AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave}"
+(cd interop/agave && CARGO_TARGET_DIR="$AGAVE_TARGET" cargo build --release --locked)
+cargo build --release -p bstore
+TOOL="$AGAVE_TARGET/release/agave-interop"
+BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+"$BSTORE" ledger generate --ledger "$WORK/ledger" --slots "$SLOTS" \
+    --shreds-per-slot "$SHREDS" --with-history >/dev/null
+# Slot 1's parent is not in the ledger (Agave's get_rooted_block refuses it): time 2..=N.
+LAST=$SLOTS
+for round in $(seq 1 "$ROUNDS"); do
+    "$TOOL" encode-bench --ledger "$WORK/ledger" --first-slot 2 --last-slot "$LAST" \
+        --rounds 1 >>"$WORK/agave.jsonl"
+    "$BSTORE" bench getblock --ledger "$WORK/ledger" --first-slot 2 --last-slot "$LAST" \
+        --rounds 1 >>"$WORK/bstore.jsonl"
+done
+med() { jq -s "map(.$2) | sort | .[length/2|floor]" "$WORK/$1.jsonl"; }
+printf '%-22s %12s %12s %8s\n' "per block (median)" "Agave" "bstore" "ratio"
+for field in fetch_median_ns encode_json_median_ns encode_base64_median_ns; do
+    a=$(med agave "$field"); b=$(med bstore "$field")
+    awk -v n="${field%_median_ns}" -v a="$a" -v b="$b" \
+        'BEGIN { printf "%-22s %9.2f ms %9.2f ms %7.2fx\n", n, a / 1e6, b / 1e6, b / a }'
+done
+jq -c '{transactions_last_block, json_bytes_last_block, base64_bytes_last_block}' \
+    <(tail -n1 "$WORK/agave.jsonl") <(tail -n1 "$WORK/bstore.jsonl")
