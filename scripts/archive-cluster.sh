@@ -27,8 +27,13 @@ source "$dir/env"
 export BSTORE_GARAGE_CTL="$REPO/scripts/archive-garage.sh" BSTORE_GARAGE_DIR="$dir"
 
 log "archive cluster tests"
+rc=0
 cargo nextest run --release -p bstore --run-ignored ignored-only --test-threads 1 --no-fail-fast \
-    -E 'binary(/^archive_cluster_/)'
+    -E 'binary(/^archive_cluster_/)' || rc=$?
+if [ "$rc" -ne 0 ]; then
+    for f in "$dir"/node*.log; do log "last lines of $f"; tail -n 30 "$f" >&2 || true; done
+    exit "$rc"
+fi
 
 if $bench; then
     log "bstore archive bench"

@@ -99,31 +99,50 @@ start_node() { # N
     die "node $n did not answer within 20 s; see $DIR/node$n.log"
 }
 
-# Nodes that node N lists as healthy (connected).
+# Nodes that node N lists as healthy and has exchanged status with (its version is known).
 healthy_seen_by() {
     g "$1" status 2>/dev/null \
-        | awk '/HEALTHY NODES/ {h = 1; next} /====/ {h = 0} h && /127\.0\.0\.1:/ {c++} END {print c + 0}'
+        | awk '/HEALTHY NODES/ {h = 1; next} /====/ {h = 0} h && /cargo:/ {c++} END {print c + 0}'
 }
 
-# Nodes of DIR whose recorded process is alive.
-running() {
-    local c=0
+# The nodes of DIR whose recorded process is alive.
+running_nodes() {
     for n in $NODES; do
         if [ -f "$DIR/node$n.pid" ] && kill -0 "$(cat "$DIR/node$n.pid")" 2>/dev/null; then
-            c=$((c + 1))
+            echo "$n"
         fi
     done
-    echo "$c"
 }
 
-wait_healthy() { # N : until node N sees every running node of DIR as healthy
-    local want; want=$(running)
-    for _ in $(seq 1 300); do
-        [ "$(healthy_seen_by "$1")" -ge "$want" ] && return 0
-        sleep 0.2
+connect_running() { # every pair of running nodes, explicitly
+    local nodes; nodes=$(running_nodes)
+    for a in $nodes; do
+        for b in $nodes; do
+            if [ "$a" -lt "$b" ]; then
+                g "$a" node connect "$(g "$b" node id -q 2>/dev/null)" >/dev/null 2>&1 || true
+            fi
+        done
     done
-    g "$1" status >&2 || true
-    die "node $1 does not see the $want running nodes as healthy within 60 s"
+}
+
+# Until every running node sees every running node healthy, with its status exchanged.
+# Peering gets there by itself, but a link dropped in a connection race can take long to
+# come back, so the pairs are connected again every 10 s.
+wait_mesh() {
+    local nodes want ok
+    nodes=$(running_nodes)
+    want=$(echo "$nodes" | wc -w)
+    for i in $(seq 1 120); do
+        ok=true
+        for n in $nodes; do
+            [ "$(healthy_seen_by "$n")" -ge "$want" ] || { ok=false; break; }
+        done
+        $ok && return 0
+        [ $((i % 20)) -eq 0 ] && connect_running
+        sleep 0.5
+    done
+    for n in $nodes; do g "$n" status >&2 || true; done
+    die "the $want running nodes do not all see each other within 60 s"
 }
 
 stop_node() { # N
@@ -145,15 +164,12 @@ up() {
     for n in $NODES; do config "$DIR" "$n"; done
     for n in 1 2 3; do start_node "$n"; done
     # Every pair explicitly: gossip would get there, but only in its own time.
-    for pair in "1 2" "1 3" "2 3"; do
-        set -- $pair
-        g "$1" node connect "$(g "$2" node id -q 2>/dev/null)" >/dev/null
-    done
+    connect_running
     local ids=()
     for n in 1 2 3; do ids+=("$(g "$n" node id -q 2>/dev/null | cut -d@ -f1)"); done
     for id in "${ids[@]}"; do g 1 layout assign -z dc1 -c 1G "$id" >/dev/null; done
     g 1 layout apply --version 1 >/dev/null
-    for n in $NODES; do wait_healthy "$n"; done
+    wait_mesh
     g 1 bucket create "$BUCKET" >/dev/null
     g 1 key import --yes -n bstore-test "$KEY_ID" "$KEY_SECRET" >/dev/null
     g 1 bucket allow --read --write --owner "$BUCKET" --key bstore-test >/dev/null
@@ -180,7 +196,8 @@ case "$cmd" in
     stop-node) DIR=$(realpath -m "${2:?DIR}"); stop_node "${3:?N}" ;;
     start-node)
         DIR=$(realpath -m "${2:?DIR}"); start_node "${3:?N}"
-        # Back in the cluster only once it sees every running node again.
-        wait_healthy "${3:?N}" ;;
+        # Back in the cluster only once the running nodes all see each other again.
+        connect_running
+        wait_mesh ;;
     *) die "usage: $0 install | up DIR | down DIR | stop-node DIR N | start-node DIR N" ;;
 esac

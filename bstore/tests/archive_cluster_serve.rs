@@ -25,9 +25,11 @@ fn serve(ledger: &Path, extra: &[&str]) -> (Child, String) {
         .spawn()
         .expect("serve starts");
     let mut line = String::new();
-    BufReader::new(child.stderr.take().expect("stderr"))
-        .read_line(&mut line)
-        .expect("startup line");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    stderr.read_line(&mut line).expect("startup line");
+    // Keep reading: the server prints "stopped" at shutdown, and a closed pipe would make
+    // that print fail and the exit unclean.
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     let addr = line
         .split("http://")
         .nth(1)
