@@ -8,14 +8,21 @@ mod common;
 #[path = "archive_support.rs"]
 mod support;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-/// `bstore serve` on `ledger` (plus `extra` flags); the child and its address.
-fn serve(ledger: &Path, extra: &[&str]) -> (Child, String) {
+/// A running `bstore serve`, with its stderr kept open (a closed pipe would fail its
+/// shutdown message).
+struct Served {
+    child: Child,
+    stderr: BufReader<std::process::ChildStderr>,
+}
+
+/// `bstore serve` on `ledger` (plus `extra` flags); the process and its address.
+fn serve(ledger: &Path, extra: &[&str]) -> (Served, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(["serve", "--ledger"])
         .arg(ledger)
@@ -25,9 +32,8 @@ fn serve(ledger: &Path, extra: &[&str]) -> (Child, String) {
         .spawn()
         .expect("serve starts");
     let mut line = String::new();
-    BufReader::new(child.stderr.take().expect("stderr"))
-        .read_line(&mut line)
-        .expect("startup line");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    stderr.read_line(&mut line).expect("startup line");
     let addr = line
         .split("http://")
         .nth(1)
