@@ -10,14 +10,17 @@
 #   scripts/archive-garage.sh start-node DIR N  start node N again on its own data
 #   scripts/archive-garage.sh down DIR          stop every node this DIR started
 #
-# Ports: node N listens on S3 $BASE+10N, RPC $BASE+10N+1, admin $BASE+10N+3
-# (BASE = ARCHIVE_GARAGE_PORT_BASE, default 39100). Clients use node 1's S3 port.
+# Ports: node N listens on S3 $BASE+10N, RPC $BASE+10N+1, admin $BASE+10N+3. `up` takes the
+# first of ARCHIVE_GARAGE_PORT_BASE (default 39100), +100, +200, ... (10 tries) whose nine
+# ports are all free, so clusters of concurrent runs do not collide. Clients use node 1's S3
+# port (written to DIR/env).
 set -euo pipefail
 
 GARAGE_VERSION=2.5.0
 GARAGE_ROOT="${GARAGE_ROOT:-/root/.cache/bstore/garage-$GARAGE_VERSION}"
 GARAGE="$GARAGE_ROOT/bin/garage"
 BASE="${ARCHIVE_GARAGE_PORT_BASE:-39100}"
+NODES="1 2 3"
 BUCKET=bstore-archive
 # A fixed test key (Garage's format: "GK" + 24 hex digits, and a 64-hex-digit secret).
 KEY_ID=GK0123456789abcdef01234567
@@ -35,6 +38,22 @@ install_garage() {
 }
 
 port() { echo $((BASE + 10 * $1 + $2)); }
+
+# True when nothing listens on 127.0.0.1:PORT.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+pick_base() {
+    local first=$BASE
+    for try in $(seq 0 9); do
+        BASE=$((first + 100 * try))
+        local busy=false
+        for n in $NODES; do
+            for k in 0 1 3; do port_free "$(port "$n" "$k")" || busy=true; done
+        done
+        $busy || return 0
+    done
+    die "no free port range from $first (10 tries of 100)"
+}
 
 config() { # DIR N
     local dir=$1 n=$2
@@ -80,6 +99,33 @@ start_node() { # N
     die "node $n did not answer within 20 s; see $DIR/node$n.log"
 }
 
+# Nodes that node N lists as healthy (connected).
+healthy_seen_by() {
+    g "$1" status 2>/dev/null \
+        | awk '/HEALTHY NODES/ {h = 1; next} /====/ {h = 0} h && /127\.0\.0\.1:/ {c++} END {print c + 0}'
+}
+
+# Nodes of DIR whose recorded process is alive.
+running() {
+    local c=0
+    for n in $NODES; do
+        if [ -f "$DIR/node$n.pid" ] && kill -0 "$(cat "$DIR/node$n.pid")" 2>/dev/null; then
+            c=$((c + 1))
+        fi
+    done
+    echo "$c"
+}
+
+wait_healthy() { # N : until node N sees every running node of DIR as healthy
+    local want; want=$(running)
+    for _ in $(seq 1 300); do
+        [ "$(healthy_seen_by "$1")" -ge "$want" ] && return 0
+        sleep 0.2
+    done
+    g "$1" status >&2 || true
+    die "node $1 does not see the $want running nodes as healthy within 60 s"
+}
+
 stop_node() { # N
     local n=$1 pidfile="$DIR/node$1.pid"
     [ -f "$pidfile" ] || return 0
@@ -95,20 +141,19 @@ up() {
     install_garage
     mkdir -p "$DIR"
     [ -f "$DIR/rpc_secret" ] || od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$DIR/rpc_secret"
-    for n in 1 2 3; do config "$DIR" "$n"; done
+    pick_base
+    for n in $NODES; do config "$DIR" "$n"; done
     for n in 1 2 3; do start_node "$n"; done
-    for n in 2 3; do
-        g 1 node connect "$(g "$n" node id -q 2>/dev/null)" >/dev/null
+    # Every pair explicitly: gossip would get there, but only in its own time.
+    for pair in "1 2" "1 3" "2 3"; do
+        set -- $pair
+        g "$1" node connect "$(g "$2" node id -q 2>/dev/null)" >/dev/null
     done
     local ids=()
     for n in 1 2 3; do ids+=("$(g "$n" node id -q 2>/dev/null | cut -d@ -f1)"); done
     for id in "${ids[@]}"; do g 1 layout assign -z dc1 -c 1G "$id" >/dev/null; done
     g 1 layout apply --version 1 >/dev/null
-    # Every node must know the layout before the bucket is made.
-    for _ in $(seq 1 100); do
-        if [ "$(g 1 status 2>/dev/null | grep -c '127.0.0.1')" -ge 3 ]; then break; fi
-        sleep 0.2
-    done
+    for n in $NODES; do wait_healthy "$n"; done
     g 1 bucket create "$BUCKET" >/dev/null
     g 1 key import --yes -n bstore-test "$KEY_ID" "$KEY_SECRET" >/dev/null
     g 1 bucket allow --read --write --owner "$BUCKET" --key bstore-test >/dev/null
@@ -133,6 +178,9 @@ case "$cmd" in
     up) DIR=$(realpath -m "${2:?DIR}"); up ;;
     down) DIR=$(realpath -m "${2:?DIR}"); down ;;
     stop-node) DIR=$(realpath -m "${2:?DIR}"); stop_node "${3:?N}" ;;
-    start-node) DIR=$(realpath -m "${2:?DIR}"); start_node "${3:?N}" ;;
+    start-node)
+        DIR=$(realpath -m "${2:?DIR}"); start_node "${3:?N}"
+        # Back in the cluster only once it sees every running node again.
+        wait_healthy "${3:?N}" ;;
     *) die "usage: $0 install | up DIR | down DIR | stop-node DIR N | start-node DIR N" ;;
 esac

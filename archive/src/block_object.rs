@@ -112,8 +112,18 @@ pub fn decode(key: &Path, slot: Slot, bytes: &[u8], limits: &ReadLimits) -> Resu
             limit: limits.block_raw_bytes,
         });
     }
-    // Capacity is the checked raw_len: a frame that inflates past it is an error, not a
-    // bigger allocation.
+    // The frame states its content size; one that disagrees is refused before any
+    // allocation. Capacity is the checked raw_len: a frame that inflates past it is an
+    // error, not a bigger allocation.
+    match zstd::zstd_safe::get_frame_content_size(frame) {
+        Ok(Some(n)) if n == raw_len => {}
+        Ok(n) => {
+            return Err(bad(format!(
+                "zstd frame holds {n:?} bytes, header says {raw_len}"
+            )));
+        }
+        Err(_) => return Err(bad("zstd frame: no valid frame header".into())),
+    }
     let raw = zstd::bulk::decompress(frame, raw_len as usize)
         .map_err(|e| bad(format!("zstd frame: {e}")))?;
     if raw.len() as u64 != raw_len {

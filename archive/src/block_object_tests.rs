@@ -85,3 +85,40 @@ fn a_lying_raw_len_does_not_allocate_past_the_limit() {
     .expect_err("lie");
     assert!(e.to_string().contains("zstd frame"), "{e}");
 }
+
+fn arb_record() -> impl proptest::strategy::Strategy<Value = BlockRecord> {
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    (
+        any::<u64>(),
+        any::<u64>(),
+        any::<[u8; 32]>(),
+        any::<Option<i64>>(),
+        any::<Option<u64>>(),
+        vec(vec(any::<u8>(), 0..300), 0..4),
+        vec(proptest::option::of(vec(any::<u8>(), 0..50)), 0..8),
+        proptest::option::of(vec(any::<u8>(), 0..40)),
+    )
+        .prop_map(
+            |(slot, parent, hash, time, height, sets, statuses, rewards)| BlockRecord {
+                slot: Slot(slot),
+                parent_slot: Slot(parent),
+                blockhash: Hash(hash),
+                previous_blockhash: Hash([hash[0]; 32]),
+                block_time: time,
+                block_height: height,
+                entry_sets: sets,
+                statuses,
+                rewards,
+            },
+        )
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_record_round_trips(r in arb_record()) {
+        let obj = encode(&r).expect("encodes");
+        let back = decode(&Path::from("k"), r.slot, &obj.bytes, &ReadLimits::default());
+        proptest::prop_assert_eq!(back.expect("decodes"), r);
+    }
+}

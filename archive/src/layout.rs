@@ -126,6 +126,9 @@ pub struct ReadLimits {
     pub index_summary_bytes: u64,
     /// Bytes of one fan-out bucket of a range index.
     pub index_bucket_bytes: u64,
+    /// Archived slots past the last sealed range whose signature tables a reader keeps
+    /// (normally at most about one range; more means ranges were left unsealed).
+    pub unsealed_slots: usize,
 }
 
 impl Default for ReadLimits {
@@ -136,6 +139,7 @@ impl Default for ReadLimits {
             sig_table_bytes: 64 << 20,
             index_summary_bytes: 256 << 20,
             index_bucket_bytes: 16 << 20,
+            unsealed_slots: 65_536,
         }
     }
 }

@@ -150,10 +150,24 @@ impl ArchiveReader {
                 .next_back()
                 .map_or(0, |&s| s.saturating_add(self.layout.range_slots)),
         );
+        let most = self.archive.limits().unsealed_slots;
         let slots = self
             .archive
-            .list_slots(BLOCKS, unsealed_from, Slot(u64::MAX), usize::MAX)
+            .list_slots(
+                BLOCKS,
+                unsealed_from,
+                Slot(u64::MAX),
+                most.saturating_add(1),
+            )
             .await?;
+        if slots.len() > most {
+            return Err(ArchiveError::TooLarge {
+                key: self.archive.keys().folder(BLOCKS).to_string(),
+                what: "count of slots past the last sealed range",
+                size: slots.len() as u64,
+                limit: most as u64,
+            });
+        }
         let mut unsealed = BTreeMap::new();
         for slot in slots {
             let table = match old.unsealed.get(&slot) {

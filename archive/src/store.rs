@@ -175,11 +175,23 @@ impl Archive {
             range: Some(GetRange::Bounded(range.clone())),
             ..GetOptions::default()
         };
-        let bytes = self
+        let result = self
             .store
             .get_opts(key, options)
             .await
-            .map_err(|e| ArchiveError::store("GET range", key, e))?
+            .map_err(|e| ArchiveError::store("GET range", key, e))?;
+        // A server that answers with other bytes than asked (e.g. the whole object) is
+        // refused before the body is read.
+        if result.range != range {
+            return Err(ArchiveError::corrupt(
+                key,
+                format!(
+                    "asked bytes {range:?}, the store answered {:?}",
+                    result.range
+                ),
+            ));
+        }
+        let bytes = result
             .bytes()
             .await
             .map_err(|e| ArchiveError::store("GET range", key, e))?;

@@ -3,6 +3,8 @@
 
 mod common;
 
+use bstore_archive::range_index;
+use bstore_archive::sig_table::SigTable;
 use bstore_archive::{Archive, ArchiveError, ArchiveReader, ReadLimits};
 use bstore_ledger::Slot;
 use object_store::{ObjectStoreExt, PutPayload};
@@ -80,22 +82,45 @@ fn an_index_entry_pointing_at_the_wrong_transaction_is_an_error() {
     let store = common::ledger(1, 12);
     let archive = Archive::in_memory();
     common::archive(&store, &archive, 8, None, None);
-    // Rewrite slot 3's block with slot 3's record minus its first transaction's set order:
-    // simplest lie is a seal that is right but a block that changed under it.
-    let record = common::record(&store, Slot(3));
-    let (sig, _) = common::signatures(&record)[0];
-    let mut changed = record.clone();
-    changed.entry_sets.reverse();
-    let object = bstore_archive::block_object::encode(&changed).expect("encodes");
-    put(&archive, &archive.keys().block(Slot(3)), object.bytes);
-    let reader = common::run(ArchiveReader::open(archive.clone())).expect("opens");
-    match common::run(reader.transaction(&sig)) {
-        Err(e) => assert!(e.to_string().contains("blocks/0000000000000003"), "{e}"),
-        Ok(found) => {
-            // Reversing sets can keep the first transaction in place only if the slot has
-            // one set; then the answer must still be right.
-            let (_, at) = found.expect("found");
-            assert_eq!(at.slot, Slot(3));
-        }
+    // Rebuild the seal of [0, 8) (slots 1..=7) with slot 3's indexes shifted by one: a seal
+    // whose checksum is right but whose entries lie.
+    let layout = bstore_archive::Layout::new(8).expect("layout");
+    let mut tables: Vec<SigTable> = (1..=7)
+        .map(|s| SigTable::from_record(&common::record(&store, Slot(s))).expect("table"))
+        .collect();
+    for (_, index) in &mut tables[2].entries {
+        *index += 1;
     }
+    let refs: Vec<&SigTable> = tables.iter().collect();
+    let seal = range_index::build(&layout, Slot(0), &refs).expect("builds");
+    put(&archive, &archive.keys().index(Slot(0), 7), seal);
+
+    let reader = common::run(ArchiveReader::open(archive.clone())).expect("opens");
+    let (sig, _) = common::signatures(&common::record(&store, Slot(3)))[0];
+    let e = common::run(reader.transaction(&sig)).expect_err("a lying seal");
+    assert!(e.to_string().contains("blocks/0000000000000003"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("not the one the signature index names"),
+        "{e}"
+    );
+}
+
+#[test]
+fn too_many_unsealed_slots_are_refused_not_loaded() {
+    // Ranges of 64 and 12 slots: nothing is closed, so all 12 are unsealed.
+    let store = common::ledger(1, 12);
+    let archive = Archive::in_memory();
+    common::archive(&store, &archive, 64, None, None);
+    let tight = archive.clone().with_limits(ReadLimits {
+        unsealed_slots: 11,
+        ..ReadLimits::default()
+    });
+    let e = common::run(ArchiveReader::open(tight)).expect_err("over the limit");
+    assert!(matches!(e, ArchiveError::TooLarge { .. }), "{e}");
+    let fits = archive.with_limits(ReadLimits {
+        unsealed_slots: 12,
+        ..ReadLimits::default()
+    });
+    common::run(ArchiveReader::open(fits)).expect("at the limit");
 }
