@@ -40,17 +40,20 @@ fn serve(ledger: &Path, extra: &[&str]) -> (Served, String) {
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
-    (child, addr)
+    (Served { child, stderr }, addr)
 }
 
-fn stop(mut child: Child) {
-    let pid = child.id().to_string();
+fn stop(mut served: Served) {
+    let pid = served.child.id().to_string();
     let killed = Command::new("kill")
         .args(["-TERM", &pid])
         .status()
         .expect("kill");
     assert!(killed.success());
-    assert!(child.wait().expect("exits").success(), "clean stop");
+    let mut rest = String::new();
+    served.stderr.read_to_string(&mut rest).expect("stderr");
+    let status = served.child.wait().expect("exits");
+    assert!(status.success(), "clean stop ({status}): {rest}");
 }
 
 /// The requests compared before and after the purge, for slots 2..=`last`.
