@@ -8,14 +8,21 @@ mod common;
 #[path = "archive_support.rs"]
 mod support;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-/// `bstore serve` on `ledger` (plus `extra` flags); the child and its address.
-fn serve(ledger: &Path, extra: &[&str]) -> (Child, String) {
+/// A running `bstore serve`, with its stderr kept open (a closed pipe would fail its
+/// shutdown message).
+struct Served {
+    child: Child,
+    stderr: BufReader<std::process::ChildStderr>,
+}
+
+/// `bstore serve` on `ledger` (plus `extra` flags); the process and its address.
+fn serve(ledger: &Path, extra: &[&str]) -> (Served, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(["serve", "--ledger"])
         .arg(ledger)
@@ -27,26 +34,26 @@ fn serve(ledger: &Path, extra: &[&str]) -> (Child, String) {
     let mut line = String::new();
     let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
     stderr.read_line(&mut line).expect("startup line");
-    // Keep reading: the server prints "stopped" at shutdown, and a closed pipe would make
-    // that print fail and the exit unclean.
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     let addr = line
         .split("http://")
         .nth(1)
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
-    (child, addr)
+    (Served { child, stderr }, addr)
 }
 
-fn stop(mut child: Child) {
-    let pid = child.id().to_string();
+fn stop(mut served: Served) {
+    let pid = served.child.id().to_string();
     let killed = Command::new("kill")
         .args(["-TERM", &pid])
         .status()
         .expect("kill");
     assert!(killed.success());
-    assert!(child.wait().expect("exits").success(), "clean stop");
+    let mut rest = String::new();
+    served.stderr.read_to_string(&mut rest).expect("stderr");
+    let status = served.child.wait().expect("exits");
+    assert!(status.success(), "clean stop ({status}): {rest}");
 }
 
 /// The requests compared before and after the purge, for slots 2..=`last`.

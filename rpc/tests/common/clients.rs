@@ -175,7 +175,7 @@ impl HistoryPlan {
             .into_iter()
             .max_by_key(|(_, v)| v.len())
             .expect("transactions");
-        list.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        list.sort_by_key(|e| std::cmp::Reverse((e.0, e.1)));
         Self {
             signatures,
             address,
