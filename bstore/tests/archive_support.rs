@@ -11,8 +11,6 @@ use std::time::Duration;
 use bstore_archive::{Archive, ArchiveLocation, ArchiveReader, ReadLimits, S3Options};
 use bstore_ledger::fetch::FetchBuffer;
 use bstore_ledger::history::BlockRecord;
-use bstore_ledger::store::columns::{REWARDS, TRANSACTION_STATUS, signature_slot_key, slot_key};
-use bstore_ledger::store::kv::{KvBatch, KvWrite};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
@@ -129,27 +127,8 @@ pub fn make_ledger(dir: &Path, n: u64, shreds_per_slot: u32) -> Vec<BlockRecord>
             .expect("generates");
         store.insert_shreds(&g.data_shreds).expect("inserts");
         hash = g.blockhash;
-        let mut batch = store.kv().batch().expect("writable");
-        for tx in g.entries.iter().flat_map(|e| &e.transactions) {
-            let sig = tx.first_signature().expect("signed").as_bytes();
-            let mut status = format!("status of slot {s}: ").into_bytes();
-            status.extend_from_slice(&sig[..32]);
-            batch
-                .put(
-                    TRANSACTION_STATUS,
-                    &signature_slot_key(sig, Slot(s)),
-                    &status,
-                )
-                .expect("put");
-        }
-        batch
-            .put(
-                REWARDS,
-                &slot_key(Slot(s)),
-                format!("rewards {s}").as_bytes(),
-            )
-            .expect("put");
-        store.kv().write(batch).expect("writes");
+        // Agave-encoded statuses, memos, address signatures and rewards.
+        bstore_ledger::synth::history::write_history(&store, Slot(s), &g.entries).expect("history");
         store
             .set_block_time(Slot(s), 1_700_000_000 + s as i64)
             .expect("time");

@@ -6,9 +6,8 @@
 use bstore_archive::{Archive, ArchiveOptions, ArchiveSummary, Layout};
 use bstore_ledger::fetch::FetchBuffer;
 use bstore_ledger::history::BlockRecord;
-use bstore_ledger::store::columns::{REWARDS, TRANSACTION_STATUS, signature_slot_key, slot_key};
-use bstore_ledger::store::kv::{KvBatch, KvWrite};
 use bstore_ledger::store::{Blockstore, MemEngine};
+use bstore_ledger::synth::history::write_history;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 
@@ -20,13 +19,6 @@ pub fn run<F: std::future::Future>(f: F) -> F::Output {
         .build()
         .expect("runtime")
         .block_on(f)
-}
-
-/// A status value naming its transaction (the archive keeps any bytes as they are).
-pub fn status_of(sig: &[u8; 64], slot: Slot) -> Vec<u8> {
-    let mut v = format!("status slot {slot} ").into_bytes();
-    v.extend_from_slice(&sig[..16]);
-    v
 }
 
 /// Slots `first..first+n` (each the child of the previous), all rooted, with a status per
@@ -45,27 +37,8 @@ pub fn ledger(first: u64, n: u64) -> Blockstore<MemEngine> {
             .expect("generates");
         store.insert_shreds(&g.data_shreds).expect("inserts");
         hash = g.blockhash;
-        let mut batch = store.kv().batch().expect("writable");
-        for entry in &g.entries {
-            for tx in &entry.transactions {
-                let sig = tx.first_signature().expect("signed").as_bytes();
-                batch
-                    .put(
-                        TRANSACTION_STATUS,
-                        &signature_slot_key(sig, Slot(s)),
-                        &status_of(sig, Slot(s)),
-                    )
-                    .expect("put");
-            }
-        }
-        batch
-            .put(
-                REWARDS,
-                &slot_key(Slot(s)),
-                format!("rewards {s}").as_bytes(),
-            )
-            .expect("put");
-        store.kv().write(batch).expect("writes");
+        // Agave-encoded statuses, memos, address signatures and rewards.
+        write_history(&store, Slot(s), &g.entries).expect("history");
         store
             .set_block_time(Slot(s), 1_700_000_000 + s as i64)
             .expect("time");
