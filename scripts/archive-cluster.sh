@@ -29,7 +29,7 @@ export BSTORE_GARAGE_CTL="$REPO/scripts/archive-garage.sh" BSTORE_GARAGE_DIR="$d
 log "archive cluster tests"
 rc=0
 cargo nextest run --release -p bstore --run-ignored ignored-only --test-threads 1 --no-fail-fast \
-    -E 'binary(/^archive_cluster_/)' || rc=$?
+    -E 'test(/^archive_cluster_/)' || rc=$?
 if [ "$rc" -ne 0 ]; then
     for f in "$dir"/node*.log; do log "last lines of $f"; tail -n 30 "$f" >&2 || true; done
     exit "$rc"

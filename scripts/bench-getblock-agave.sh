@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# getBlock with meta, bstore against Agave on the same blocks, in one run (issue 13):
+# getBlock with meta, bstore against Agave on the same blocks, in one run:
 # generates a ledger of mainnet-sized synthetic slots with synthetic history (bstore
 # writes Agave's layout and encodings; Agave reads it), then alternates, round by round,
 # `agave-interop encode-bench` (Agave's get_rooted_block + its json / base64 encoders with

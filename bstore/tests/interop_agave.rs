@@ -8,6 +8,7 @@
 //! Every test needs the tool: `scripts/interop-agave.sh` builds it and runs these tests with
 //! `BSTORE_AGAVE_TOOL` set. Without it each test fails; it never passes vacuously.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::os::unix::fs::PermissionsExt;

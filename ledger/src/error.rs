@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use crate::entry::{EntryDefect, PohDefect};
 use crate::fetch::DataDefect;
-use crate::shred::{RecoveryDefect, ShredDefect};
 use crate::store::InsertDefect;
+use bstore_formats::FormatError;
+
 use crate::types::{ShredIndex, Slot};
 
 /// The underlying error of an engine or a thread pool, kept as a typed source (a caller
@@ -19,22 +19,10 @@ pub type Result<T, E = LedgerError> = std::result::Result<T, E>;
 /// Everything that can go wrong in the ledger layer.
 #[derive(Debug, thiserror::Error)]
 pub enum LedgerError {
-    /// A shred packet or stored payload failed validation. `slot` / `index` are set when the
-    /// common header could be read.
-    #[error("invalid shred (slot {}, index {}): {defect}", opt(slot), opt(index))]
-    InvalidShred {
-        slot: Option<Slot>,
-        index: Option<ShredIndex>,
-        defect: ShredDefect,
-    },
-
-    /// Bytes that should hold a bincode `Vec<Entry>` (or a transaction) do not.
-    #[error("invalid entry data at byte {offset}: {defect}")]
-    InvalidEntries { offset: usize, defect: EntryDefect },
-
-    /// PoH or tick verification failed at entry `entry` (0-based within the checked chain).
-    #[error("PoH verification failed at entry {entry}: {defect}")]
-    Poh { entry: usize, defect: PohDefect },
+    /// Bytes in one of the wire formats (a shred, entries, a transaction, PoH, erasure
+    /// recovery, a shred stream file) are wrong.
+    #[error(transparent)]
+    Format(#[from] FormatError),
 
     /// A shred inside a completed data set is not in the store.
     #[error("slot {slot}: shred {index} is missing inside a completed data set")]
@@ -126,40 +114,10 @@ pub enum LedgerError {
     #[error("blockstore is open {mode}: writes are not allowed")]
     NotWritable { mode: &'static str },
 
-    /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-
-    /// A shred stream file (`docs/formats-shreds.md#shred-stream-files`) is malformed at `record`
-    /// (0-based), byte `offset`.
-    #[error("{}: record {record} at byte {offset}: {reason}", path.display())]
-    StreamFile {
-        path: PathBuf,
-        record: u64,
-        offset: u64,
-        reason: String,
-    },
-
-    /// Erasure recovery of one FEC set was refused; nothing of the set was recovered.
-    /// (`slot` 0 / `fec_set_index` 0 when no shred was given.)
-    #[error("slot {slot}, FEC set {fec_set_index}: recovery refused: {defect}")]
-    Recovery {
-        slot: Slot,
-        fec_set_index: u32,
-        defect: RecoveryDefect,
-    },
-
     /// An encoded [`BlockRecord`](crate::history::BlockRecord) (an archive object) does not
     /// decode.
     #[error("invalid block record: {reason}")]
     InvalidBlockRecord { reason: String },
-
-    /// The shredder was asked for something it cannot produce.
-    #[error("shredder: {0}")]
-    Shredder(String),
 }
 
 impl LedgerError {
@@ -167,9 +125,7 @@ impl LedgerError {
     /// (never derived from the message text).
     pub fn kind(&self) -> &'static str {
         match self {
-            Self::InvalidShred { .. } => "invalid_shred",
-            Self::InvalidEntries { .. } => "invalid_entries",
-            Self::Poh { .. } => "poh",
+            Self::Format(e) => e.kind(),
             Self::MissingShred { .. } => "missing_shred",
             Self::InvalidShredData { .. } => "invalid_shred_data",
             Self::DeadSlot { .. } => "dead_slot",
@@ -185,10 +141,6 @@ impl LedgerError {
             Self::CorruptKey { .. } => "corrupt_key",
             Self::ShredRejected { .. } => "shred_rejected",
             Self::NotWritable { .. } => "not_writable",
-            Self::Io { .. } => "io",
-            Self::StreamFile { .. } => "stream_file",
-            Self::Shredder(_) => "shredder",
-            Self::Recovery { .. } => "recovery",
             Self::InvalidBlockRecord { .. } => "invalid_block_record",
         }
     }
@@ -199,15 +151,9 @@ impl LedgerError {
     /// (`"merkle_root_mismatch"`, `"invalid_signature"`, ...), else [`Self::kind`].
     pub fn cause_kind(&self) -> &'static str {
         match self {
-            Self::InvalidShred { defect, .. } => defect.kind(),
+            Self::Format(e) => e.cause_kind(),
             Self::ShredRejected { defect, .. } => defect.kind(),
-            Self::Recovery { defect, .. } => defect.kind(),
             other => other.kind(),
         }
     }
-}
-
-fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
-    v.as_ref()
-        .map_or_else(|| "?".to_string(), ToString::to_string)
 }

@@ -1,15 +1,10 @@
 //! # bstore-ledger
 //!
-//! The ledger layer of bstore: the wire formats of shreds and entries, the Agave-compatible
-//! RocksDB blockstore, and the fetch path that turns completed shred ranges back into
-//! entries. Folders follow the data's path:
+//! The ledger layer of bstore: the Agave-compatible RocksDB blockstore, and the fetch path
+//! that turns completed shred ranges back into entries. Folders follow the data's path:
 //!
-//! - [`shred`]: the shred wire format (`docs/formats-shreds.md#shreds-on-the-wire`): parsing,
-//!   validation, Merkle proofs,
-//!   signatures, and the leader-side shredder.
-//! - [`entry`]: `Vec<Entry>` and transactions (`docs/formats-entries.md#entries-and-transactions`):
-//!   owned decode/encode, zero-copy
-//!   views, PoH.
+//! - [`shred`], [`entry`], [`stream`], [`types`]: the wire formats, re-exported from
+//!   `bstore-formats` (the crate with no storage) under their historical paths.
 //! - [`fetch`]: completed ranges and deshredding (`docs/fetch-pipeline.md#the-fetch-pipeline`).
 //! - [`store`]: columns, keys, `SlotMeta`, shred insertion and `Blockstore`, over the
 //!   storage seam [`store::kv`] (small traits over raw bytes); engines: `MemEngine`
@@ -17,8 +12,6 @@
 //!   (`docs/on-disk-layout.md#column-families`).
 //! - [`history`]: the transaction history rows a validator writes beside its shreds
 //!   (statuses, rewards) and [`history::BlockRecord`], a block with its rows.
-//! - [`stream`]: the length-prefixed shred stream files of
-//!   `docs/formats-shreds.md#shred-stream-files`.
 //! - `synth` (feature `synth`, not default): deterministic mainnet-like slots for tests,
 //!   benchmarks and the demo.
 //!
@@ -33,16 +26,17 @@
 //! `docs/formats-entries.md`, store: `docs/on-disk-layout.md`, fetch:
 //! `docs/fetch-pipeline.md`).
 
-pub mod entry;
 pub mod error;
 pub mod fetch;
 pub mod history;
-pub mod shred;
 pub mod store;
-pub mod stream;
 #[cfg(feature = "synth")]
 pub mod synth;
-pub mod types;
+
+// The wire formats live in `bstore-formats` (no storage); they are re-exported under their
+// old paths so that `bstore_ledger::shred::ShredRef` and `crate::entry::...` keep naming
+// the same items.
+pub use bstore_formats::{FormatError, entry, shred, stream, types};
 
 pub use error::{LedgerError, Result};
 pub use types::{Hash, Pubkey, ShredIndex, Signature, Slot};

@@ -6,7 +6,7 @@
 //! stop the caller, since no slot is at fault.
 
 use bstore_ledger::entry::PohDefect;
-use bstore_ledger::{LedgerError, ShredIndex, Slot};
+use bstore_ledger::{FormatError, LedgerError, ShredIndex, Slot};
 
 /// Everything that can stop the replay of one slot.
 #[derive(Debug, thiserror::Error)]
@@ -151,8 +151,9 @@ impl ReplayError {
             LedgerError::DeadSlot { .. } => Self::AlreadyDead { slot },
             LedgerError::MissingShred { .. }
             | LedgerError::InvalidShredData { .. }
-            | LedgerError::InvalidEntries { .. }
-            | LedgerError::InvalidShred { .. } => Self::InvalidData { slot, source },
+            | LedgerError::Format(
+                FormatError::InvalidEntries { .. } | FormatError::InvalidShred { .. },
+            ) => Self::InvalidData { slot, source },
             other => Self::Storage {
                 slot,
                 source: other,

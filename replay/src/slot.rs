@@ -6,7 +6,7 @@ use std::time::Instant;
 use bstore_ledger::entry::{HashLimits, PohEntry, TickRules, verify_poh_with_limits};
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use bstore_ledger::store::Blockstore;
-use bstore_ledger::{Hash, LedgerError, Slot};
+use bstore_ledger::{FormatError, Hash, LedgerError, Slot};
 
 use crate::batch::EntryBatch;
 use crate::error::ReplayError;
@@ -208,14 +208,14 @@ impl SlotReplay {
         // `self.ticks` has counted every entry of the batch against the limits already.
         let last = verify_poh_with_limits(&self.last_hash, batch.entries(), &HashLimits::UNLIMITED)
             .map_err(|e| match e {
-                LedgerError::Poh { entry, defect } => ReplayError::Poh {
+                FormatError::Poh { entry, defect } => ReplayError::Poh {
                     slot,
                     entry: first + entry,
                     defect,
                 },
                 other => ReplayError::InvalidData {
                     slot,
-                    source: other,
+                    source: other.into(),
                 },
             })?;
         self.last_hash = last;

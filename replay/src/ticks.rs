@@ -127,8 +127,8 @@ impl TickCheck {
 
 #[cfg(test)]
 mod tests {
+    use bstore_ledger::Hash;
     use bstore_ledger::entry::{Entry, verify_slot_ticks_with_limits};
-    use bstore_ledger::{Hash, LedgerError};
     use proptest::prelude::*;
 
     use super::*;
@@ -167,7 +167,9 @@ mod tests {
             .collect();
         match verify_slot_ticks_with_limits(&owned, rules, limits) {
             Ok(()) => Ok(()),
-            Err(LedgerError::Poh { entry, defect }) => Err(TickViolation { entry, defect }),
+            Err(bstore_ledger::FormatError::Poh { entry, defect }) => {
+                Err(TickViolation { entry, defect })
+            }
             Err(other) => panic!("unexpected error {other}"),
         }
     }

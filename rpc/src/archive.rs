@@ -1,4 +1,4 @@
-//! The archive tier as the server sees it (issue 14, `docs/archive.md`): blocks and
+//! The archive tier as the server sees it (`docs/archive.md`): blocks and
 //! signatures beyond the local ledger, behind a small trait so this crate carries no
 //! object-store client (`bstore serve --archive` plugs `bstore-archive`'s reader in).
 //!

@@ -60,7 +60,7 @@ fn push_data(bytes: &[u8], out: &mut Vec<u8>) {
 
 /// [`copy_slot_data_unchecked`] with one bounded forward range scan over the slot's data
 /// shred keys instead of the multi-get: the alternative read path the fetch benchmark
-/// measures against the multi-get (issue 11). Same reads otherwise, same copy.
+/// measures against the multi-get. Same reads otherwise, same copy.
 pub fn copy_slot_data_scan_unchecked(
     store: &Blockstore,
     slot: Slot,

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::{agave, s};
 
-#[path = "../../../rpc/tests/common/agave_diff.rs"]
+#[path = "../../../rpc/tests/it/common/agave_diff.rs"]
 mod agave_diff;
 
 #[test]

@@ -9,6 +9,7 @@
 
 use std::ops::Range;
 
+use crate::FormatError;
 use crate::error::{LedgerError, Result};
 use crate::fetch::DataDefect;
 use crate::shred::{ShredDefect, ShredRef};
@@ -47,7 +48,7 @@ where
             return Err(invalid(slot, range, cause));
         }
         let shred = ShredRef::parse(payload).map_err(|e| match e {
-            LedgerError::InvalidShred { defect, .. } => invalid(
+            FormatError::InvalidShred { defect, .. } => invalid(
                 slot,
                 range,
                 DataDefect::Shred {
@@ -55,7 +56,7 @@ where
                     defect,
                 },
             ),
-            other => other,
+            other => other.into(),
         })?;
         if !shred.is_data() {
             let defect = ShredDefect::WrongKind { expected: "data" };

@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 
+use crate::FormatError;
 use crate::entry::{EntriesView, Entry, decode_entries};
 use crate::error::{LedgerError, Result};
 use crate::fetch::api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
@@ -349,14 +350,14 @@ pub(super) fn range_payloads<'p, P: AsRef<[u8]>>(
     Ok(payloads)
 }
 
-pub(super) fn entries_error(slot: Slot, range: &Range<u32>, e: LedgerError) -> LedgerError {
+pub(super) fn entries_error(slot: Slot, range: &Range<u32>, e: FormatError) -> LedgerError {
     match e {
-        LedgerError::InvalidEntries { offset, defect } => LedgerError::InvalidShredData {
+        FormatError::InvalidEntries { offset, defect } => LedgerError::InvalidShredData {
             slot,
             start: range.start,
             end: range.end,
             cause: DataDefect::Entries { offset, defect },
         },
-        other => other,
+        other => other.into(),
     }
 }

@@ -92,13 +92,15 @@ impl SetRoots {
         if shred.proof_size().is_none() || options.merkle == MerkleCheck::Skip {
             // Legacy (no root), or the root check is off: only the signature is checked.
             return Ok(match options.leader {
-                LeaderCheck::Verify(leader) => verify_signature(shred, &leader).map(|()| None),
+                LeaderCheck::Verify(leader) => verify_signature(shred, &leader)
+                    .map(|()| None)
+                    .map_err(Into::into),
                 LeaderCheck::Skip => Ok(None),
             });
         }
         let root = match merkle_root(shred) {
             Ok(root) => root,
-            Err(e) => return Ok(Err(e)),
+            Err(e) => return Ok(Err(e.into())),
         };
         let expected = match self.roots.get(&(slot, fec)) {
             Some(r) => Some(*r),
@@ -113,7 +115,7 @@ impl SetRoots {
             if let LeaderCheck::Verify(leader) = options.leader
                 && let Err(e) = verify_signature(shred, &leader)
             {
-                return Ok(Err(e));
+                return Ok(Err(e.into()));
             }
             return Ok(Err(LedgerError::ShredRejected {
                 slot,
@@ -129,7 +131,7 @@ impl SetRoots {
             let seen = (root, shred.signature());
             if self.verified.get(&(slot, fec)) != Some(&seen) {
                 if let Err(e) = verify_signature(shred, &leader) {
-                    return Ok(Err(e));
+                    return Ok(Err(e.into()));
                 }
                 self.verified.insert((slot, fec), seen);
             }

@@ -25,6 +25,7 @@ use super::presence::{PresenceCache, ShredColumn};
 use super::sets::{CallSets, Origin};
 use super::slot_meta::SlotMeta;
 use super::typed::{Batch, Engine};
+use crate::FormatError;
 use crate::error::{LedgerError, Result};
 use crate::shred::{ShredDefect, ShredKind, ShredRef, retransmitter_signature, verify_signature};
 use crate::types::{ShredIndex, Signature, Slot};
@@ -191,7 +192,7 @@ impl<E: KvEngine> Blockstore<E> {
                         false => work.add_code(&shred, origin)?,
                     }
                 }
-                Err(error) => Verdict::Rejected(error),
+                Err(error) => Verdict::Rejected(error.into()),
             };
             match verdict {
                 Verdict::Inserted => outcome.inserted += 1,
@@ -226,7 +227,7 @@ impl<E: KvEngine> Blockstore<E> {
 
 pub(super) fn rejected(error: LedgerError) -> RejectedShred {
     let (slot, index) = match &error {
-        LedgerError::InvalidShred { slot, index, .. } => (*slot, *index),
+        LedgerError::Format(FormatError::InvalidShred { slot, index, .. }) => (*slot, *index),
         LedgerError::ShredRejected { slot, index, .. } => (Some(*slot), Some(*index)),
         _ => (None, None),
     };
@@ -275,11 +276,11 @@ fn reject(slot: Slot, index: u32, defect: InsertDefect) -> Verdict {
 fn index_too_large(shred: &ShredRef<'_>) -> Option<Verdict> {
     let index = shred.index().0;
     (index >= ShredIndexSet::CAPACITY).then(|| {
-        Verdict::Rejected(LedgerError::InvalidShred {
+        Verdict::Rejected(LedgerError::Format(FormatError::InvalidShred {
             slot: Some(shred.slot()),
             index: Some(shred.index()),
             defect: ShredDefect::IndexTooLarge(index),
-        })
+        }))
     })
 }
 
@@ -319,11 +320,13 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         let (slot, index) = (shred.slot(), shred.index().0);
         let Some(parent) = shred.parent_slot() else {
             // `parse` guarantees a data shred's parent; kept as an error, not a panic.
-            return Ok(Verdict::Rejected(LedgerError::InvalidShred {
-                slot: Some(slot),
-                index: Some(shred.index()),
-                defect: ShredDefect::WrongKind { expected: "data" },
-            }));
+            return Ok(Verdict::Rejected(LedgerError::Format(
+                FormatError::InvalidShred {
+                    slot: Some(slot),
+                    index: Some(shred.index()),
+                    defect: ShredDefect::WrongKind { expected: "data" },
+                },
+            )));
         };
         let (engine, cache, now_ms) = (self.engine, self.cache, self.now_ms);
         let w = chain::slot_work(&mut self.slots, engine, slot)?;
@@ -411,11 +414,13 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             Err(e) => return self.refused(shred, e),
         };
         let Some(shape) = erasure_shape(shred) else {
-            return Ok(Verdict::Rejected(LedgerError::InvalidShred {
-                slot: Some(slot),
-                index: Some(shred.index()),
-                defect: ShredDefect::WrongKind { expected: "code" },
-            }));
+            return Ok(Verdict::Rejected(LedgerError::Format(
+                FormatError::InvalidShred {
+                    slot: Some(slot),
+                    index: Some(shred.index()),
+                    defect: ShredDefect::WrongKind { expected: "code" },
+                },
+            )));
         };
         let set = self.sets.load(engine, key)?;
         match set.erasure {
@@ -468,7 +473,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         if let LeaderCheck::Verify(leader) = self.options.leader
             && let Err(e) = verify_signature(shred, &leader)
         {
-            return Ok(Verdict::Rejected(e));
+            return Ok(Verdict::Rejected(e.into()));
         }
         let why = DuplicateKind::SamePosition;
         self.dups

@@ -62,14 +62,14 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             let rebuilt = match recover_fec_set_with(&shreds, &options) {
                 Ok(rebuilt) => rebuilt,
                 Err(e) => {
-                    outcome.recovery_failed.push(e);
+                    outcome.recovery_failed.push(e.into());
                     continue;
                 }
             };
             for payload in &rebuilt.data {
                 let verdict = match ShredRef::parse(payload) {
                     Ok(shred) => self.add_data(&shred, Origin::Recovered(payload.clone()))?,
-                    Err(e) => Verdict::Rejected(e),
+                    Err(e) => Verdict::Rejected(e.into()),
                 };
                 match verdict {
                     Verdict::Inserted => outcome.recovered += 1,

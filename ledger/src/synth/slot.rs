@@ -4,8 +4,9 @@ use ed25519_dalek::SigningKey;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::FormatError;
 use crate::entry::{Entry, encode_entries_into, encoded_entries_len, next_hash, signatures_mixin};
-use crate::error::{LedgerError, Result};
+use crate::error::Result;
 use crate::shred::{BatchOptions, LastInSlot, Resign, SHREDS_PER_FEC_SET, Shredder};
 use crate::types::{Hash, Slot};
 
@@ -94,9 +95,7 @@ impl SlotGenerator {
         spec: SlotSpec,
     ) -> Result<GeneratedSlot> {
         if spec.hashes_per_tick < 2 {
-            return Err(LedgerError::Shredder(
-                "hashes_per_tick must be at least 2".into(),
-            ));
+            return Err(FormatError::Shredder("hashes_per_tick must be at least 2".into()).into());
         }
         let sets = spec.data_shreds.div_ceil(SHREDS_PER_FEC_SET as u32).max(2) as usize;
         // Transaction bytes per tick interval so that the slot fills about `sets` data sets.

@@ -1,0 +1,97 @@
+//! What can be wrong with entry bytes or with a PoH chain. Carried by
+//! `FormatError::InvalidEntries` (with the byte offset) and `FormatError::Poh` (with the
+//! entry position).
+
+use std::fmt;
+
+use crate::types::Hash;
+
+/// One reason bytes do not decode as a bincode `Vec<Entry>` / transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryDefect {
+    /// The bytes end inside a field.
+    Truncated {
+        what: &'static str,
+        need: usize,
+        have: usize,
+    },
+    /// A declared length cannot fit in the bytes that remain (length bomb) or exceeds a cap.
+    LengthTooLarge {
+        what: &'static str,
+        declared: u64,
+        max: u64,
+    },
+    /// A compact-u16 (short_vec) length is non-canonical, overflows or is cut short.
+    CompactU16(&'static str),
+    /// A message's first byte names a version other than legacy or v0.
+    UnsupportedMessageVersion(u8),
+}
+
+impl fmt::Display for EntryDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Truncated { what, need, have } => {
+                write!(f, "truncated {what}: need {need} bytes, have {have}")
+            }
+            Self::LengthTooLarge {
+                what,
+                declared,
+                max,
+            } => {
+                write!(
+                    f,
+                    "{what} length {declared} exceeds what can be present ({max})"
+                )
+            }
+            Self::CompactU16(why) => write!(f, "bad compact-u16 length: {why}"),
+            Self::UnsupportedMessageVersion(b) => {
+                write!(f, "unsupported message version prefix {b:#04x}")
+            }
+        }
+    }
+}
+
+/// One reason a chain of entries fails PoH or the tick rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PohDefect {
+    /// The entry's hash is not `next_hash(previous, num_hashes, transactions)`.
+    HashMismatch { expected: Hash, found: Hash },
+    /// The slot has the wrong number of ticks.
+    TickCount { expected: u64, found: u64 },
+    /// The hashes between two ticks do not sum to `hashes_per_tick` (reported at the tick,
+    /// or earlier at the first entry whose hashes since the last tick already exceed it).
+    HashesPerTick { expected: u64, found: u64 },
+    /// The slot's last entry is not a tick.
+    DoesNotEndOnTick,
+    /// The hashes since the last tick (this entry's included) exceed
+    /// `HashLimits::max_hashes_per_tick` (hashes per tick unknown). Found before hashing.
+    TickHashLimit { limit: u64, found: u64 },
+    /// The slot's hashes so far exceed `HashLimits::max_slot_hashes` (hashes per tick
+    /// unknown). Found before hashing.
+    SlotHashLimit { limit: u64, found: u64 },
+}
+
+impl fmt::Display for PohDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::HashMismatch { expected, found } => {
+                write!(f, "hash mismatch: computed {expected}, entry has {found}")
+            }
+            Self::TickCount { expected, found } => {
+                write!(f, "slot has {found} ticks, expected {expected}")
+            }
+            Self::HashesPerTick { expected, found } => {
+                write!(f, "{found} hashes in a tick, expected {expected}")
+            }
+            Self::DoesNotEndOnTick => write!(f, "slot does not end on a tick"),
+            Self::TickHashLimit { limit, found } => write!(
+                f,
+                "{found} hashes since the last tick exceed the limit of {limit} (refused before hashing)"
+            ),
+            Self::SlotHashLimit { limit, found } => write!(
+                f,
+                "{found} hashes in the slot exceed the limit of {limit} (refused before hashing)"
+            ),
+        }
+    }
+}

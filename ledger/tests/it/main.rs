@@ -1,0 +1,26 @@
+//! The integration tests of ledger, one binary (one link of RocksDB): each module is one
+//! scenario.
+
+mod common;
+mod deshred_real;
+mod fetch_concurrent_readers;
+mod fetch_corrupt_store;
+mod fetch_ranges_model;
+mod fetch_real_random_order;
+mod history_block_record;
+mod model;
+mod recovery_proptest;
+mod recovery_real;
+mod store_agave_rows;
+mod store_concurrent_readers;
+mod store_crash;
+mod store_duplicates;
+mod store_merkle_checks;
+mod store_model;
+mod store_purge;
+mod store_read_only_and_secondary;
+mod store_recovery;
+mod store_rejects;
+mod store_reopen;
+mod store_support;
+mod store_testdata_random_order;

@@ -1,0 +1,67 @@
+//! A read-only instance and a secondary instance see what a live read-write instance wrote;
+//! the secondary follows new writes after `catch_up`. Neither may write.
+#![cfg(feature = "storage")]
+
+use crate::store_support;
+
+use bstore_ledger::LedgerError;
+use bstore_ledger::shred::ShredRef;
+use bstore_ledger::store::{AccessMode, Blockstore};
+use store_support::{SlotExpectation, open_rw, testnet};
+
+#[test]
+fn read_only_and_secondary_see_the_writer() {
+    let (packets, expected) = testnet();
+    let want = SlotExpectation::from_json(&expected["shreds"]);
+    let (first, second): (Vec<&Vec<u8>>, Vec<&Vec<u8>>) = packets
+        .iter()
+        .partition(|p| ShredRef::parse(p).expect("parse").index().0 < 160);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let secondary_dir = tempfile::tempdir().expect("tempdir");
+
+    let writer = open_rw(dir.path());
+    writer.insert_shreds(&first).expect("insert first half");
+    writer.set_roots([want.slot]).expect("root");
+
+    let read_only = Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("read-only");
+    let secondary = Blockstore::open(
+        dir.path(),
+        AccessMode::Secondary {
+            secondary_path: secondary_dir.path().to_path_buf(),
+        },
+    )
+    .expect("secondary");
+    for reader in [&read_only, &secondary] {
+        let meta = reader.meta(want.slot).expect("read").expect("meta");
+        assert_eq!(meta.consumed, 160, "{:?}", reader.access_mode());
+        assert!(reader.is_root(want.slot).expect("root"));
+        assert!(!meta.is_full());
+    }
+
+    writer.insert_shreds(&second).expect("insert second half");
+    secondary.catch_up().expect("catch up");
+    let meta = secondary.meta(want.slot).expect("read").expect("meta");
+    want.check_meta(&meta, "secondary after catch-up");
+    assert!(meta.is_full());
+    for p in &second {
+        let index = ShredRef::parse(p).expect("parse").index();
+        assert!(
+            secondary
+                .data_shred(want.slot, index)
+                .expect("read")
+                .is_some()
+        );
+    }
+
+    for reader in [&read_only, &secondary] {
+        assert!(matches!(
+            reader.insert_shreds(&first),
+            Err(LedgerError::NotWritable { .. })
+        ));
+        assert!(matches!(
+            reader.set_roots([want.parent]),
+            Err(LedgerError::NotWritable { .. })
+        ));
+    }
+    assert!(Blockstore::open(&dir.path().join("missing"), AccessMode::ReadOnly).is_err());
+}

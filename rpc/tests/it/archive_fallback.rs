@@ -1,0 +1,223 @@
+//! The archive tier behind the ledger: after a purge, blocks and transactions
+//! the ledger no longer has are answered from an archive with exactly the JSON the ledger
+//! gave before the purge; `getBlocks` and `getFirstAvailableBlock` span both; a block in
+//! neither is Agave's -32009; a failing archive is an internal error that names it, and
+//! local blocks are still served. The archive here is in memory (`BlockArchive` over
+//! `Blockstore::block_record`); `bstore/tests/archive_*.rs` run the S3 one on Garage.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bstore_ledger::Slot;
+use bstore_ledger::fetch::FetchBuffer;
+use bstore_ledger::history::BlockRecord;
+use bstore_rpc::archive::{ArchiveFuture, BlockArchive};
+use bstore_rpc::{RpcConfig, RpcServer};
+use common::*;
+use serde_json::{Value, json};
+
+#[derive(Debug, Default)]
+struct MemArchive {
+    blocks: BTreeMap<Slot, BlockRecord>,
+    signatures: BTreeMap<[u8; 64], (Slot, u32)>,
+    fail: bool,
+}
+
+impl MemArchive {
+    fn add(&mut self, record: BlockRecord) {
+        let mut index = 0u32;
+        for set in &record.entry_sets {
+            let view = bstore_ledger::entry::EntriesView::parse(set).expect("entries");
+            for tx in view.transactions() {
+                let sig = *tx.first_signature().expect("signed");
+                self.signatures.insert(sig, (record.slot, index));
+                index += 1;
+            }
+        }
+        self.blocks.insert(record.slot, record);
+    }
+
+    fn answer<T: Send + 'static>(&self, value: T) -> ArchiveFuture<'_, T> {
+        let fail = self.fail;
+        Box::pin(async move {
+            if fail {
+                Err("connection refused by 127.0.0.1:3900".to_string())
+            } else {
+                Ok(value)
+            }
+        })
+    }
+}
+
+impl BlockArchive for MemArchive {
+    fn block(&self, slot: Slot) -> ArchiveFuture<'_, Option<BlockRecord>> {
+        self.answer(self.blocks.get(&slot).cloned())
+    }
+    fn locate<'a>(&'a self, signature: &'a [u8; 64]) -> ArchiveFuture<'a, Option<(Slot, u32)>> {
+        self.answer(self.signatures.get(signature).copied())
+    }
+    fn slots(&self, first: Slot, last: Slot, limit: usize) -> ArchiveFuture<'_, Vec<Slot>> {
+        self.answer(
+            self.blocks
+                .range(first..=last)
+                .map(|(s, _)| *s)
+                .take(limit)
+                .collect(),
+        )
+    }
+    fn first_slot(&self) -> ArchiveFuture<'_, Option<Slot>> {
+        self.answer(self.blocks.keys().next().copied())
+    }
+}
+
+fn configs() -> Vec<Value> {
+    let mut out = Vec::new();
+    for encoding in ["json", "jsonParsed", "base58", "base64"] {
+        for details in ["full", "accounts", "signatures", "none"] {
+            out.push(json!({"encoding": encoding, "transactionDetails": details,
+                            "maxSupportedTransactionVersion": 0}));
+        }
+    }
+    out.push(json!({"rewards": false, "maxSupportedTransactionVersion": 0}));
+    out
+}
+
+fn start(store: &Arc<bstore_ledger::store::Blockstore>, archive: MemArchive) -> RpcServer {
+    let config = RpcConfig {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        ..RpcConfig::default()
+    };
+    let archive: Arc<dyn BlockArchive> = Arc::new(archive);
+    RpcServer::start_with_archive(Arc::clone(store), config, Some(archive)).expect("server")
+}
+
+fn call(server: &RpcServer, method: &str, params: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let (status, text) = post(server.local_addr(), body.to_string().as_bytes());
+    assert_eq!(status, 200, "{text}");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn purged_blocks_are_served_from_the_archive_with_the_same_json() {
+    let t = TestServer::start(Default::default());
+    let archived = [AGAVE_SLOTS[1], AGAVE_SLOTS[2], SYNTH_FIRST, SYNTH_FIRST + 1];
+    // What the ledger answers before the purge.
+    let mut before = Vec::new();
+    for &slot in &archived {
+        for cfg in configs() {
+            before.push((
+                "getBlock",
+                json!([slot, cfg]),
+                t.call("getBlock", json!([slot, cfg])),
+            ));
+        }
+        for sig in t.ledger.block(slot).signatures.iter().take(3) {
+            for encoding in ["json", "jsonParsed", "base64"] {
+                let params =
+                    json!([sig, {"encoding": encoding, "maxSupportedTransactionVersion": 0}]);
+                before.push((
+                    "getTransaction",
+                    params.clone(),
+                    t.call("getTransaction", params),
+                ));
+            }
+        }
+    }
+    let mut archive = MemArchive::default();
+    let mut buf = FetchBuffer::default();
+    for &slot in &archived {
+        archive.add(
+            t.ledger
+                .store
+                .block_record(Slot(slot), &mut buf)
+                .expect("record"),
+        );
+    }
+    t.ledger
+        .store
+        .purge_slots(Slot(0), Slot(SYNTH_FIRST))
+        .expect("purge");
+    let server = start(&t.ledger.store, archive);
+
+    for (method, params, want) in &before {
+        assert!(
+            want.get("result").is_some(),
+            "{method} {params} answered before: {want}"
+        );
+        let got = call(&server, method, params.clone());
+        assert_eq!(
+            got["result"], want["result"],
+            "{method} {params} from the archive"
+        );
+    }
+    // Neither in the ledger nor in the archive: Agave's long-term storage answer.
+    let e = call(&server, "getBlock", json!([TESTNET_SLOT]));
+    assert_eq!(e["error"]["code"], -32009, "{e}");
+    assert_eq!(
+        e["error"]["message"],
+        format!("Slot {TESTNET_SLOT} was skipped, or missing in long-term storage")
+    );
+    // Both tiers in one listing; the first block is the archive's.
+    let first = call(&server, "getFirstAvailableBlock", json!([]));
+    assert_eq!(first["result"], AGAVE_SLOTS[1]);
+    let blocks = call(&server, "getBlocks", json!([0, SYNTH_FIRST + 2]));
+    assert_eq!(
+        blocks["result"],
+        json!([
+            AGAVE_SLOTS[1],
+            AGAVE_SLOTS[2],
+            SYNTH_FIRST,
+            SYNTH_FIRST + 1,
+            SYNTH_FIRST + 2
+        ])
+    );
+    let limited = call(&server, "getBlocksWithLimit", json!([0, 3]));
+    assert_eq!(
+        limited["result"],
+        json!([AGAVE_SLOTS[1], AGAVE_SLOTS[2], SYNTH_FIRST])
+    );
+    // An unknown signature is still null.
+    let none = call(
+        &server,
+        "getTransaction",
+        json!([bs58::encode([9u8; 64]).into_string()]),
+    );
+    assert_eq!(none["result"], Value::Null);
+    server.stop().expect("stop");
+    t.server.stop().expect("stop");
+}
+
+#[test]
+fn a_failing_archive_is_an_internal_error_and_local_blocks_still_serve() {
+    let t = TestServer::start(Default::default());
+    t.ledger
+        .store
+        .purge_slots(Slot(0), Slot(TESTNET_SLOT))
+        .expect("purge");
+    let archive = MemArchive {
+        fail: true,
+        ..MemArchive::default()
+    };
+    let server = start(&t.ledger.store, archive);
+    let e = call(&server, "getBlock", json!([AGAVE_SLOTS[1]]));
+    assert_eq!(e["error"]["code"], -32603, "{e}");
+    assert!(
+        e["error"]["data"]
+            .as_str()
+            .unwrap_or("")
+            .contains("archive"),
+        "{e}"
+    );
+    let local = call(
+        &server,
+        "getBlock",
+        json!([SYNTH_FIRST + 1, {"maxSupportedTransactionVersion": 0}]),
+    );
+    assert!(local["result"]["blockhash"].is_string(), "{local}");
+    server.stop().expect("stop");
+    t.server.stop().expect("stop");
+}

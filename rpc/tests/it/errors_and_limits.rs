@@ -1,0 +1,258 @@
+//! Bad inputs get clear JSON-RPC errors with the standard or Solana codes, and the server
+//! keeps serving afterwards.
+
+use crate::common;
+
+use bstore_rpc::{Limits, RpcConfig};
+use common::*;
+use serde_json::{Value, json};
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+fn still_up(t: &TestServer) {
+    assert_eq!(t.result("getHealth", json!([])), "ok");
+}
+
+#[test]
+fn malformed_requests() {
+    let t = TestServer::start(Default::default());
+    let addr = t.addr();
+
+    let (status, text) = post(addr, b"{\"jsonrpc\": \"2.0\", \"method\": ");
+    assert_eq!(status, 200);
+    let r = parse(&text);
+    assert_eq!(r["error"]["code"], -32700);
+    assert_eq!(r["error"]["message"], "Parse error");
+    assert_eq!(r["id"], Value::Null);
+
+    for (body, code) in [
+        (json!(42), -32600),
+        (
+            json!({"jsonrpc": "1.0", "id": 3, "method": "getSlot"}),
+            -32600,
+        ),
+        (json!({"jsonrpc": "2.0", "id": 3, "method": 7}), -32600),
+        (
+            json!({"jsonrpc": "2.0", "id": [1], "method": "getSlot"}),
+            -32600,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getSlot", "params": "x"}),
+            -32600,
+        ),
+        (json!([]), -32600),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlok", "params": [1]}),
+            -32601,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": []}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": ["ten"]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [-1]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [1.5]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": {"slot": 10}}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [10, {"encoding": "hex"}]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [10, {"commitment": "processed"}]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [10, {}, 3]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getSlot", "params": [{"commitment": 5}]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlocks", "params": [0, 600000]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 3, "method": "getBlocksWithLimit", "params": [0, 500001]}),
+            -32602,
+        ),
+    ] {
+        let (status, text) = post(addr, body.to_string().as_bytes());
+        assert_eq!(status, 200, "{body}");
+        let r = parse(&text);
+        assert_eq!(r["error"]["code"], code, "{body} -> {r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        );
+        assert_eq!(r["jsonrpc"], "2.0");
+    }
+    let r = t.error("getBlock", json!([10, {"commitment": "processed"}]));
+    assert_eq!(
+        r["message"],
+        "Method does not support commitment below `confirmed`"
+    );
+    let r = t.error("getBlock", json!(["ten"]));
+    assert!(
+        r["message"]
+            .as_str()
+            .expect("message")
+            .starts_with("Invalid params: ")
+    );
+    still_up(&t);
+}
+
+#[test]
+fn missing_skipped_cleaned_up_dead_and_beyond() {
+    let t = TestServer::start(Default::default());
+    let cases = [
+        (
+            5,
+            -32001,
+            "Block 5 cleaned up, does not exist on node. First available block: 11".to_string(),
+        ),
+        (
+            13,
+            -32007,
+            "Slot 13 was skipped, or missing due to ledger jump to recent snapshot".to_string(),
+        ),
+        (
+            SYNTH_DEAD,
+            -32004,
+            format!("Block not available for slot {SYNTH_DEAD}"),
+        ),
+        (
+            SYNTH_FIRST + 100,
+            -32004,
+            format!("Block not available for slot {}", SYNTH_FIRST + 100),
+        ),
+        (
+            u64::MAX,
+            -32004,
+            format!("Block not available for slot {}", u64::MAX),
+        ),
+    ];
+    for (slot, code, message) in cases {
+        for commitment in ["finalized", "confirmed"] {
+            let cfg = json!({"commitment": commitment, "maxSupportedTransactionVersion": 0});
+            let e = t.error("getBlock", json!([slot, cfg]));
+            assert_eq!(e["code"], code, "slot {slot} {commitment}");
+            assert_eq!(e["message"], message.as_str(), "slot {slot} {commitment}");
+        }
+    }
+    let e = t.error("getBlockTime", json!([13]));
+    assert_eq!(e["code"], -32007);
+    still_up(&t);
+}
+
+#[test]
+fn batches_notifications_and_size_limits() {
+    let limits = Limits {
+        max_batch_len: 5,
+        max_request_bytes: 4096,
+        ..Limits::default()
+    };
+    let t = TestServer::start(RpcConfig {
+        limits,
+        ..RpcConfig::default()
+    });
+    let addr = t.addr();
+
+    // A batch: answers in order, errors in place, notifications (no id) unanswered.
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": "a", "method": "getSlot"},
+        {"jsonrpc": "2.0", "method": "getSlot"},
+        {"jsonrpc": "2.0", "id": 2, "method": "nope"},
+        {"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [11, {"transactionDetails": "none"}]},
+        7
+    ]);
+    let (status, text) = post(addr, batch.to_string().as_bytes());
+    assert_eq!(status, 200);
+    let r = parse(&text);
+    let items = r.as_array().expect("batch response");
+    assert_eq!(items.len(), 4);
+    assert_eq!(items[0]["id"], "a");
+    assert_eq!(items[0]["result"], SYNTH_FIRST + 2);
+    assert_eq!(items[1]["error"]["code"], -32601);
+    assert_eq!(items[2]["id"], 3);
+    assert_eq!(items[2]["result"]["parentSlot"], 10);
+    assert_eq!(items[3]["error"]["code"], -32600);
+
+    // Only notifications: nothing to answer.
+    let (status, text) = post(addr, br#"{"jsonrpc":"2.0","method":"getSlot"}"#);
+    assert_eq!(status, 204);
+    assert!(text.is_empty());
+
+    // Too long a batch.
+    let big: Vec<Value> = (0..6)
+        .map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "getSlot"}))
+        .collect();
+    let (status, text) = post(addr, Value::Array(big).to_string().as_bytes());
+    assert_eq!(status, 200);
+    let r = parse(&text);
+    assert_eq!(r["error"]["code"], -32600);
+    assert_eq!(
+        r["error"]["data"],
+        "batch of 6 requests exceeds the limit of 5"
+    );
+
+    // Too large a body.
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"getSlot\",\"pad\":\"{}\"}}",
+        "x".repeat(10_000)
+    );
+    let (status, text) = post(addr, huge.as_bytes());
+    assert_eq!(status, 413);
+    let r = parse(&text);
+    assert_eq!(r["error"]["code"], -32600);
+    assert_eq!(
+        r["error"]["data"],
+        "request body exceeds the limit of 4096 bytes"
+    );
+    still_up(&t);
+}
+
+#[test]
+fn purged_rooted_blocks_are_cleaned_up_with_the_new_first_available_block() {
+    let t = TestServer::start(Default::default());
+    let cfg = json!({"maxSupportedTransactionVersion": 0});
+    assert!(t.call("getBlock", json!([11, cfg]))["result"].is_object());
+    let stats = t
+        .ledger
+        .store
+        .purge_slots(bstore_ledger::Slot(0), bstore_ledger::Slot(11))
+        .expect("purge");
+    // 10, 11 and the placeholder meta of 10's parent.
+    assert_eq!(stats.slots_with_meta, 3);
+    let first = t.result("getFirstAvailableBlock", json!([]));
+    // 12 is now the first root, whose block can never be complete: the next root.
+    assert_eq!(first, json!(TESTNET_SLOT));
+    for slot in [10u64, 11, 12] {
+        let e = t.error("getBlock", json!([slot, cfg]));
+        assert_eq!(e["code"], -32001, "{e}");
+        assert_eq!(
+            e["message"],
+            format!(
+                "Block {slot} cleaned up, does not exist on node. First available block: {TESTNET_SLOT}"
+            )
+        );
+    }
+    assert!(t.call("getBlock", json!([TESTNET_SLOT, cfg]))["result"].is_object());
+    still_up(&t);
+}

@@ -1,0 +1,16 @@
+//! The integration tests of rpc, one binary (one link of RocksDB): each module is one
+//! scenario.
+
+#[path = "common/agave_diff.rs"]
+mod agave_diff;
+mod agave_history;
+mod archive_fallback;
+mod bounded_work;
+mod client_python;
+mod client_web3js;
+mod common;
+mod connection_limits;
+mod errors_and_limits;
+mod get_block_encodings;
+mod overload_and_secondary;
+mod slot_methods;

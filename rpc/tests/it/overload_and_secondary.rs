@@ -1,0 +1,119 @@
+//! Bounded fetch concurrency under a burst (refusals are -32005 and the server stays up),
+//! and a server on a RocksDB secondary that follows a live writer.
+
+use crate::common;
+
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use bstore_ledger::Slot;
+use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_rpc::{CatchUp, Limits, RpcConfig, RpcServer};
+use common::*;
+use serde_json::{Value, json};
+
+#[test]
+fn a_burst_beyond_the_workers_is_refused_not_queued() {
+    let limits = Limits {
+        max_concurrent_fetches: 1,
+        max_queued_fetches: 0,
+        ..Limits::default()
+    };
+    let t = TestServer::start(RpcConfig {
+        limits,
+        ..RpcConfig::default()
+    });
+    let addr = t.addr();
+    let expected = t.ledger.block(TESTNET_SLOT).blockhash.clone();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "getBlock",
+                      "params": [TESTNET_SLOT, {"encoding": "base58"}]})
+    .to_string();
+    let mut busy = 0;
+    // Bounded: a burst of 16 on one worker with no queue collides within a few rounds.
+    for _ in 0..20 {
+        let barrier = Arc::new(Barrier::new(16));
+        let handles: Vec<_> = (0..16)
+            .map(|_| {
+                let (barrier, body) = (Arc::clone(&barrier), body.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    post(addr, body.as_bytes())
+                })
+            })
+            .collect();
+        for h in handles {
+            let (status, text) = h.join().expect("client thread");
+            assert_eq!(status, 200);
+            let r: Value = serde_json::from_str(&text).expect("JSON");
+            if r["error"]["code"] == -32005 {
+                assert!(
+                    r["error"]["message"]
+                        .as_str()
+                        .expect("message")
+                        .starts_with("Node is busy")
+                );
+                busy += 1;
+            } else {
+                assert_eq!(r["result"]["blockhash"], expected.as_str(), "{r}");
+            }
+        }
+        if busy > 0 {
+            break;
+        }
+    }
+    assert!(
+        busy > 0,
+        "16 simultaneous getBlock calls on one worker never collided"
+    );
+    assert_eq!(t.result("getHealth", json!([])), "ok");
+    let block = t.result(
+        "getBlock",
+        json!([TESTNET_SLOT, {"transactionDetails": "none"}]),
+    );
+    assert_eq!(block["blockhash"], expected.as_str());
+}
+
+#[test]
+fn a_secondary_server_sees_what_the_writer_adds() {
+    let ledger = build_ledger();
+    let secondary_dir = tempfile::tempdir().expect("tempdir");
+    let secondary = Blockstore::open(
+        ledger.dir.path(),
+        AccessMode::Secondary {
+            secondary_path: secondary_dir.path().to_path_buf(),
+        },
+    )
+    .expect("open secondary");
+    let config = RpcConfig {
+        addr: "127.0.0.1:0".parse().expect("addr"),
+        catch_up: CatchUp::Every(Duration::from_millis(20)),
+        ..RpcConfig::default()
+    };
+    let server = RpcServer::start(Arc::new(secondary), config).expect("server");
+    let addr = server.local_addr();
+    let call = |method: &str, params: Value| -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let (_, text) = post(addr, body.to_string().as_bytes());
+        serde_json::from_str(&text).expect("JSON")
+    };
+    assert_eq!(call("getSlot", json!([]))["result"], SYNTH_FIRST + 2);
+    // The writer (the test's read-write store) roots the confirmed slot.
+    ledger
+        .store
+        .set_roots([Slot(SYNTH_CONFIRMED)])
+        .expect("root");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while call("getSlot", json!([]))["result"] != SYNTH_CONFIRMED {
+        assert!(Instant::now() < deadline, "the secondary never caught up");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let block = call(
+        "getBlock",
+        json!([SYNTH_CONFIRMED, {"maxSupportedTransactionVersion": 0}]),
+    );
+    assert_eq!(
+        block["result"]["blockhash"],
+        ledger.block(SYNTH_CONFIRMED).blockhash.as_str()
+    );
+    server.stop().expect("clean stop");
+}
