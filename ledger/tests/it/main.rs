@@ -22,5 +22,6 @@ mod store_read_only_and_secondary;
 mod store_recovery;
 mod store_rejects;
 mod store_reopen;
+#[cfg(feature = "storage")]
 mod store_support;
 mod store_testdata_random_order;
