@@ -1,7 +1,8 @@
 //! The accept loop and one task per connection, with the bounds `axum::serve` lacks:
 //!
-//! - a cap on open connections: one more is closed as soon as it is accepted (never
-//!   queued), so idle sockets cannot pile up;
+//! - a cap on open connections: one more is answered HTTP 503 / JSON-RPC -32005 at once
+//!   and closed (never queued, never served; see `conn_refuse.rs`), so idle sockets
+//!   cannot pile up and every client learns why;
 //! - hyper's header read timeout (from the moment a request may start until its header is
 //!   complete), which closes half-sent headers;
 //! - an idle timeout: a connection with no request in progress and no bytes moving for
@@ -30,6 +31,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tokio::time::Instant;
 
+use crate::conn_refuse;
 use crate::limits::ConnLimits;
 
 /// When a connection last moved bytes, and how many of its requests are being handled.
@@ -225,6 +227,7 @@ pub async fn serve(
     // Permits fit a u32 (`acquire_many` at shutdown); at least one connection is allowed.
     let max = u32::try_from(limits.max_connections.max(1)).unwrap_or(u32::MAX >> 3);
     let permits = Arc::new(Semaphore::new(max as usize));
+    let refusing = Arc::new(Semaphore::new(conn_refuse::MAX_REFUSING));
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     tokio::pin!(stop);
     loop {
@@ -242,9 +245,9 @@ pub async fn serve(
             }
         };
         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
-            // Over the cap: closed at once, never queued.
+            // Over the cap: answered 503 and closed, never queued.
             log::debug!("connection refused: {max} connections open");
-            drop(stream);
+            conn_refuse::refuse(stream, &refusing);
             continue;
         };
         let (router, shutdown) = (router.clone(), shutdown_rx.clone());

@@ -36,6 +36,8 @@ mod chain;
 #[cfg(feature = "server")]
 mod conn;
 #[cfg(feature = "server")]
+mod conn_refuse;
+#[cfg(feature = "server")]
 mod encode;
 #[cfg(feature = "server")]
 mod history;

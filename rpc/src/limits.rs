@@ -49,7 +49,8 @@ impl Default for Limits {
 /// Per-connection bounds of the HTTP server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnLimits {
-    /// Open connections at once; one more is closed as soon as it is accepted.
+    /// Open connections at once; one more is answered HTTP 503 (JSON-RPC -32005) as soon
+    /// as it is accepted, and closed.
     pub max_connections: usize,
     /// From the first byte a request may start with (connection open, or the previous
     /// response sent) until its whole header is in.

@@ -106,6 +106,6 @@ impl<'r> RecordBlock<'r> {
         let Ok(meta) = StatusMeta::decode(row) else {
             return Ok("null".into());
         };
-        confirmed_transaction_json(self.slot, &tx, &meta, self.header.block_time, cfg)
+        confirmed_transaction_json(self.slot, index, &tx, &meta, self.header.block_time, cfg)
     }
 }

@@ -105,16 +105,12 @@ fn reward_message(r: &Reward<'_>) -> Vec<u8> {
     put_nonempty(&mut m, 1, r.pubkey.as_bytes());
     put_varint(&mut m, 2, r.lamports as u64);
     put_varint(&mut m, 3, r.post_balance);
-    let kind = match r.reward_type {
-        None => 0,
-        Some(RewardType::Fee) => 1,
-        Some(RewardType::Rent) => 2,
-        Some(RewardType::Staking) => 3,
-        Some(RewardType::Voting) => 4,
-    };
-    put_varint(&mut m, 4, kind);
+    put_varint(&mut m, 4, r.reward_type.map_or(0, RewardType::to_wire));
     if let Some(c) = r.commission {
         put_bytes(&mut m, 5, c.to_string().as_bytes());
+    }
+    if let Some(bps) = r.commission_bps {
+        put_bytes(&mut m, 6, bps.to_string().as_bytes());
     }
     m
 }

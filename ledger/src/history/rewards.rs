@@ -10,6 +10,10 @@ pub enum RewardType {
     Rent,
     Staking,
     Voting,
+    /// Stake withdrawn from a deactivated delegation (Agave 4.x).
+    DeactivatedStake,
+    /// The burn of a validator admission ticket; its `lamports` are negative (Agave 4.x).
+    VatDebit,
 }
 
 impl RewardType {
@@ -19,6 +23,8 @@ impl RewardType {
             2 => Some(Self::Rent),
             3 => Some(Self::Staking),
             4 => Some(Self::Voting),
+            5 => Some(Self::DeactivatedStake),
+            6 => Some(Self::VatDebit),
             _ => None,
         }
     }
@@ -30,6 +36,20 @@ impl RewardType {
             Self::Rent => "Rent",
             Self::Staking => "Staking",
             Self::Voting => "Voting",
+            Self::DeactivatedStake => "DeactivatedStake",
+            Self::VatDebit => "VATDebit",
+        }
+    }
+
+    /// The protobuf enum value (0, no type, is `None`).
+    pub(crate) fn to_wire(self) -> u64 {
+        match self {
+            Self::Fee => 1,
+            Self::Rent => 2,
+            Self::Staking => 3,
+            Self::Voting => 4,
+            Self::DeactivatedStake => 5,
+            Self::VatDebit => 6,
         }
     }
 }
@@ -44,6 +64,9 @@ pub struct Reward<'a> {
     pub reward_type: Option<RewardType>,
     /// Stored as text; anything that is not a `u8` reads as `None` (Agave's rule).
     pub commission: Option<u8>,
+    /// The vote account's commission in basis points (field 6, text like `commission`);
+    /// anything that is not a `u16` reads as `None`.
+    pub commission_bps: Option<u16>,
 }
 
 impl<'a> Reward<'a> {
@@ -55,6 +78,8 @@ impl<'a> Reward<'a> {
             post_balance: 0,
             reward_type: None,
             commission: None,
+            commission_bps: None,
+            commission_bps: None,
         };
         for field in Fields::new(bytes) {
             match field? {
@@ -63,6 +88,9 @@ impl<'a> Reward<'a> {
                 (3, v) => reward.post_balance = v.varint("reward post_balance")?,
                 (4, v) => reward.reward_type = RewardType::from_wire(v.varint("reward type")?),
                 (5, v) => reward.commission = v.str("reward commission")?.parse::<u8>().ok(),
+                (6, v) => {
+                    reward.commission_bps = v.str("reward commission_bps")?.parse::<u16>().ok()
+                }
                 _ => {}
             }
         }
@@ -146,14 +174,16 @@ mod tests {
                     lamports: -7,
                     post_balance: 5,
                     reward_type: Some(RewardType::Voting),
-                    commission: Some(10)
+                    commission: Some(10),
+                    commission_bps: None
                 },
                 Reward {
                     pubkey: "Def",
                     lamports: 9,
                     post_balance: 5,
                     reward_type: None,
-                    commission: None
+                    commission: None,
+                    commission_bps: None
                 },
             ]
         );
@@ -162,5 +192,26 @@ mod tests {
             SlotRewards::default()
         );
         assert!(SlotRewards::decode(&[0x0a, 9, 1]).is_err());
+    }
+
+    #[test]
+    fn decodes_agave_4x_reward_types_and_commission_bps() {
+        let mut m = reward("Stk", 5, 5, "7");
+        m.extend_from_slice(&[0x32, 3]);
+        m.extend_from_slice(b"725");
+        let r = Reward::decode(&m).expect("decodes");
+        assert_eq!(r.reward_type, Some(RewardType::DeactivatedStake));
+        assert_eq!((r.commission, r.commission_bps), (Some(7), Some(725)));
+        let mut m = reward("Vat", -1, 6, "");
+        m.extend_from_slice(&[0x32, 5]);
+        m.extend_from_slice(b"70000");
+        let r = Reward::decode(&m).expect("decodes");
+        assert_eq!(r.reward_type, Some(RewardType::VatDebit));
+        assert_eq!(r.reward_type.map(RewardType::name), Some("VATDebit"));
+        assert_eq!(
+            (r.commission, r.commission_bps),
+            (None, None),
+            "70000 is not a u16"
+        );
     }
 }

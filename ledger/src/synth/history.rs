@@ -109,6 +109,7 @@ pub fn write_history<E: KvEngine>(
                 post_balance: 1_000_000_000,
                 reward_type: Some(RewardType::Fee),
                 commission: None,
+                commission_bps: None,
             },
             Reward {
                 pubkey: &leader,
@@ -116,6 +117,7 @@ pub fn write_history<E: KvEngine>(
                 post_balance: 999_999_998,
                 reward_type: Some(RewardType::Rent),
                 commission: None,
+                commission_bps: None,
             },
         ],
         num_partitions: None,

@@ -167,6 +167,11 @@ pub fn write_rewards(out: &mut JsonOut, rewards: &[Reward<'_>]) {
         }
         out.raw(",\"commission\":");
         out.opt_u64(r.commission.map(u64::from));
+        // Agave 4.x writes `commissionBps` only when the reward carries one.
+        if let Some(bps) = r.commission_bps {
+            out.raw(",\"commissionBps\":");
+            out.u64(u64::from(bps));
+        }
         out.raw("}");
     });
 }

@@ -50,6 +50,7 @@ fn sample<'a>() -> StatusMeta<'a> {
             post_balance: 9,
             reward_type: Some(RewardType::Rent),
             commission: None,
+            commission_bps: None,
         }],
         loaded_writable: vec![&[1; 32]],
         loaded_readonly: vec![],

@@ -1,8 +1,11 @@
 //! The archive fallbacks (`crate::archive`), as Agave's RPC falls back to its long-term
 //! storage: the local answer first, the archive when the ledger no longer has it.
 //!
-//! - `getBlock`: a block the ledger cleaned up (or whose history it cannot give) comes from
-//!   the archive; one the archive does not have either is Agave's -32009.
+//! - `getBlock`: a block the ledger cleaned up, does not have (-32004: on a ledger with no
+//!   roots left, a fresh node or everything purged, that is every block) or whose history
+//!   it cannot give comes from the archive, which holds only finalized blocks; a cleaned-up
+//!   one the archive does not have either is Agave's -32009, anything else keeps the
+//!   ledger's answer.
 //! - `getTransaction`: a signature the ledger does not know is located in the archive.
 //! - `getBlocks` / `getBlocksWithLimit`: slots below the local first available block come
 //!   from the archive's listing, then the local ones.
@@ -40,7 +43,7 @@ pub async fn get_block(
 ) -> Result<Answer, RpcError> {
     let local = super::block::get_block(ctx, slot, cfg).await;
     match &local {
-        Err(RpcError::BlockCleanedUp { .. }) => {}
+        Err(RpcError::BlockCleanedUp { .. } | RpcError::BlockNotAvailable { .. }) => {}
         Ok(answer) if answer.text == "null" => {}
         _ => return local,
     }
@@ -49,7 +52,10 @@ pub async fn get_block(
         .await
         .map_err(|e| archive_error(&format!("block {slot}"), e))?
     else {
-        return Err(RpcError::LongTermStorageSlotSkipped { slot });
+        return match local {
+            Err(RpcError::BlockNotAvailable { .. }) => local,
+            _ => Err(RpcError::LongTermStorageSlotSkipped { slot }),
+        };
     };
     let budget = ctx.budget.clone();
     ctx.workers
@@ -95,11 +101,18 @@ pub async fn get_transaction(
         .await
 }
 
-/// The ledger's first available block (on a scan worker).
-async fn local_first(ctx: &Ctx) -> Result<Slot, RpcError> {
+/// The ledger's first available block (on a scan worker), or `None` when the ledger has no
+/// root (a fresh node, or everything purged): then it serves no finalized block, and every
+/// one is the archive's.
+async fn local_first(ctx: &Ctx) -> Result<Option<Slot>, RpcError> {
     let window = ctx.confirmed_window;
     ctx.scans
-        .run(move |store, _| Chain::new(store, window).first_available_block())
+        .run(move |store, _| {
+            if store.max_root()?.is_none() {
+                return Ok(None);
+            }
+            Chain::new(store, window).first_available_block().map(Some)
+        })
         .await
 }
 
@@ -113,7 +126,11 @@ pub async fn first_available_block(
         .first_slot()
         .await
         .map_err(|e| archive_error("first slot", e))?;
-    let first = archived.map_or(local, |a| a.min(local));
+    let first = match (archived, local) {
+        (Some(a), Some(l)) => a.min(l),
+        (Some(a), None) => a,
+        (None, l) => l.unwrap_or_default(),
+    };
     Answer::reserve(to_text(&json!(first.0))?, &ctx.budget)
 }
 
@@ -127,7 +144,9 @@ pub async fn blocks(
     limit: Option<usize>,
     config: ContextConfig,
 ) -> Result<Answer, RpcError> {
-    let local_first = local_first(ctx).await?;
+    let local = local_first(ctx).await?;
+    // With no root the ledger lists no finalized block: the archive answers the range.
+    let local_first = local.unwrap_or(Slot(u64::MAX));
     let mut slots: Vec<u64> = Vec::new();
     if start < local_first {
         // `getBlocks` spans its range; `getBlocksWithLimit` counts blocks from `start` (as
@@ -151,19 +170,28 @@ pub async fn blocks(
         let window = ctx.confirmed_window;
         // The range is the request's (from `start`), whatever part the archive answered.
         let end = end.or(Some(Slot(start.0.saturating_add(MAX_BLOCKS_RANGE))));
-        let local: Vec<Slot> = ctx
+        let listed: Vec<Slot> = ctx
             .scans
             .run(move |store, _| {
                 let chain = Chain::new(store, window);
                 let commitment = config.commitment().at_least_confirmed()?;
-                let from = start.max(local_first);
+                // With no root, only blocks confirmed above the archive's can be local.
+                let from = local.map_or(start, |first| start.max(first));
                 match left {
                     Some(n) => chain.blocks_with_limit(from, n, commitment),
                     None => chain.blocks(from, end, commitment),
                 }
             })
             .await?;
-        slots.extend(local.iter().map(|s| s.0));
+        slots.extend(listed.iter().map(|s| s.0));
+    }
+    if local.is_none() {
+        // Both tiers were asked from `start`: one sorted listing, each slot once.
+        slots.sort_unstable();
+        slots.dedup();
+        if let Some(l) = limit {
+            slots.truncate(l);
+        }
     }
     Answer::reserve(to_text(&json!(slots))?, &ctx.budget)
 }

@@ -107,18 +107,18 @@ pub fn signatures_for_address(
         },
     };
 
-    let mut found: Vec<(Slot, [u8; 64])> = store
+    let mut found: Vec<(Slot, u32, [u8; 64])> = store
         .address_signatures_in_slot(address, start)?
         .into_iter()
         .rev()
         .filter(|e| !before_excluded.contains(&e.signature))
-        .map(|e| (e.slot, e.signature))
+        .map(|e| (e.slot, e.transaction_index, e.signature))
         .collect();
     let mut scan_error = None;
     if found.len() < cfg.limit {
         store.address_signatures_rev(address, start, lowest, |e| {
             match counts(e.slot) {
-                Ok(true) => found.push((e.slot, e.signature)),
+                Ok(true) => found.push((e.slot, e.transaction_index, e.signature)),
                 Ok(false) => {}
                 Err(err) => {
                     scan_error = Some(err);
@@ -139,20 +139,20 @@ pub fn signatures_for_address(
     let mut out = JsonOut::with_capacity(cfg.limit.min(found.len()) * 200 + 2);
     let entries = found
         .into_iter()
-        .filter(|(_, sig)| !until_excluded.contains(sig))
+        .filter(|(_, _, sig)| !until_excluded.contains(sig))
         .take(cfg.limit);
-    out.try_array(entries, |out, (slot, sig)| {
-        write_entry(chain, out, slot, &sig, commitment, max_root)
+    out.try_array(entries, |out, (slot, index, sig)| {
+        write_entry(chain, out, (slot, index, &sig), commitment, max_root)
     })?;
     out.into_string()
 }
 
-/// One `RpcConfirmedTransactionStatusWithSignature`.
+/// One `RpcConfirmedTransactionStatusWithSignature`; `index` is the transaction's position
+/// in its block as the `address_signatures` key holds it (Agave 4.x's `transactionIndex`).
 fn write_entry(
     chain: &Chain<'_>,
     out: &mut JsonOut,
-    slot: Slot,
-    sig: &[u8; 64],
+    (slot, index, sig): (Slot, u32, &[u8; 64]),
     commitment: Commitment,
     max_root: Option<Slot>,
 ) -> Result<(), RpcError> {
@@ -188,9 +188,12 @@ fn write_entry(
     out.opt_i64(store.block_time(slot)?);
     let finalized = max_root.is_some_and(|r| slot <= r);
     out.raw(if finalized {
-        ",\"confirmationStatus\":\"finalized\"}"
+        ",\"confirmationStatus\":\"finalized\""
     } else {
-        ",\"confirmationStatus\":\"confirmed\"}"
+        ",\"confirmationStatus\":\"confirmed\""
     });
+    out.raw(",\"transactionIndex\":");
+    out.u64(u64::from(index));
+    out.raw("}");
     Ok(())
 }

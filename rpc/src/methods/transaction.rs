@@ -67,22 +67,28 @@ pub fn get_transaction(
         }
         Err(e) => return Err(e.into()),
     };
-    let Some(tx) = views
+    let Some((index, tx)) = views
         .sets
         .iter()
         .flat_map(|s| s.entries.transactions())
-        .find(|tx| tx.first_signature() == Some(signature))
+        .enumerate()
+        .find(|(_, tx)| tx.first_signature() == Some(signature))
     else {
         // Agave: `TransactionStatusSlotMismatch`, answered as not found.
         return Ok("null".into());
     };
-    confirmed_transaction_json(slot, &tx, &meta, store.block_time(slot)?, cfg)
+    // The position among the block's transactions; a block holds far fewer than 2^32.
+    let index = u32::try_from(index).unwrap_or(u32::MAX);
+    confirmed_transaction_json(slot, index, &tx, &meta, store.block_time(slot)?, cfg)
 }
 
 /// Agave's `EncodedConfirmedTransactionWithStatusMeta`: `slot`, the transaction, its meta
-/// (rewards shown) and version flattened, `blockTime`. Local and archived transactions alike.
+/// (rewards shown) and version flattened, `blockTime`, and `transactionIndex` (the
+/// transaction's position among the block's transactions, as Agave 4.x reports it). Local
+/// and archived transactions alike.
 pub fn confirmed_transaction_json(
     slot: Slot,
+    index: u32,
     tx: &TransactionView<'_>,
     meta: &StatusMeta<'_>,
     block_time: Option<i64>,
@@ -102,6 +108,8 @@ pub fn confirmed_transaction_json(
     write_transaction_members(&mut out, tx, Some(meta), &block_cfg)?;
     out.raw(",\"blockTime\":");
     out.opt_i64(block_time);
+    out.raw(",\"transactionIndex\":");
+    out.u64(u64::from(index));
     out.raw("}");
     out.into_string()
 }

@@ -221,3 +221,60 @@ fn a_failing_archive_is_an_internal_error_and_local_blocks_still_serve() {
     server.stop().expect("stop");
     t.server.stop().expect("stop");
 }
+
+#[test]
+fn a_ledger_with_no_roots_left_serves_every_archived_block() {
+    let t = TestServer::start(Default::default());
+    let store = &t.ledger.store;
+    let rooted: Vec<Slot> = store
+        .rooted_slots(Slot(1)..)
+        .collect::<Result<_, _>>()
+        .expect("roots");
+    assert!(rooted.len() >= 3, "{rooted:?}");
+    let mut archive = MemArchive::default();
+    let mut buf = FetchBuffer::default();
+    let mut before = Vec::new();
+    for &slot in &rooted {
+        let cfg = json!({"maxSupportedTransactionVersion": 0});
+        let answer = t.call("getBlock", json!([slot.0, cfg]));
+        if answer.get("result").is_none_or(Value::is_null) {
+            continue;
+        }
+        before.push(("getBlock", json!([slot.0, cfg]), answer));
+        let expected = t.ledger.blocks.iter().find(|b| b.slot == slot.0);
+        if let Some(sig) = expected.and_then(|b| b.signatures.first()) {
+            let params = json!([sig, cfg]);
+            before.push((
+                "getTransaction",
+                params.clone(),
+                t.call("getTransaction", params),
+            ));
+        }
+        archive.add(store.block_record(slot, &mut buf).expect("record"));
+    }
+    let archived: Vec<u64> = archive.blocks.keys().map(|s| s.0).collect();
+    // Everything purged, roots included: a ledger with no root (as on a fresh node).
+    let highest = store.highest_slot().expect("highest").expect("a slot");
+    store.purge_slots(Slot(0), highest).expect("purge");
+    assert_eq!(store.max_root().expect("max root"), None);
+    let server = start(store, archive);
+    for (method, params, want) in &before {
+        let got = call(&server, method, params.clone());
+        assert_eq!(
+            got["result"], want["result"],
+            "{method} {params} from the archive: {got}"
+        );
+    }
+    let first = call(&server, "getFirstAvailableBlock", json!([]));
+    assert_eq!(first["result"], archived[0], "{first}");
+    let last = *archived.last().expect("archived");
+    let blocks = call(&server, "getBlocks", json!([0, last]));
+    assert_eq!(blocks["result"], json!(archived), "{blocks}");
+    let limited = call(&server, "getBlocksWithLimit", json!([0, 2]));
+    assert_eq!(limited["result"], json!(archived[..2]), "{limited}");
+    // A slot the archive does not have keeps the ledger's own answer.
+    let e = call(&server, "getBlock", json!([last + 1000]));
+    assert_eq!(e["error"]["code"], -32004, "{e}");
+    server.stop().expect("stop");
+    t.server.stop().expect("stop");
+}

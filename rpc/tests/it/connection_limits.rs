@@ -46,6 +46,21 @@ fn until_closed(s: &mut TcpStream) -> (Duration, Vec<u8>) {
     }
 }
 
+/// `raw` is the refusal: HTTP 503 with a JSON-RPC -32005 error, and nothing else.
+fn assert_refused(raw: &[u8]) {
+    let text = String::from_utf8_lossy(raw);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
+    assert!(head.starts_with("HTTP/1.1 503 "), "{head}");
+    assert!(
+        head.to_ascii_lowercase().contains("connection: close"),
+        "{head}"
+    );
+    let json: Value = serde_json::from_str(body).expect("a JSON body");
+    assert_eq!(json["error"]["code"], -32005, "{json}");
+}
+
 /// One keep-alive request on `s`; returns the response body.
 fn keep_alive_call(s: &mut TcpStream, body: &str) -> Value {
     let head = format!(
@@ -164,7 +179,7 @@ fn idle_keep_alive_connections_are_closed() {
 }
 
 #[test]
-fn connections_beyond_the_cap_are_closed_at_once() {
+fn connections_beyond_the_cap_are_answered_503_at_once() {
     let cap = 8;
     let t = server(ConnLimits {
         max_connections: cap,
@@ -184,8 +199,27 @@ fn connections_beyond_the_cap_are_closed_at_once() {
         let mut extra = connect(t.addr());
         let _ = extra.write_all(HEALTH.as_bytes());
         let (after, raw) = until_closed(&mut extra);
-        assert!(raw.is_empty(), "an extra connection was served");
+        assert_refused(&raw);
         assert!(after < SLACK, "closed only after {after:?}");
+    }
+    // A burst of 200 at once beyond the cap: every one gets the 503 answer, none is served
+    // and none is dropped without one.
+    let addr = t.addr();
+    let burst: Vec<_> = (0..200)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let mut s = connect(addr);
+                let head = format!(
+                    "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{HEALTH}",
+                    HEALTH.len()
+                );
+                let _ = s.write_all(head.as_bytes());
+                until_closed(&mut s).1
+            })
+        })
+        .collect();
+    for answer in burst {
+        assert_refused(&answer.join().expect("client thread"));
     }
     // The held ones still work; closing one frees its place.
     assert_eq!(keep_alive_call(&mut held[0], HEALTH)["result"], "ok");

@@ -5,6 +5,8 @@
 //! message. Used by `rpc/tests/agave_history.rs` (the committed fixture, in CI) and the
 //! interop suite (a fresh run of the tool).
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value, json};
 
 /// One request and what Agave answered.
@@ -26,7 +28,50 @@ fn config(c: &Value) -> Value {
     Value::Object(out)
 }
 
+/// Each recorded slot's transactions' first signatures, in block order, from Agave's own
+/// `getBlock` answers with `transactionDetails: "signatures"`.
+fn block_signatures(expected: &Value) -> HashMap<u64, Vec<Value>> {
+    let mut out = HashMap::new();
+    for c in expected["getBlock"].as_array().into_iter().flatten() {
+        if let (Some(slot), Some(sigs)) = (c["slot"].as_u64(), c["result"]["signatures"].as_array())
+        {
+            out.insert(slot, sigs.clone());
+        }
+    }
+    out
+}
+
+/// Agave 4.x adds `transactionIndex` (the transaction's position among its block's
+/// transactions) to `getTransaction` and `getSignaturesForAddress` answers; a recording made
+/// by Agave 3.1 lacks it. Where it is missing, it is filled in from Agave's own answer for
+/// the same block in the same recording, so the check stays Agave's value for value.
+fn with_transaction_index(
+    mut result: Value,
+    slot: &Value,
+    signature: &Value,
+    blocks: &HashMap<u64, Vec<Value>>,
+) -> Value {
+    let Some(object) = result.as_object_mut() else {
+        return result;
+    };
+    if object.contains_key("transactionIndex") {
+        return result;
+    }
+    let index = slot
+        .as_u64()
+        .and_then(|slot| blocks.get(&slot))
+        .and_then(|sigs| sigs.iter().position(|s| s == signature));
+    match index {
+        Some(i) => {
+            object.insert("transactionIndex".into(), json!(i));
+        }
+        None => panic!("the recording has no block {slot} listing {signature}"),
+    }
+    result
+}
+
 fn cases(expected: &Value) -> Vec<Case> {
+    let blocks = block_signatures(expected);
     let mut out = Vec::new();
     for c in expected["getBlock"].as_array().into_iter().flatten() {
         out.push(Case {
@@ -37,11 +82,20 @@ fn cases(expected: &Value) -> Vec<Case> {
         });
     }
     for c in expected["getTransaction"].as_array().into_iter().flatten() {
+        let mut e = c.clone();
+        if !e["result"].is_null() {
+            e["result"] = with_transaction_index(
+                e["result"].clone(),
+                &e["result"]["slot"],
+                &c["signature"],
+                &blocks,
+            );
+        }
         out.push(Case {
             method: "getTransaction",
             params: json!([c["signature"], config(&c["config"])]),
             what: format!("getTransaction {} {}", c["signature"], c["config"]),
-            expected: c.clone(),
+            expected: e,
         });
     }
     for c in expected["getSignaturesForAddress"]
@@ -49,11 +103,22 @@ fn cases(expected: &Value) -> Vec<Case> {
         .into_iter()
         .flatten()
     {
+        let mut e = c.clone();
+        if let Some(list) = e["result"].as_array_mut() {
+            for item in list.iter_mut() {
+                *item = with_transaction_index(
+                    item.clone(),
+                    &item["slot"],
+                    &item["signature"],
+                    &blocks,
+                );
+            }
+        }
         out.push(Case {
             method: "getSignaturesForAddress",
             params: json!([c["address"], config(&c["config"])]),
             what: format!("getSignaturesForAddress {} {}", c["address"], c["config"]),
-            expected: c.clone(),
+            expected: e,
         });
     }
     for c in expected["getSignatureStatuses"]
