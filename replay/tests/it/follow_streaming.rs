@@ -86,3 +86,61 @@ fn follows_interleaved_shuffled_slots_to_the_end() {
         assert_eq!(stats.fetch_calls_us.len() as u64, stats.num_execute_batches);
     }
 }
+
+#[test]
+fn a_long_follow_forgets_what_is_below_the_root() {
+    let chain = synth_chain(32, 6, 64);
+    let (_dir, store) = temp_blockstore();
+    for slot in &chain {
+        store.insert_shreds(&slot.data_shreds).expect("insert");
+    }
+    let root = chain[3].slot;
+    store
+        .set_roots(chain[..4].iter().map(|s| s.slot))
+        .expect("roots");
+    let (updates, updates_rx) = crossbeam_channel::unbounded();
+    let (final_tx, final_rx) = crossbeam_channel::unbounded();
+    let slots: Vec<Slot> = chain.iter().map(|s| s.slot).collect();
+    let sender = std::thread::spawn(move || {
+        for slot in &slots {
+            updates.send(*slot).expect("listening");
+        }
+        for _ in &slots {
+            final_rx.recv().expect("a final status");
+        }
+        // Named again once everything is final (and settled below the root): ignored.
+        updates.send(slots[0]).expect("listening");
+    });
+
+    let mut driver = synth_driver(&store, Completion::Streaming, MetricsSink::Off);
+    let exit = AtomicBool::new(false);
+    let mut reported = Vec::new();
+    let summary = follow(&mut driver, &updates_rx, &exit, |slot, _| {
+        reported.push(slot);
+        let _ = final_tx.send(slot);
+    })
+    .expect("store ok");
+    sender.join().expect("sender");
+    assert_eq!(summary.replayed, chain.len());
+    assert!(summary.unfinished.is_empty(), "{:?}", summary.unfinished);
+    assert_eq!(
+        reported.len(),
+        chain.len(),
+        "the late update is not replayed again"
+    );
+    for slot in &chain[..3] {
+        assert_eq!(
+            driver.blockhash(slot.slot),
+            None,
+            "slot {} forgotten",
+            slot.slot
+        );
+    }
+    for slot in &chain[3..] {
+        assert_eq!(
+            driver.blockhash(slot.slot),
+            Some(slot.blockhash),
+            "{root} and above kept"
+        );
+    }
+}
