@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Interop with Agave (issue 11): builds `agave-interop` (interop/agave, a separate cargo
+# Interop with Agave: builds `agave-interop` (interop/agave, a separate cargo
 # workspace over Agave's own solana-ledger 3.1 crates, which build their own RocksDB) and
 # runs bstore's interop tests against it (bstore/tests/interop_agave.rs, all #[ignore]d in
 # the normal suite). The tool's first build took 61 minutes here on two cores (RocksDB's and

@@ -1,7 +1,7 @@
-//! Interop with Agave (issue 11): ledgers written by Agave's own crates (solana-ledger 3.1,
+//! Interop with Agave: ledgers written by Agave's own crates (solana-ledger 3.1,
 //! driven through the `agave-interop` tool of `interop/agave`) are read by bstore, and
 //! ledgers bstore writes are read by Agave. Entries are compared byte for byte (the bincode
-//! `Vec<Entry>` each side fetched), never only by count. Issue 12's scenarios on Agave-made
+//! `Vec<Entry>` each side fetched), never only by count. The scenarios on Agave-made
 //! shreds (two versions of a slot and their duplicate proofs, erasure recovery, purging) are
 //! modules of this target, one file each under `interop_agave/`.
 //!
@@ -748,7 +748,7 @@ fn short((key, value): &HexRow) -> String {
     format!("{key}={}", &value[..value.len().min(96)])
 }
 
-// Scenarios on Agave-made versions, erasure sets and purges (issue 12), one file each.
+// Scenarios on Agave-made versions, erasure sets and purges, one file each.
 #[path = "interop_agave/duplicates.rs"]
 mod duplicates;
 #[path = "interop_agave/follow.rs"]

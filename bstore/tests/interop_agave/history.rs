@@ -1,8 +1,8 @@
-//! Issue 13's differential check on a fresh run of the tool: `agave-interop history` writes
+//! The history differential check on a fresh run of the tool: `agave-interop history` writes
 //! a ledger with Agave's own Blockstore (statuses, memos, rewards, time and height beside
 //! the shreds) and records Agave's own answers to 816 requests; a bstore server over that
 //! ledger must give the same `result`, or the same error, for each
-//! (`rpc/tests/common/agave_diff.rs`; CI runs it on the committed copy in
+//! (`rpc/tests/it/common/agave_diff.rs`; CI runs it on the committed copy in
 //! `fixtures/agave-history`).
 
 use std::net::SocketAddr;
