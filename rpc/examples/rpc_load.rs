@@ -30,6 +30,8 @@ struct Args {
     requests: u64,
     seconds: u64,
     workers: usize,
+    /// Connections opened at once for the overload row (0: no overload row).
+    burst: u64,
 }
 
 fn args() -> Args {
@@ -39,11 +41,12 @@ fn args() -> Args {
         requests: 400,
         seconds: 15,
         workers: 2,
+        burst: 0,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     for pair in argv.chunks(2) {
         let v = pair.get(1).and_then(|v| v.parse::<u64>().ok()).unwrap_or_else(|| {
-            eprintln!("usage: rpc_load [--slots N] [--shreds N] [--requests N] [--seconds S] [--workers N]");
+            eprintln!("usage: rpc_load [--slots N] [--shreds N] [--requests N] [--seconds S] [--workers N] [--burst N]");
             std::process::exit(2)
         });
         match pair[0].as_str() {
@@ -52,6 +55,7 @@ fn args() -> Args {
             "--requests" => a.requests = v.max(1),
             "--seconds" => a.seconds = v.max(1),
             "--workers" => a.workers = v.max(1) as usize,
+            "--burst" => a.burst = v,
             other => {
                 eprintln!("unknown option {other}");
                 std::process::exit(2)
@@ -263,6 +267,52 @@ fn load(addr: SocketAddr, a: &Args, clients: usize, cfg: &Value) -> LoadResult {
     }
 }
 
+/// What a burst of connections got.
+#[derive(Default)]
+struct BurstResult {
+    served: u64,
+    refused: u64,
+    unanswered: u64,
+    elapsed: Duration,
+}
+
+/// Opens `n` connections at once, each sending one `getBlock` (with `Connection: close`) and
+/// reading until the server closes: counts HTTP 200 (served), 503 (refused, JSON-RPC
+/// -32005) and connections closed with no HTTP answer at all.
+fn burst(addr: SocketAddr, n: u64, slots: u64, cfg: &Value) -> BurstResult {
+    let start = Instant::now();
+    let handles: Vec<_> = (0..n)
+        .map(|i| {
+            let cfg = cfg.clone();
+            std::thread::spawn(move || -> Option<u16> {
+                let mut s = TcpStream::connect(addr).ok()?;
+                let slot = FIRST_SLOT + 1 + i % (slots - 1);
+                let body = json!({"jsonrpc": "2.0", "id": i, "method": "getBlock", "params": [slot, cfg]}).to_string();
+                let head = format!(
+                    "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+                    body.len()
+                );
+                let _ = s.write_all(head.as_bytes());
+                let _ = s.write_all(body.as_bytes());
+                let mut got = Vec::new();
+                let _ = s.read_to_end(&mut got);
+                let status = got.get(9..12)?;
+                std::str::from_utf8(status).ok()?.parse().ok()
+            })
+        })
+        .collect();
+    let mut r = BurstResult::default();
+    for h in handles {
+        match h.join().expect("client") {
+            Some(200) => r.served += 1,
+            Some(503) => r.refused += 1,
+            _ => r.unanswered += 1,
+        }
+    }
+    r.elapsed = start.elapsed();
+    r
+}
+
 fn main() {
     let a = args();
     let dir = tempfile::tempdir().expect("tempdir");
@@ -332,6 +382,29 @@ fn main() {
                 r.errors
             );
         }
+    }
+    if a.burst > 0 {
+        let cfg = &configs[0].1;
+        let r = burst(addr, a.burst, a.slots, cfg);
+        let secs = r.elapsed.as_secs_f64();
+        println!(
+            "\n## Overload: {} connections at once, one json full getBlock each (cap {})\n",
+            a.burst,
+            bstore_rpc::ConnLimits::default().max_connections
+        );
+        println!(
+            "| served (200) | refused (503, -32005) | no answer | wall | served/s | refused/s |"
+        );
+        println!("|---|---|---|---|---|---|");
+        println!(
+            "| {} | {} | {} | {:.2} s | {:.0} | {:.0} |",
+            r.served,
+            r.refused,
+            r.unanswered,
+            secs,
+            r.served as f64 / secs,
+            r.refused as f64 / secs
+        );
     }
     server.stop().expect("stop");
 }
