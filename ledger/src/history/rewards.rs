@@ -79,7 +79,6 @@ impl<'a> Reward<'a> {
             reward_type: None,
             commission: None,
             commission_bps: None,
-            commission_bps: None,
         };
         for field in Fields::new(bytes) {
             match field? {
