@@ -18,6 +18,7 @@
 //! one set and stores what comes back.
 
 mod defect;
+mod first_code;
 mod legacy_set;
 mod merkle_set;
 mod shards;
@@ -28,6 +29,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use reed_solomon_erasure::galois_8::ReedSolomon;
 
 pub use defect::RecoveryDefect;
+pub use first_code::FirstCodeIndex;
 
 use super::parse::ShredRef;
 use super::variant::ShredVariant;
@@ -99,7 +101,32 @@ fn recover_inner(
     shreds: &[ShredRef<'_>],
     options: &RecoverOptions,
 ) -> Result<RecoveredSet, RecoveryDefect> {
-    let set = shards::SetLayout::analyse(shreds)?;
+    let readings = shards::set_readings(shreds)?;
+    let stated = recover_as(shreds, readings.stated(), options);
+    let Some(positionless) = readings.positionless() else {
+        return stated;
+    };
+    // One legacy code shred stating position 0 away from its set's index: it was made by a
+    // leader that did not write positions (placed by index) or by one that did (placed at
+    // 0). Both are decoded; a reading whose recovered shreds fail the checks is dropped, and
+    // two readings that give different shreds refuse the set.
+    match (stated, recover_as(shreds, positionless, options)) {
+        (Ok(a), Ok(b)) if a == b => Ok(a),
+        (Ok(_), Ok(_)) => Err(RecoveryDefect::AmbiguousCodePosition {
+            index: readings.stated(),
+        }),
+        (Ok(a), Err(_)) | (Err(_), Ok(a)) => Ok(a),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+/// Recovery when the set's first code index is `first_code_index`.
+fn recover_as(
+    shreds: &[ShredRef<'_>],
+    first_code_index: u32,
+    options: &RecoverOptions,
+) -> Result<RecoveredSet, RecoveryDefect> {
+    let set = shards::SetLayout::analyse(shreds, first_code_index)?;
     if set.missing_data() == 0 {
         return Ok(RecoveredSet::default());
     }
