@@ -14,6 +14,7 @@ mod recovery_real;
 mod store_agave_rows;
 mod store_concurrent_readers;
 mod store_crash;
+mod store_legacy_positionless;
 mod store_duplicates;
 mod store_merkle_checks;
 mod store_model;
