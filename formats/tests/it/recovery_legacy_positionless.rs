@@ -9,8 +9,7 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use bstore_formats::shred::{
-    FirstCodeIndex, RecoverOptions, RecoveryDefect, ShredRef, recover_fec_set,
-    recover_fec_set_with,
+    FirstCodeIndex, RecoverOptions, RecoveryDefect, ShredRef, recover_fec_set, recover_fec_set_with,
 };
 use bstore_formats::{FormatError, Pubkey};
 
@@ -32,7 +31,11 @@ fn sets() -> BTreeMap<u32, Set> {
             let shred = ShredRef::parse(&payload).expect("mainnet shred parses");
             let (index, fec) = (shred.index().0, shred.fec_set_index());
             let set = sets.entry(fec).or_default();
-            let map = if is_data { &mut set.data } else { &mut set.code };
+            let map = if is_data {
+                &mut set.data
+            } else {
+                &mut set.code
+            };
             map.insert(index, payload);
         }
     }
@@ -147,7 +150,10 @@ fn every_set_recovers_from_random_subsets() {
     // Each set had rounds with a lone code shred away from the set's index; the recovered
     // headers (index, flags, size, zero padding) told its two readings apart nearly always.
     assert!(lone >= 40, "{lone} rounds with a lone two-way code shred");
-    assert!(ambiguous * 10 < lone, "{ambiguous} of {lone} lone rounds were ambiguous");
+    assert!(
+        ambiguous * 10 < lone,
+        "{ambiguous} of {lone} lone rounds were ambiguous"
+    );
 }
 
 #[test]

@@ -39,6 +39,16 @@ pub(super) fn set_code_indices(present: &ShredIndexSet, erasure: &ErasureMeta) -
     out
 }
 
+/// The readings of the set's first stored code shred when its `erasure_meta` alone tells:
+/// a stated position other than 0 (`first_coding_index ≠ first_received_coding_index`), or
+/// position 0 at the set's own index, leave one reading. Otherwise the shred is read.
+fn certain_reading(known: &ErasureMeta) -> Option<FirstCodeIndex> {
+    let stated = u32::try_from(known.first_coding_index).ok()?;
+    let at_set_index = known.first_coding_index == u64::from(known.fec_set_index);
+    let position_zero = known.first_coding_index == known.first_received_coding_index;
+    (at_set_index || !position_zero).then(|| FirstCodeIndex::exactly(stated))
+}
+
 impl<E: KvEngine> Work<'_, '_, '_, E> {
     /// The erasure-config check of `shred`, a code shred of set `key` describing `shape`.
     /// The set's first code shred defines its `erasure_meta`; a later one that conflicts is
@@ -98,7 +108,10 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             return Ok(Some(cached));
         }
         let first = u32::try_from(known.first_received_coding_index).unwrap_or(u32::MAX);
-        let Some(mut readings) = self.stored_readings(key, first)? else {
+        let from_meta = certain_reading(known);
+        let Some(mut readings) =
+            from_meta.map_or_else(|| self.stored_readings(key, first), |r| Ok(Some(r)))?
+        else {
             return Ok(None);
         };
         if readings.is_ambiguous() {
@@ -130,7 +143,10 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         readings: &FirstCodeIndex,
     ) -> Result<Option<u32>> {
         let first = u32::try_from(known.first_received_coding_index).unwrap_or(u32::MAX);
-        let others = self.held_code(key.0, known).into_iter().filter(|&i| i != first);
+        let others = self
+            .held_code(key.0, known)
+            .into_iter()
+            .filter(|&i| i != first);
         for index in std::iter::once(first).chain(others) {
             if let Some(stored) = self.stored_readings(key, index)?
                 && !stored.agrees_with(readings)
@@ -144,9 +160,9 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
     /// The readings of the stored code shred at `index` when it belongs to set `key`.
     fn stored_readings(&self, key: SetKey, index: u32) -> Result<Option<FirstCodeIndex>> {
         let (slot, fec) = key;
-        let payload =
-            self.sets
-                .payload(self.engine, self.inputs, slot, ShredKind::Code, index)?;
+        let payload = self
+            .sets
+            .payload(self.engine, self.inputs, slot, ShredKind::Code, index)?;
         Ok(payload.and_then(|p| {
             let shred = ShredRef::parse(&p).ok()?;
             let ours = shred.slot() == slot && shred.fec_set_index() == fec;
@@ -167,6 +183,26 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_meta_tells_the_readings_unless_position_zero_away_from_the_set() {
+        let meta = |first_coding_index, first_received_coding_index| ErasureMeta {
+            fec_set_index: 64,
+            first_coding_index,
+            first_received_coding_index,
+            num_data: 32,
+            num_coding: 32,
+        };
+        assert_eq!(
+            certain_reading(&meta(64, 70)),
+            Some(FirstCodeIndex::exactly(64))
+        );
+        assert_eq!(
+            certain_reading(&meta(64, 64)),
+            Some(FirstCodeIndex::exactly(64))
+        );
+        assert_eq!(certain_reading(&meta(70, 70)), None);
+    }
 
     #[test]
     fn code_indices_cover_both_readings_once() {

@@ -192,7 +192,10 @@ fn assert_erasure_conflict(out: &bstore_ledger::store::InsertOutcome) {
         out.rejected
     );
     assert_eq!(
-        out.duplicate_slots.iter().map(|d| d.kind).collect::<Vec<_>>(),
+        out.duplicate_slots
+            .iter()
+            .map(|d| d.kind)
+            .collect::<Vec<_>>(),
         vec![DuplicateKind::ErasureConfigConflict]
     );
 }
@@ -278,7 +281,10 @@ fn a_forged_first_shred_is_proven_by_the_honest_ones() {
     let out = store.insert_shreds(&honest).expect("insert");
     assert!(!out.rejected.is_empty());
     assert_eq!(
-        out.duplicate_slots.iter().map(|d| d.kind).collect::<Vec<_>>(),
+        out.duplicate_slots
+            .iter()
+            .map(|d| d.kind)
+            .collect::<Vec<_>>(),
         vec![DuplicateKind::ErasureConfigConflict]
     );
     let proof = store

@@ -137,9 +137,15 @@ mod tests {
         assert!(!readings(&code(0x5A, 64, 64, 32, 0)).is_ambiguous());
         // Past the set's num_code, or a stated position: one reading.
         assert!(!readings(&code(0x5A, 96, 64, 32, 0)).is_ambiguous());
-        assert_eq!(readings(&code(0x5A, 69, 64, 32, 5)), FirstCodeIndex::exactly(64));
+        assert_eq!(
+            readings(&code(0x5A, 69, 64, 32, 5)),
+            FirstCodeIndex::exactly(64)
+        );
         // Merkle code shreds always state their position.
-        assert_eq!(readings(&code(0x46, 69, 64, 32, 0)), FirstCodeIndex::exactly(69));
+        assert_eq!(
+            readings(&code(0x46, 69, 64, 32, 0)),
+            FirstCodeIndex::exactly(69)
+        );
     }
 
     #[test]

@@ -139,10 +139,9 @@ impl<'a> SetLayout<'a> {
             ShredKind::Code => {
                 let num_data = shred.num_data().map(usize::from);
                 let num_code = shred.num_code().map(usize::from);
-                let admitted = FirstCodeIndex::of(shred)
-                    .is_some_and(|r| r.admits(self.first_code_index));
-                if num_data != Some(self.num_data) || num_code != Some(self.num_code) || !admitted
-                {
+                let admitted =
+                    FirstCodeIndex::of(shred).is_some_and(|r| r.admits(self.first_code_index));
+                if num_data != Some(self.num_data) || num_code != Some(self.num_code) || !admitted {
                     return Err(RecoveryDefect::CodeHeaderMismatch { index });
                 }
                 // An admitted reading puts the shred inside the set's code range.
