@@ -13,6 +13,9 @@
 //! - Legacy sets: the erasure shard of a data shred is its zero-padded payload's first 1139
 //!   bytes (signature included), of a code shred `payload[89..1228]`. There is no root: see
 //!   [`recover_fec_set_with`] for what is and is not detected.
+//! - Code shards sit at `num_data + index − c`, `c` the set's first code index as its code
+//!   shreds read it ([`FirstCodeIndex`]: legacy shreds of leaders before Solana 1.8.9 state
+//!   position 0 and are placed by index).
 //!
 //! The functions are pure: the caller (the store's insert path) gives the shreds it holds of
 //! one set and stores what comes back.
@@ -75,7 +78,9 @@ pub fn recover_fec_set(shreds: &[ShredRef<'_>]) -> crate::Result<RecoveredSet> {
 /// few shreds, shreds of another set, inconsistent variants or coding headers, conflicting
 /// shreds at one position, and for Merkle sets a differing leader signature, a present shred
 /// not proving the set's root, a recovered shred with a header unlike the set's or a rebuilt
-/// root unlike the set's. With `options.leader`, a signature that does not verify.
+/// root unlike the set's. With `options.leader`, a signature that does not verify. Code
+/// shreds sharing no first code index reading are `CodeHeaderMismatch`; a lone legacy code
+/// shred whose two readings both rebuild valid, different shreds is `AmbiguousCodePosition`.
 ///
 /// Legacy sets have no root. Without the leader's key a corrupted code shred is detected only
 /// when the wrong bytes reach a recovered shred's common or data header (checked against the
