@@ -21,15 +21,24 @@ use crate::error::{LedgerError, Result};
 use crate::shred::{FirstCodeIndex, ShredKind, ShredRef};
 use crate::types::Slot;
 
-/// The code indices `present` holds where the set's code shreds can be: from the set's
-/// index (positionless leaders) and from the first stored shred's stated first code index,
-/// `num_coding` each. Shreds of other sets may be among them; callers check `fec_set_index`.
-pub(super) fn set_code_indices(present: &ShredIndexSet, erasure: &ErasureMeta) -> Vec<u32> {
+/// The code indices `present` holds where the set's code shreds can be: `num_coding` from
+/// the set's first code index when `readings` (the set's, if known) leave one, else from
+/// both the set's index (positionless leaders) and the first stored shred's stated first code
+/// index. Shreds of other sets may be among them; callers check `fec_set_index`.
+pub(super) fn set_code_indices(
+    present: &ShredIndexSet,
+    erasure: &ErasureMeta,
+    readings: Option<FirstCodeIndex>,
+) -> Vec<u32> {
     let cap = u64::from(ShredIndexSet::CAPACITY);
     let span = |start: u64| {
         let end = start.saturating_add(erasure.num_coding).min(cap);
         (start.min(cap) as u32, end as u32)
     };
+    if let Some(r) = readings.filter(|r| !r.is_ambiguous()) {
+        let (start, end) = span(u64::from(r.stated()));
+        return present.range(start, end).collect();
+    }
     let (a, b) = (
         span(u64::from(erasure.fec_set_index)),
         span(erasure.first_coding_index),
@@ -175,7 +184,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         self.slots
             .get(&slot)
             .and_then(|w| w.code.as_ref())
-            .map(|present| set_code_indices(present, known))
+            .map(|present| set_code_indices(present, known, None))
             .unwrap_or_default()
     }
 }
@@ -218,8 +227,13 @@ mod tests {
             num_coding: 32,
         };
         assert_eq!(
-            set_code_indices(&present, &erasure),
+            set_code_indices(&present, &erasure, None),
             vec![64, 70, 95, 96, 100]
+        );
+        let known = Some(FirstCodeIndex::exactly(64));
+        assert_eq!(
+            set_code_indices(&present, &erasure, known),
+            vec![64, 70, 95]
         );
     }
 }

@@ -86,6 +86,8 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
     /// to rebuild them (Agave's `should_recover_shreds`).
     fn recoverable(&mut self, slot: Slot, erasure: &ErasureMeta) -> Result<Option<Vec<Vec<u8>>>> {
         let (engine, cache) = (self.engine, self.cache);
+        let readings = self.sets.sets.get(&(slot, erasure.fec_set_index));
+        let readings = readings.and_then(|s| s.code_readings);
         let Some(w) = self.slots.get_mut(&slot) else {
             return Ok(None);
         };
@@ -99,7 +101,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             return Ok(None);
         };
         let data = held(data, erasure.data_range());
-        let code = set_code_indices(code, erasure);
+        let code = set_code_indices(code, erasure, readings);
         let (have, need) = (data.len() as u64, erasure.num_data);
         if have >= need || have + (code.len() as u64) < need {
             return Ok(None);
