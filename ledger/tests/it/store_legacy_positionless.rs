@@ -293,3 +293,71 @@ fn a_forged_first_shred_is_proven_by_the_honest_ones() {
         .expect("proof");
     assert_eq!(&proof.shred1, &forged);
 }
+
+/// Whatever the order, a set holding a forged code shred that states another code range
+/// ends with one proof, and its two shreds conflict on their own: no first code index
+/// reading in common. A code shred stating the position its index has in the set (as
+/// leaders from 1.8.9 wrote it) is no conflict.
+#[test]
+fn a_forged_code_shred_in_any_order_makes_a_self_standing_proof() {
+    let shreds = slot_shreds();
+    let code = set_code(&shreds, 128);
+    let indexes: Vec<u32> = code.keys().copied().collect();
+    let readings = |p: &[u8]| {
+        let shred = ShredRef::parse(p).expect("parses");
+        bstore_ledger::shred::FirstCodeIndex::of(&shred).expect("code")
+    };
+    for seed in 1..=12u64 {
+        let mut rng = Rng(0xF0F0_1234 ^ (seed << 40));
+        // A code shred at a free index of the set's range: odd seeds state its position in
+        // set 128 (consistent), even seeds a position that puts the range elsewhere.
+        let free: Vec<u32> = (129..160).filter(|i| !indexes.contains(i)).collect();
+        let at = free[rng.below(free.len())];
+        let consistent = seed % 2 == 1;
+        let position = match consistent {
+            true => (at - 128) as u16,
+            false => {
+                let p = 1 + rng.below(4) as u16;
+                if at - u32::from(p) == 128 { p + 1 } else { p }
+            }
+        };
+        let template = code[&indexes[rng.below(indexes.len())]];
+        let mut forged = template.to_vec();
+        forged[73..77].copy_from_slice(&at.to_le_bytes());
+        forged[87..89].copy_from_slice(&position.to_le_bytes());
+        let mut packets: Vec<&Vec<u8>> = code.values().copied().collect();
+        packets.push(&forged);
+        rng.shuffle(&mut packets);
+        let store = Blockstore::in_memory();
+        let mut kinds = Vec::new();
+        for call in packets.chunks(1 + rng.below(5)) {
+            let out = store.insert_shreds(call).expect("insert");
+            kinds.extend(out.duplicate_slots.iter().map(|d| d.kind));
+        }
+        if consistent {
+            assert!(kinds.is_empty(), "seed {seed}: {kinds:?}");
+            let stored = store.code_shred(SLOT, ShredIndex(at)).expect("read");
+            assert_eq!(stored.as_ref(), Some(&forged), "seed {seed}");
+            continue;
+        }
+        // Honest shreds admit only their own index or 128, and two of them share only 128,
+        // which the forged shred does not admit.
+        assert_eq!(
+            kinds,
+            vec![DuplicateKind::ErasureConfigConflict],
+            "seed {seed}"
+        );
+        let proof = store
+            .duplicate_slot_proof(SLOT)
+            .expect("read")
+            .expect("proof");
+        assert!(
+            [&proof.shred1, &proof.shred2].contains(&&forged),
+            "seed {seed}"
+        );
+        assert!(
+            !readings(&proof.shred1).agrees_with(&readings(&proof.shred2)),
+            "seed {seed}: the proof's shreds share a reading"
+        );
+    }
+}
