@@ -1,5 +1,5 @@
 //! Mainnet slot 102815960 (October 2021): legacy 32:32 FEC sets whose code shreds all state
-//! position 0 and are numbered `fec_set_index + k`, as leaders before Solana 1.8.9 made
+//! position 0 and are numbered `fec_set_index + k`, as Solana 1.7 and early 1.8 leaders made
 //! them. Every set is rebuilt byte for byte from random subsets of its shreds, with and
 //! without the leader's key; without it a set is refused only when its single code shred
 //! reads two ways and both readings rebuild valid shreds. A code shred that states another

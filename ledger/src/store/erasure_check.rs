@@ -2,7 +2,7 @@
 //! (`docs/on-disk-layout.md#duplicate-slot-proofs`): the shred must state the set's
 //! `num_data` and `num_code`, and share a reading of the set's first code index with every
 //! code shred the set holds (`FirstCodeIndex`: a legacy shred stating position 0 reads two
-//! ways, because leaders before Solana 1.8.9 did not write positions).
+//! ways, because leaders of Solana 1.7 and early 1.8 did not write positions).
 //!
 //! Invariants: the set's readings are the intersection of the readings of its stored code
 //! shreds, so they are never empty; a conflict is proven only with a stored shred of the set

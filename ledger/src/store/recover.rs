@@ -115,7 +115,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             }
         }
         // The code indices looked at may hold another set's shreds (sets of leaders before
-        // Solana 1.8.9 number code shreds like data shreds).
+        // Solana 1.9 number code shreds like data shreds).
         payloads.retain(|p| {
             ShredRef::parse(p).is_ok_and(|s| s.fec_set_index() == erasure.fec_set_index)
         });

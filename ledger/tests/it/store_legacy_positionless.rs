@@ -1,10 +1,10 @@
 //! Scenario: mainnet slot 102815960 (October 2021), whose legacy 32:32 sets carry code
-//! shreds that all state position 0 and are numbered like the set's data shreds (leaders
-//! before Solana 1.8.9). Inserted with 356 data shreds dropped, in several random orders and
-//! call sizes, the slot is an honest slot: no shred refused, no duplicate proof, every lost
-//! data shred rebuilt byte for byte, and all 881 entries fetched equal the full slot's. A
-//! forged code shred that really conflicts with the set (another shape, or a stated
-//! position that no reading of the stored shreds shares) is still refused and proven.
+//! shreds that all state position 0 and are numbered like the set's data shreds (leaders of
+//! Solana 1.7 and early 1.8). Inserted with 356 data shreds dropped, in several random
+//! orders and call sizes, the slot is an honest slot: no shred refused, no duplicate proof,
+//! every lost data shred rebuilt byte for byte, and all 881 entries fetched equal the full
+//! slot's. A forged code shred that really conflicts with the set (another shape, or a
+//! stated position that no reading of the stored shreds shares) is still refused and proven.
 
 use crate::common;
 
@@ -297,7 +297,7 @@ fn a_forged_first_shred_is_proven_by_the_honest_ones() {
 /// Whatever the order, a set holding a forged code shred that states another code range
 /// ends with one proof, and its two shreds conflict on their own: no first code index
 /// reading in common. A code shred stating the position its index has in the set (as
-/// leaders from 1.8.9 wrote it) is no conflict.
+/// later 1.8 leaders wrote it) is no conflict.
 #[test]
 fn a_forged_code_shred_in_any_order_makes_a_self_standing_proof() {
     let shreds = slot_shreds();

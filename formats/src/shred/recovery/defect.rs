@@ -25,7 +25,7 @@ pub enum RecoveryDefect {
     CodeHeaderMismatch { index: u32 },
     /// The set's only code shred is legacy and states position 0 away from the set's index,
     /// and both of its readings (placed at position 0, or by its index as leaders before
-    /// Solana 1.8.9 meant) rebuild valid but different shreds: more shreds, or the leader's
+    /// Solana 1.7 meant) rebuild valid but different shreds: more shreds, or the leader's
     /// key, are needed to tell which is right.
     AmbiguousCodePosition { index: u32 },
     /// A data shred whose position (`index − fec_set_index`) is not below `num_data`.

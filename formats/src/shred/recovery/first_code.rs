@@ -4,11 +4,11 @@
 //! code shred at index `i` is erasure shard `num_data + (i − c)`. The coding header states
 //! `position = i − c`, but not every leader wrote it:
 //!
-//! - Solana 1.7 and 1.8 before 1.8.9 serialized the field unused, always 0, numbered a set's
-//!   code shreds `fec_set_index + k`, and placed them by index (`num_data + index −
-//!   fec_set_index`), never by the field.
-//! - 1.8.9 to 1.8.x wrote `position = k` and still placed by index; from 1.9 the position is
-//!   read from the header and the first code index is `index − position`.
+//! - Solana 1.7 and early 1.8 (1.8.5 still) serialized the field unused, always 0,
+//!   numbered a set's code shreds `fec_set_index + k`, and placed them by index
+//!   (`num_data + index − fec_set_index`), never by the field.
+//! - Later 1.8 (1.8.9 already) wrote `position = k` and still placed by index; from 1.9
+//!   the position is read from the header and the first code index is `index − position`.
 //!
 //! So a legacy code shred stating position 0 has two readings of `c` when its index is not
 //! its `fec_set_index`: the *stated* one (`index`, as 1.9 and later read it) and the

@@ -14,7 +14,7 @@
 //!   bytes (signature included), of a code shred `payload[89..1228]`. There is no root: see
 //!   [`recover_fec_set_with`] for what is and is not detected.
 //! - Code shards sit at `num_data + index − c`, `c` the set's first code index as its code
-//!   shreds read it ([`FirstCodeIndex`]: legacy shreds of leaders before Solana 1.8.9 state
+//!   shreds read it ([`FirstCodeIndex`]: legacy shreds of Solana 1.7 and early 1.8 leaders state
 //!   position 0 and are placed by index).
 //!
 //! The functions are pure: the caller (the store's insert path) gives the shreds it holds of
