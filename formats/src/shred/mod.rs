@@ -33,7 +33,8 @@ pub use merkle::{
 };
 pub use parse::{MAX_CODE_SHREDS_PER_FEC_SET, ShredRef};
 pub use recovery::{
-    RecoverOptions, RecoveredSet, RecoveryDefect, recover_fec_set, recover_fec_set_with,
+    FirstCodeIndex, RecoverOptions, RecoveredSet, RecoveryDefect, recover_fec_set,
+    recover_fec_set_with,
 };
 pub use shredder::{BatchOptions, LastInSlot, Resign, SHREDS_PER_FEC_SET, ShredBatch, Shredder};
 pub use signature::verify_signature;

@@ -225,7 +225,8 @@ impl<'a> ShredRef<'a> {
         }
     }
 
-    /// Code shreds: position among the set's code shreds.
+    /// Code shreds: position among the set's code shreds, as the coding header states it
+    /// (always 0 from Solana 1.7 and early 1.8 leaders, which did not write it).
     pub fn position(&self) -> Option<u16> {
         match self.body {
             Body::Code { position, .. } => Some(position),
@@ -235,7 +236,8 @@ impl<'a> ShredRef<'a> {
 
     /// Position of this shred's leaf in its FEC set's Merkle tree (and of its erasure
     /// shard): `index − fec_set_index` for data, `num_data + position` for code. Both are
-    /// validated by `parse` not to underflow.
+    /// validated by `parse` not to underflow. A legacy code shred stating position 0 may sit
+    /// elsewhere in its set: recovery places it by [`FirstCodeIndex`](super::FirstCodeIndex).
     pub fn erasure_position(&self) -> usize {
         let position = match self.body {
             Body::Data { .. } => self.index.saturating_sub(self.fec_set_index),

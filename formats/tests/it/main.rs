@@ -11,6 +11,7 @@ mod entry_transactions;
 mod entry_truncation;
 mod poh_real;
 mod recovery_legacy;
+mod recovery_legacy_positionless;
 mod shred_agave_generated;
 mod shred_firedancer_legacy;
 mod shred_mainnet_headers;

@@ -422,28 +422,8 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
                 },
             )));
         };
-        let set = self.sets.load(engine, key)?;
-        match set.erasure {
-            Some(known) if !known.agrees_with(&shape) => {
-                let defect = InsertDefect::ErasureConfigConflict {
-                    fec_set_index: key.1,
-                    num_data: known.num_data,
-                    num_coding: known.num_coding,
-                };
-                let first = u32::try_from(known.first_received_coding_index).unwrap_or(u32::MAX);
-                self.prove(
-                    shred,
-                    ShredKind::Code,
-                    first,
-                    DuplicateKind::ErasureConfigConflict,
-                )?;
-                return Ok(reject(slot, index, defect));
-            }
-            Some(_) => {}
-            None => {
-                set.erasure = Some(shape);
-                set.erasure_new = true;
-            }
+        if let Some(refused) = self.check_erasure(shred, key, shape)? {
+            return Ok(refused);
         }
         self.batch
             .put_bytes::<CodeShred>((slot, shred.index()), shred.payload())?;

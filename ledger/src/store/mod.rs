@@ -28,6 +28,7 @@ mod chain;
 mod checks;
 mod data_sets;
 mod duplicates;
+mod erasure_check;
 #[cfg(feature = "storage")]
 mod formats;
 mod history_rows;

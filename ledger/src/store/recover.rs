@@ -14,6 +14,7 @@
 
 use super::columns::{ErasureMetaColumn, SetKey};
 use super::duplicates::DuplicateKind;
+use super::erasure_check::set_code_indices;
 use super::index_set::ShredIndexSet;
 use super::insert::{InsertOutcome, Verdict, Work};
 use super::kv::{Direction, KvEngine};
@@ -85,6 +86,8 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
     /// to rebuild them (Agave's `should_recover_shreds`).
     fn recoverable(&mut self, slot: Slot, erasure: &ErasureMeta) -> Result<Option<Vec<Vec<u8>>>> {
         let (engine, cache) = (self.engine, self.cache);
+        let readings = self.sets.sets.get(&(slot, erasure.fec_set_index));
+        let readings = readings.and_then(|s| s.code_readings);
         let Some(w) = self.slots.get_mut(&slot) else {
             return Ok(None);
         };
@@ -98,7 +101,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             return Ok(None);
         };
         let data = held(data, erasure.data_range());
-        let code = held(code, erasure.code_range());
+        let code = set_code_indices(code, erasure, readings);
         let (have, need) = (data.len() as u64, erasure.num_data);
         if have >= need || have + (code.len() as u64) < need {
             return Ok(None);
@@ -111,7 +114,12 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
                 }
             }
         }
-        Ok(Some(payloads))
+        // The code indices looked at may hold another set's shreds (sets of leaders before
+        // Solana 1.9 number code shreds like data shreds).
+        payloads.retain(|p| {
+            ShredRef::parse(p).is_ok_and(|s| s.fec_set_index() == erasure.fec_set_index)
+        });
+        Ok((payloads.len() as u64 >= need).then_some(payloads))
     }
 
     /// Step 2: chained Merkle root checks on the sets this call created rows for.

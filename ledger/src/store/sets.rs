@@ -15,7 +15,7 @@ use super::columns::{CodeShred, DataShred, ErasureMetaColumn, MerkleRootMetaColu
 use super::kv::KvEngine;
 use super::typed::Engine;
 use crate::error::Result;
-use crate::shred::{ShredKind, ShredRef, merkle_root};
+use crate::shred::{FirstCodeIndex, ShredKind, ShredRef, merkle_root};
 use crate::types::{ShredIndex, Slot};
 
 /// One FEC set's rows during a call.
@@ -27,6 +27,9 @@ pub(super) struct SetWork {
     pub(super) merkle_new: bool,
     /// A shred of the set was stored by this call (the set is a recovery candidate).
     pub(super) touched: bool,
+    /// The first code index readings all the set's stored code shreds admit, once the
+    /// erasure check has read them (`erasure_check.rs`).
+    pub(super) code_readings: Option<FirstCodeIndex>,
 }
 
 /// Where the payload of a shred stored by this call is.

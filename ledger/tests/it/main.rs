@@ -15,6 +15,7 @@ mod store_agave_rows;
 mod store_concurrent_readers;
 mod store_crash;
 mod store_duplicates;
+mod store_legacy_positionless;
 mod store_merkle_checks;
 mod store_model;
 mod store_purge;

@@ -23,6 +23,11 @@ pub enum RecoveryDefect {
     /// A code shred whose `num_data`, `num_code` or first code index (`index − position`)
     /// differs from the set's.
     CodeHeaderMismatch { index: u32 },
+    /// The set's only code shred is legacy and states position 0 away from the set's index,
+    /// and both of its readings (placed at position 0, or by its index as leaders before
+    /// Solana 1.7 meant) rebuild valid but different shreds: more shreds, or the leader's
+    /// key, are needed to tell which is right.
+    AmbiguousCodePosition { index: u32 },
     /// A data shred whose position (`index − fec_set_index`) is not below `num_data`.
     OutsideSet { index: u32 },
     /// `num_data + num_code` exceeds the 256 shards GF(2^8) allows.
@@ -65,6 +70,7 @@ impl RecoveryDefect {
             Self::ForeignShred { .. } => "foreign_shred",
             Self::VariantMismatch { .. } => "variant_mismatch",
             Self::CodeHeaderMismatch { .. } => "code_header_mismatch",
+            Self::AmbiguousCodePosition { .. } => "ambiguous_code_position",
             Self::OutsideSet { .. } => "outside_set",
             Self::UnsupportedShape { .. } => "unsupported_shape",
             Self::ConflictingShreds { .. } => "conflicting_shreds",
@@ -102,6 +108,10 @@ impl fmt::Display for RecoveryDefect {
             Self::CodeHeaderMismatch { index } => {
                 write!(f, "code shred {index} has a coding header unlike the set's")
             }
+            Self::AmbiguousCodePosition { index } => write!(
+                f,
+                "code shred {index} (position 0) reads two ways and both rebuild valid shreds"
+            ),
             Self::OutsideSet { index } => {
                 write!(f, "data shred {index} lies past the set's num_data")
             }

@@ -13,11 +13,15 @@
 //! - Legacy sets: the erasure shard of a data shred is its zero-padded payload's first 1139
 //!   bytes (signature included), of a code shred `payload[89..1228]`. There is no root: see
 //!   [`recover_fec_set_with`] for what is and is not detected.
+//! - Code shards sit at `num_data + index − c`, `c` the set's first code index as its code
+//!   shreds read it ([`FirstCodeIndex`]: legacy shreds of Solana 1.7 and early 1.8 leaders state
+//!   position 0 and are placed by index).
 //!
 //! The functions are pure: the caller (the store's insert path) gives the shreds it holds of
 //! one set and stores what comes back.
 
 mod defect;
+mod first_code;
 mod legacy_set;
 mod merkle_set;
 mod shards;
@@ -28,6 +32,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use reed_solomon_erasure::galois_8::ReedSolomon;
 
 pub use defect::RecoveryDefect;
+pub use first_code::FirstCodeIndex;
 
 use super::parse::ShredRef;
 use super::variant::ShredVariant;
@@ -73,7 +78,9 @@ pub fn recover_fec_set(shreds: &[ShredRef<'_>]) -> crate::Result<RecoveredSet> {
 /// few shreds, shreds of another set, inconsistent variants or coding headers, conflicting
 /// shreds at one position, and for Merkle sets a differing leader signature, a present shred
 /// not proving the set's root, a recovered shred with a header unlike the set's or a rebuilt
-/// root unlike the set's. With `options.leader`, a signature that does not verify.
+/// root unlike the set's. With `options.leader`, a signature that does not verify. Code
+/// shreds sharing no first code index reading are `CodeHeaderMismatch`; a lone legacy code
+/// shred whose two readings both rebuild valid, different shreds is `AmbiguousCodePosition`.
 ///
 /// Legacy sets have no root. Without the leader's key a corrupted code shred is detected only
 /// when the wrong bytes reach a recovered shred's common or data header (checked against the
@@ -99,7 +106,32 @@ fn recover_inner(
     shreds: &[ShredRef<'_>],
     options: &RecoverOptions,
 ) -> Result<RecoveredSet, RecoveryDefect> {
-    let set = shards::SetLayout::analyse(shreds)?;
+    let readings = shards::set_readings(shreds)?;
+    let stated = recover_as(shreds, readings.stated(), options);
+    let Some(positionless) = readings.positionless() else {
+        return stated;
+    };
+    // One legacy code shred stating position 0 away from its set's index: it was made by a
+    // leader that did not write positions (placed by index) or by one that did (placed at
+    // 0). Both are decoded; a reading whose recovered shreds fail the checks is dropped, and
+    // two readings that give different shreds refuse the set.
+    match (stated, recover_as(shreds, positionless, options)) {
+        (Ok(a), Ok(b)) if a == b => Ok(a),
+        (Ok(_), Ok(_)) => Err(RecoveryDefect::AmbiguousCodePosition {
+            index: readings.stated(),
+        }),
+        (Ok(a), Err(_)) | (Err(_), Ok(a)) => Ok(a),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+/// Recovery when the set's first code index is `first_code_index`.
+fn recover_as(
+    shreds: &[ShredRef<'_>],
+    first_code_index: u32,
+    options: &RecoverOptions,
+) -> Result<RecoveredSet, RecoveryDefect> {
+    let set = shards::SetLayout::analyse(shreds, first_code_index)?;
     if set.missing_data() == 0 {
         return Ok(RecoveredSet::default());
     }

@@ -3,6 +3,7 @@
 //! one consistent set; the decoders rely on what it established.
 
 use super::defect::RecoveryDefect;
+use super::first_code::FirstCodeIndex;
 use crate::shred::layout::{
     CODE_PAYLOAD_LEN, SIZE_OF_CODE_HEADERS, SIZE_OF_SIGNATURE, merkle_shard_len,
 };
@@ -20,7 +21,8 @@ const MAX_SHARDS: usize = 256;
 /// One consistent FEC set. Invariants after `analyse`: every shred in `present` has the set's
 /// slot, version and fec_set_index, the set's family (legacy, or Merkle with the same proof
 /// size / chained / resigned bits), sits at its own erasure position, and code shreds agree on
-/// `num_data`, `num_code` and `first_code_index`; `num_data + num_code ≤ 256`; for Merkle
+/// `num_data`, `num_code` and admit `first_code_index` as one of their readings
+/// (`first_code.rs`); `num_data + num_code ≤ 256`; for Merkle
 /// sets the proof size is ⌈log2(num_data + num_code)⌉.
 #[derive(Debug)]
 pub(crate) struct SetLayout<'a> {
@@ -31,7 +33,8 @@ pub(crate) struct SetLayout<'a> {
     pub fec_set_index: u32,
     pub num_data: usize,
     pub num_code: usize,
-    /// Index of code shred position 0.
+    /// Index of the set's first code shred (erasure position `num_data`): the reading of
+    /// the set's code shreds this layout was built for.
     pub first_code_index: u32,
     /// `(proof_size, chained, resigned)` of a Merkle set; `None` for legacy.
     pub merkle: Option<(u8, bool, bool)>,
@@ -45,7 +48,12 @@ pub(crate) struct SetLayout<'a> {
 }
 
 impl<'a> SetLayout<'a> {
-    pub(crate) fn analyse(shreds: &[ShredRef<'a>]) -> Result<Self, RecoveryDefect> {
+    /// The set as `shreds` describe it when its first code index is `first_code_index` (one
+    /// of the readings [`set_readings`] leaves).
+    pub(crate) fn analyse(
+        shreds: &[ShredRef<'a>],
+        first_code_index: u32,
+    ) -> Result<Self, RecoveryDefect> {
         let first = shreds.first().ok_or(RecoveryDefect::NoShreds)?;
         let last_code = shreds
             .iter()
@@ -54,17 +62,8 @@ impl<'a> SetLayout<'a> {
             .copied()
             .ok_or(RecoveryDefect::NoCodeShred)?;
         let code_index = last_code.index().0;
-        let header = |s: &ShredRef<'_>| {
-            let n = |v: Option<u16>| usize::from(v.unwrap_or_default());
-            let first_code = s
-                .index()
-                .0
-                .checked_sub(u32::from(s.position().unwrap_or_default()));
-            (n(s.num_data()), n(s.num_code()), first_code)
-        };
-        let (num_data, num_code, first_code_index) = header(&last_code);
-        let first_code_index =
-            first_code_index.ok_or(RecoveryDefect::CodeHeaderMismatch { index: code_index })?;
+        let n = |v: Option<u16>| usize::from(v.unwrap_or_default());
+        let (num_data, num_code) = (n(last_code.num_data()), n(last_code.num_code()));
         if num_data + num_code > MAX_SHARDS {
             return Err(RecoveryDefect::UnsupportedShape {
                 num_data: last_code.num_data().unwrap_or_default(),
@@ -140,16 +139,19 @@ impl<'a> SetLayout<'a> {
             ShredKind::Code => {
                 let num_data = shred.num_data().map(usize::from);
                 let num_code = shred.num_code().map(usize::from);
-                let position = shred.position().unwrap_or_default();
-                let first_code = index.checked_sub(u32::from(position));
-                if num_data != Some(self.num_data)
-                    || num_code != Some(self.num_code)
-                    || first_code != Some(self.first_code_index)
-                {
+                let admitted =
+                    FirstCodeIndex::of(shred).is_some_and(|r| r.admits(self.first_code_index));
+                if num_data != Some(self.num_data) || num_code != Some(self.num_code) || !admitted {
                     return Err(RecoveryDefect::CodeHeaderMismatch { index });
                 }
-                // parse checked position < num_code.
-                Ok(self.num_data + usize::from(position))
+                // An admitted reading puts the shred inside the set's code range.
+                FirstCodeIndex::erasure_position(
+                    index,
+                    self.first_code_index,
+                    self.num_data,
+                    self.num_code,
+                )
+                .ok_or(RecoveryDefect::CodeHeaderMismatch { index })
             }
         }
     }
@@ -179,6 +181,32 @@ impl<'a> SetLayout<'a> {
         }
         Ok(())
     }
+}
+
+/// The first code index readings all code shreds of the set admit (shreds of another slot,
+/// version or set are left to `analyse` to refuse). Two readings remain only when a single
+/// code shred is present, legacy, stating position 0 away from its set's index.
+pub(crate) fn set_readings(shreds: &[ShredRef<'_>]) -> Result<FirstCodeIndex, RecoveryDefect> {
+    let first = shreds.first().ok_or(RecoveryDefect::NoShreds)?;
+    let same_set = |s: &&ShredRef<'_>| {
+        s.slot() == first.slot()
+            && s.version() == first.version()
+            && s.fec_set_index() == first.fec_set_index()
+    };
+    let mut set: Option<FirstCodeIndex> = None;
+    for shred in shreds.iter().filter(same_set) {
+        let Some(readings) = FirstCodeIndex::of(shred) else {
+            continue;
+        };
+        let narrowed = match set {
+            None => Some(readings),
+            Some(set) => set.narrow(&readings),
+        };
+        set = Some(narrowed.ok_or(RecoveryDefect::CodeHeaderMismatch {
+            index: shred.index().0,
+        })?);
+    }
+    set.ok_or(RecoveryDefect::NoCodeShred)
 }
 
 /// The bytes of `shred` that take part in erasure coding, as stored: Merkle data
