@@ -1,15 +1,17 @@
 //! The pluggable executor: what replay does with entries once their PoH checked out.
 //!
 //! bstore has no bank; the default [`CountingExecutor`] counts and checks what a bank would
-//! refuse before running anything (a transaction larger than a packet, one without a
-//! signature). A validator would plug its bank in here.
+//! refuse before running anything (a transaction larger than its version allows, one
+//! without a signature). A validator would plug its bank in here.
 
 use bstore_ledger::Slot;
+use bstore_ledger::entry::MAX_LEGACY_TRANSACTION_BYTES;
 
 use crate::batch::EntryBatch;
 
-/// Largest transaction on the wire (Agave's `PACKET_DATA_SIZE`: 1280 − 40 − 8 bytes).
-pub const MAX_TRANSACTION_BYTES: usize = 1232;
+/// Largest legacy or v0 transaction (Agave's `PACKET_DATA_SIZE`: 1280 − 40 − 8 bytes); a v1
+/// transaction may reach `MAX_V1_TRANSACTION_BYTES` (4,096), as Agave's bank allows.
+pub const MAX_TRANSACTION_BYTES: usize = MAX_LEGACY_TRANSACTION_BYTES;
 
 /// Why an executor refused a batch; replay marks the slot dead with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +58,8 @@ pub struct ExecutionTotals {
 }
 
 /// The default executor: counts entries, transactions, signatures and bytes, and refuses a
-/// transaction larger than [`MAX_TRANSACTION_BYTES`] or without a signature.
+/// transaction larger than its version allows ([`MAX_TRANSACTION_BYTES`] for legacy and v0,
+/// 4,096 bytes for v1) or without a signature.
 #[derive(Debug, Clone, Default)]
 pub struct CountingExecutor {
     totals: ExecutionTotals,
@@ -91,9 +94,10 @@ impl Executor for CountingExecutor {
                     reason,
                 };
                 let len = tx.serialized_len();
-                if len > MAX_TRANSACTION_BYTES {
+                let max = tx.version().max_transaction_bytes();
+                if len > max {
                     return Err(refuse(format!(
-                        "transaction is {len} bytes, more than a packet holds ({MAX_TRANSACTION_BYTES})"
+                        "transaction is {len} bytes, more than its version allows ({max})"
                     )));
                 }
                 let signatures = tx.num_signatures();
