@@ -116,10 +116,11 @@ fn cases() -> Vec<(&'static str, &'static str, VersionedTransaction)> {
         sign(VersionedMessage::V0(v0), &[&a]),
     ));
 
-    let minimal = v1::Message::try_compile(
+    let minimal = v1::Message::try_compile_with_config(
         &a.pubkey(),
         &[transfer(a.pubkey(), key(10), 1)],
         blockhash(9),
+        TransactionConfig::empty(),
     )
     .expect("compiles");
     out.push((
@@ -278,7 +279,7 @@ fn fields(tx: &VersionedTransaction, bytes: &[u8]) -> Value {
         "message_base64": B64.encode(&message_bytes),
         "message_offset": message_offset,
         "signatures_offset": signatures_offset,
-        "signatures_verify": tx.verify_with_results().iter().all(|ok| *ok),
+        "signatures_verify": tx.verify_and_hash_message().is_ok(),
     })
 }
 

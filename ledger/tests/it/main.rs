@@ -6,6 +6,7 @@ mod deshred_real;
 mod fetch_concurrent_readers;
 mod fetch_corrupt_store;
 mod fetch_ranges_model;
+mod fetch_v1_transactions;
 mod fetch_real_random_order;
 mod history_block_record;
 mod model;
