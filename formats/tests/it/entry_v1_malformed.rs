@@ -2,7 +2,9 @@
 //! with unknown bits or a split priority-fee pair, cuts at every offset (the config values
 //! among them), more signatures than the bytes hold, a v1 message after a signature count,
 //! and every single-byte change. Owned decode and views always agree, never panic, name
-//! the field and its offset, and whatever still decodes re-encodes to the same bytes.
+//! the field and its offset, and whatever still decodes re-encodes to the same bytes. On
+//! every single-byte change and every cut, bstore accepts exactly what Agave 4's
+//! deserializer accepts, consuming as many bytes (Agave's verdicts are in the vectors).
 
 use bstore_formats::FormatError;
 use bstore_formats::entry::{
@@ -154,15 +156,46 @@ fn a_v1_message_after_a_signature_count_is_refused() {
     );
 }
 
+/// The verdict letter the vectors use: `x` refused, `a` read whole, `s` read shorter.
+fn verdict(bytes: &[u8]) -> (char, usize) {
+    match both(bytes) {
+        Err(_) => ('x', 0),
+        Ok(used) if used == bytes.len() => ('a', used),
+        Ok(used) => ('s', used),
+    }
+}
+
 #[test]
-fn single_byte_changes_never_panic_and_views_agree() {
+fn single_byte_changes_and_cuts_match_agave() {
     for v in vectors() {
+        let m = &v.x["mutations"];
+        let mut verdicts = String::new();
+        let mut short = Vec::new();
         for i in 0..v.bytes.len() {
-            for value in [0x00, 0xff, v.bytes[i] ^ 1, 0x81] {
+            for (k, value) in [0x00, 0xff, v.bytes[i] ^ 1, 0x81].into_iter().enumerate() {
                 let mut bytes = v.bytes.clone();
                 bytes[i] = value;
-                let _ = both(&bytes);
+                let (c, used) = verdict(&bytes);
+                verdicts.push(c);
+                if c == 's' {
+                    short.push(serde_json::json!([i, k, used]));
+                }
             }
         }
+        let want = m["verdicts"].as_str().expect("verdicts");
+        if let Some(at) = verdicts.chars().zip(want.chars()).position(|(a, b)| a != b) {
+            panic!(
+                "{}: byte {} set to value #{}: bstore {:?}, Agave {:?}",
+                v.name,
+                at / 4,
+                at % 4,
+                verdicts.chars().nth(at),
+                want.chars().nth(at)
+            );
+        }
+        assert_eq!(verdicts.len(), want.len());
+        assert_eq!(&serde_json::Value::from(short), &m["short"], "{}", v.name);
+        let cuts: String = (0..v.bytes.len()).map(|n| verdict(&v.bytes[..n]).0).collect();
+        assert_eq!(cuts, m["cuts"].as_str().expect("cuts"), "{}", v.name);
     }
 }

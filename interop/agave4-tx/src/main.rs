@@ -324,6 +324,38 @@ fn rpc_json(tx: &VersionedTransaction) -> Value {
     })
 }
 
+/// Agave's verdict on every single-byte change and every cut of `bytes`, for the
+/// differential test: for byte `i` set to each of 0x00, 0xff, `b ^ 1` and 0x81 (in that
+/// order), `verdicts` holds one character: `x` refused, `a` read consuming every byte, `s`
+/// read consuming fewer (listed in `short` as `[i, k, consumed]`). `cuts` holds one
+/// character per prefix length `0..len`, with the same letters.
+fn mutations(bytes: &[u8]) -> Value {
+    let verdict = |b: &[u8]| -> (char, usize) {
+        match wincode::deserialize::<VersionedTransaction>(b) {
+            Err(_) => ('x', 0),
+            Ok(tx) => {
+                let used = wincode::serialize(&tx).expect("serializes").len();
+                (if used == b.len() { 'a' } else { 's' }, used)
+            }
+        }
+    };
+    let mut verdicts = String::with_capacity(bytes.len() * 4);
+    let mut short = Vec::new();
+    for i in 0..bytes.len() {
+        for (k, value) in [0x00, 0xff, bytes[i] ^ 1, 0x81].into_iter().enumerate() {
+            let mut m = bytes.to_vec();
+            m[i] = value;
+            let (c, used) = verdict(&m);
+            verdicts.push(c);
+            if c == 's' {
+                short.push(json!([i, k, used]));
+            }
+        }
+    }
+    let cuts: String = (0..bytes.len()).map(|n| verdict(&bytes[..n]).0).collect();
+    json!({ "verdicts": verdicts, "short": short, "cuts": cuts })
+}
+
 fn main() {
     let out_path = std::env::args().nth(1).expect("usage: agave4-tx <output.json>");
     let vectors: Vec<Value> = cases()
@@ -341,6 +373,7 @@ fn main() {
                 "len": bytes.len(),
                 "fields": fields(&tx, &bytes),
                 "rpc": rpc_json(&tx),
+                "mutations": mutations(&bytes),
             })
         })
         .collect();
