@@ -132,7 +132,14 @@ fn put_v1_message(m: &V1Message, out: &mut Vec<u8>) {
     for ix in &m.instructions {
         out.push(ix.program_id_index);
         out.push(v1_count(ix.accounts.len(), "instruction accounts"));
-        out.extend_from_slice(&short_len(ix.data.len()).to_le_bytes());
+        let data_len = u16::try_from(ix.data.len()).unwrap_or_else(|_| {
+            // See the module's "Panics": no decoded v1 instruction has more data.
+            panic!(
+                "a v1 instruction cannot encode {} data bytes (at most 65535)",
+                ix.data.len()
+            )
+        });
+        out.extend_from_slice(&data_len.to_le_bytes());
     }
     for ix in &m.instructions {
         out.extend_from_slice(&ix.accounts);

@@ -38,7 +38,10 @@ impl TransactionConfig {
     pub fn mask(&self) -> u32 {
         let bit = |present: bool, bits: u32| if present { bits } else { 0 };
         bit(self.priority_fee.is_some(), Self::PRIORITY_FEE_BITS)
-            | bit(self.compute_unit_limit.is_some(), Self::COMPUTE_UNIT_LIMIT_BIT)
+            | bit(
+                self.compute_unit_limit.is_some(),
+                Self::COMPUTE_UNIT_LIMIT_BIT,
+            )
             | bit(
                 self.loaded_accounts_data_size_limit.is_some(),
                 Self::LOADED_ACCOUNTS_DATA_SIZE_BIT,
@@ -212,7 +215,10 @@ pub(crate) fn signature_count(r: &Reader<'_>, layout: &V1Layout, header_at: usiz
 /// Account-index and data lengths of one instruction header.
 fn payload_lens(h: &[u8; V1_INSTRUCTION_HEADER_BYTES]) -> (usize, usize) {
     let [_, accounts, d0, d1] = *h;
-    (usize::from(accounts), usize::from(u16::from_le_bytes([d0, d1])))
+    (
+        usize::from(accounts),
+        usize::from(u16::from_le_bytes([d0, d1])),
+    )
 }
 
 /// Reads one instruction: its header from `headers`, its accounts and data from

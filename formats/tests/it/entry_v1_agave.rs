@@ -48,7 +48,8 @@ fn b64(v: &Value) -> Vec<u8> {
 }
 
 fn num(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("expected a number, got {v}"))
+    v.as_u64()
+        .unwrap_or_else(|| panic!("expected a number, got {v}"))
 }
 
 fn bytes_of(v: &Value) -> Vec<u8> {
@@ -111,7 +112,11 @@ fn check_owned(v: &Vector, tx: &VersionedTransaction) {
         .expect("base58");
     assert_eq!(m.recent_blockhash(), &hash, "{name}: blockhash");
     let ixs = f["instructions"].as_array().expect("instructions");
-    assert_eq!(m.instructions().len(), ixs.len(), "{name}: instruction count");
+    assert_eq!(
+        m.instructions().len(),
+        ixs.len(),
+        "{name}: instruction count"
+    );
     for (ix, x) in m.instructions().iter().zip(ixs) {
         assert_eq!(u64::from(ix.program_id_index), num(&x["program_id_index"]));
         assert_eq!(ix.accounts, bytes_of(&x["accounts"]), "{name}: accounts");
@@ -120,7 +125,10 @@ fn check_owned(v: &Vector, tx: &VersionedTransaction) {
     let lookups = f["address_table_lookups"].as_array().expect("lookups");
     assert_eq!(m.address_table_lookups().len(), lookups.len(), "{name}");
     for (l, x) in m.address_table_lookups().iter().zip(lookups) {
-        assert_eq!(l.account_key.to_string(), x["account_key"].as_str().expect("key"));
+        assert_eq!(
+            l.account_key.to_string(),
+            x["account_key"].as_str().expect("key")
+        );
         assert_eq!(l.writable_indexes, bytes_of(&x["writable_indexes"]));
         assert_eq!(l.readonly_indexes, bytes_of(&x["readonly_indexes"]));
     }
@@ -129,7 +137,10 @@ fn check_owned(v: &Vector, tx: &VersionedTransaction) {
         (Some(c), x) => {
             assert_eq!(u64::from(c.mask()), num(&x["mask"]), "{name}: mask");
             assert_eq!(c.priority_fee, opt(&x["priority_fee"]), "{name}");
-            assert_eq!(c.compute_unit_limit.map(u64::from), opt(&x["compute_unit_limit"]));
+            assert_eq!(
+                c.compute_unit_limit.map(u64::from),
+                opt(&x["compute_unit_limit"])
+            );
             assert_eq!(
                 c.loaded_accounts_data_size_limit.map(u64::from),
                 opt(&x["loaded_accounts_data_size_limit"])
@@ -142,19 +153,42 @@ fn check_owned(v: &Vector, tx: &VersionedTransaction) {
 
 fn check_view(v: &Vector, view: &TransactionView<'_>, owned: &VersionedTransaction) {
     let (name, f) = (&v.name, &v.x["fields"]);
-    assert_eq!(view.bytes(), &v.bytes[..], "{name}: view spans the transaction");
+    assert_eq!(
+        view.bytes(),
+        &v.bytes[..],
+        "{name}: view spans the transaction"
+    );
     assert_eq!(view.version(), owned.version(), "{name}");
     assert_eq!(view.num_signatures(), owned.signatures.len(), "{name}");
     assert!(view.signatures().eq(owned.signatures.iter().map(|s| &s.0)));
-    assert_eq!(view.message_bytes(), &b64(&f["message_base64"])[..], "{name}: message");
-    assert_eq!(view.message_offset() as u64, num(&f["message_offset"]), "{name}");
-    assert_eq!(view.signatures_offset() as u64, num(&f["signatures_offset"]), "{name}");
+    assert_eq!(
+        view.message_bytes(),
+        &b64(&f["message_base64"])[..],
+        "{name}: message"
+    );
+    assert_eq!(
+        view.message_offset() as u64,
+        num(&f["message_offset"]),
+        "{name}"
+    );
+    assert_eq!(
+        view.signatures_offset() as u64,
+        num(&f["signatures_offset"]),
+        "{name}"
+    );
     let m = view.message();
     assert_eq!(m.version(), owned.version());
     assert_eq!(m.header(), *owned.message.header());
-    assert!(m.account_keys().eq(owned.message.account_keys().iter().map(|k| &k.0)));
+    assert!(
+        m.account_keys()
+            .eq(owned.message.account_keys().iter().map(|k| &k.0))
+    );
     assert_eq!(m.recent_blockhash(), &owned.message.recent_blockhash().0);
-    assert_eq!(m.config().as_ref(), owned.message.config(), "{name}: config");
+    assert_eq!(
+        m.config().as_ref(),
+        owned.message.config(),
+        "{name}: config"
+    );
     assert_eq!(m.num_instructions(), owned.message.instructions().len());
     for (a, b) in m.instructions().zip(owned.message.instructions()) {
         assert_eq!(a.program_id_index, b.program_id_index, "{name}");
@@ -184,7 +218,10 @@ fn agave_vectors_decode_field_for_field_and_round_trip() {
         .iter()
         .filter(|v| version_of(&v.x) == TxVersion::V1)
         .count();
-    assert!(v1 >= 5 && vectors.len() >= v1 + 2, "v1, legacy and v0 vectors");
+    assert!(
+        v1 >= 5 && vectors.len() >= v1 + 2,
+        "v1, legacy and v0 vectors"
+    );
     for v in &vectors {
         let (tx, used) = decode_transaction(&v.bytes).expect("Agave's bytes decode");
         assert_eq!(used, v.bytes.len(), "{}: whole transaction", v.name);

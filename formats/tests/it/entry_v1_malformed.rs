@@ -53,9 +53,15 @@ fn bad_config_masks_are_refused_at_the_mask() {
     let mask = u32::from_le_bytes(v.bytes[MASK_AT..MASK_AT + 4].try_into().expect("4 bytes"));
     assert_eq!(mask, 0b1_1111);
     for (bad, defect) in [
-        (mask | 1 << 5, EntryDefect::UnknownConfigMaskBits(mask | 1 << 5)),
+        (
+            mask | 1 << 5,
+            EntryDefect::UnknownConfigMaskBits(mask | 1 << 5),
+        ),
         (1 << 31, EntryDefect::UnknownConfigMaskBits(1 << 31)),
-        (mask & !0b01, EntryDefect::SplitPriorityFeeBits(mask & !0b01)),
+        (
+            mask & !0b01,
+            EntryDefect::SplitPriorityFeeBits(mask & !0b01),
+        ),
         (0b10, EntryDefect::SplitPriorityFeeBits(0b10)),
     ] {
         let mut bytes = v.bytes.clone();
@@ -90,7 +96,11 @@ fn every_cut_fails_with_a_typed_defect() {
             let (offset, defect) = both(&v.bytes[..cut])
                 .err()
                 .unwrap_or_else(|| panic!("{}: a cut at {cut} must fail", v.name));
-            assert!(offset <= cut, "{}: offset {offset} past the cut {cut}", v.name);
+            assert!(
+                offset <= cut,
+                "{}: offset {offset} past the cut {cut}",
+                v.name
+            );
             assert!(
                 matches!(
                     defect,
@@ -106,7 +116,10 @@ fn every_cut_fails_with_a_typed_defect() {
     }
     // A cut inside the full config's values names them.
     let v = full_config();
-    let keys = v.x["fields"]["account_keys"].as_array().expect("keys").len();
+    let keys = v.x["fields"]["account_keys"]
+        .as_array()
+        .expect("keys")
+        .len();
     let config_at = 1 + 3 + 4 + 32 + 1 + 1 + 32 * keys;
     for cut in config_at..config_at + 20 {
         match both(&v.bytes[..cut]) {
@@ -195,7 +208,9 @@ fn single_byte_changes_and_cuts_match_agave() {
         }
         assert_eq!(verdicts.len(), want.len());
         assert_eq!(&serde_json::Value::from(short), &m["short"], "{}", v.name);
-        let cuts: String = (0..v.bytes.len()).map(|n| verdict(&v.bytes[..n]).0).collect();
+        let cuts: String = (0..v.bytes.len())
+            .map(|n| verdict(&v.bytes[..n]).0)
+            .collect();
         assert_eq!(cuts, m["cuts"].as_str().expect("cuts"), "{}", v.name);
     }
 }

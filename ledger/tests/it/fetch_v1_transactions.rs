@@ -30,7 +30,10 @@ fn agave_transactions() -> Vec<Vec<u8>> {
         .as_array()
         .expect("vectors")
         .iter()
-        .map(|v| B64.decode(v["base64"].as_str().expect("base64")).expect("valid"))
+        .map(|v| {
+            B64.decode(v["base64"].as_str().expect("base64"))
+                .expect("valid")
+        })
         .collect()
 }
 
@@ -131,5 +134,9 @@ fn purging_the_slot_removes_the_history_rows_of_its_v1_transactions() {
 
     store.purge_slots(SLOT, SLOT).expect("purge");
     assert_eq!(store.kv().len(TRANSACTION_STATUS), 0, "statuses purged");
-    assert_eq!(store.kv().len(ADDRESS_SIGNATURES), 0, "address index purged");
+    assert_eq!(
+        store.kv().len(ADDRESS_SIGNATURES),
+        0,
+        "address index purged"
+    );
 }

@@ -60,8 +60,13 @@ impl V1Server {
         ];
         let dir = tempfile::tempdir().expect("tempdir");
         let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open");
-        let mut shredder = Shredder::new(Slot(SLOT), Slot(SLOT - 1), 1, SigningKey::from_bytes(&[3; 32]))
-            .expect("shredder");
+        let mut shredder = Shredder::new(
+            Slot(SLOT),
+            Slot(SLOT - 1),
+            1,
+            SigningKey::from_bytes(&[3; 32]),
+        )
+        .expect("shredder");
         let opts = BatchOptions {
             last_in_slot: LastInSlot::Yes,
             reference_tick: 1,
@@ -85,7 +90,8 @@ impl V1Server {
     }
 
     fn call(&self, config: Value) -> Value {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "getBlock", "params": [SLOT, config]});
+        let body =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "getBlock", "params": [SLOT, config]});
         let (status, text) = post(self.server.local_addr(), body.to_string().as_bytes());
         assert_eq!(status, 200, "{text}");
         serde_json::from_str(&text).expect("JSON")
@@ -109,11 +115,15 @@ fn is_v0(v: &Value) -> bool {
 fn v1_transactions_encode_as_agave_does() {
     let t = V1Server::start();
     for encoding in ["json", "jsonParsed", "base64"] {
-        let txs = t.transactions(json!({"encoding": encoding, "maxSupportedTransactionVersion": 1}));
+        let txs =
+            t.transactions(json!({"encoding": encoding, "maxSupportedTransactionVersion": 1}));
         assert_eq!(txs.len(), t.vectors.len());
         for (tx, v) in txs.iter().zip(&t.vectors) {
             let name = v["name"].as_str().expect("name");
-            assert_eq!(tx["version"], v["rpc"]["max_supported_version"]["1"]["ok"], "{name}");
+            assert_eq!(
+                tx["version"], v["rpc"]["max_supported_version"]["1"]["ok"],
+                "{name}"
+            );
             // Agave's jsonParsed of a v0 message depends on its status (loaded addresses);
             // this ledger has none, so v0 is compared in json and base64 only.
             if encoding == "jsonParsed" && is_v0(v) {
@@ -122,7 +132,9 @@ fn v1_transactions_encode_as_agave_does() {
             assert_eq!(tx["transaction"], v["rpc"][encoding], "{name} {encoding}");
         }
     }
-    let txs = t.transactions(json!({"transactionDetails": "accounts", "maxSupportedTransactionVersion": 1}));
+    let txs = t.transactions(
+        json!({"transactionDetails": "accounts", "maxSupportedTransactionVersion": 1}),
+    );
     for (tx, v) in txs.iter().zip(&t.vectors) {
         if !is_v0(v) {
             assert_eq!(tx["transaction"], v["rpc"]["accounts"], "{}", v["name"]);
@@ -137,8 +149,14 @@ fn max_supported_version_and_base58_follow_agave() {
     // first v1 transaction does. Agave's encoder refuses both (the vectors say so).
     for (config, version) in [
         (json!({"encoding": "json"}), 0),
-        (json!({"encoding": "json", "maxSupportedTransactionVersion": 0}), 1),
-        (json!({"encoding": "base58", "maxSupportedTransactionVersion": 0}), 1),
+        (
+            json!({"encoding": "json", "maxSupportedTransactionVersion": 0}),
+            1,
+        ),
+        (
+            json!({"encoding": "base58", "maxSupportedTransactionVersion": 0}),
+            1,
+        ),
     ] {
         let e = &t.call(config.clone())["error"];
         assert_eq!(e["code"], -32015, "{config}: {e}");
