@@ -4,7 +4,9 @@
 //!
 //! # Panics
 //! A `short_vec` length above 65,535 (signatures, keys, instructions, account indexes, data,
-//! lookups, lookup indexes) has no encoding, nor has a v1 message with more than 255 keys,
+//! lookups, lookup indexes) has no encoding, nor has a legacy or v0 transaction with more
+//! than 127 signatures (its count must fit the one byte Agave 4 reads), a v1 message with
+//! more than 255 keys,
 //! instructions or accounts in an instruction, instruction data over 65,535 bytes, or a
 //! signature count other than its header's `num_required_signatures` (v1 writes no count).
 //! No decoder produces such a value, so meeting one here is a caller bug and the encoder
@@ -53,6 +55,10 @@ pub fn encode_transaction_into(tx: &VersionedTransaction, out: &mut Vec<u8>) {
         }
         return;
     }
+    assert!(
+        tx.signatures.len() < 0x80,
+        "a legacy or v0 transaction carries at most 127 signatures (a one-byte count)"
+    );
     put_len(tx.signatures.len(), out);
     for sig in &tx.signatures {
         out.extend_from_slice(sig.as_bytes());
