@@ -4,6 +4,8 @@
 //! equal what Agave 4.4's encoders wrote for it; a client whose
 //! `maxSupportedTransactionVersion` is below a transaction's version gets Agave's error for
 //! the first such transaction; base58 with a max version of 1 is refused up front.
+//! `getTransaction` (the slot has synthetic history rows) answers the same for a v1
+//! signature.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -76,6 +78,8 @@ impl V1Server {
             .shred_batch_with_code(&encode_entries(&entries), opts)
             .expect("shreds");
         store.insert_shreds(&batch.data).expect("insert");
+        bstore_ledger::synth::history::write_history(&store, Slot(SLOT), &entries)
+            .expect("history rows");
         store.set_roots([Slot(SLOT)]).expect("root");
         let config = RpcConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
@@ -90,8 +94,11 @@ impl V1Server {
     }
 
     fn call(&self, config: Value) -> Value {
-        let body =
-            json!({"jsonrpc": "2.0", "id": 1, "method": "getBlock", "params": [SLOT, config]});
+        self.call_method("getBlock", json!([SLOT, config]))
+    }
+
+    fn call_method(&self, method: &str, params: Value) -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
         let (status, text) = post(self.server.local_addr(), body.to_string().as_bytes());
         assert_eq!(status, 200, "{text}");
         serde_json::from_str(&text).expect("JSON")
@@ -191,5 +198,32 @@ fn max_supported_version_and_base58_follow_agave() {
     let sigs = r["result"]["signatures"].as_array().expect("signatures");
     for (s, v) in sigs.iter().zip(&t.vectors) {
         assert_eq!(s, &v["fields"]["signatures"][0]);
+    }
+}
+
+#[test]
+fn get_transaction_serves_a_v1_transaction() {
+    let t = V1Server::start();
+    for v in t.vectors.iter().filter(|v| v["version"] == json!(1)) {
+        let sig = &v["fields"]["signatures"][0];
+        for encoding in ["json", "jsonParsed", "base64"] {
+            let config = json!({"encoding": encoding, "maxSupportedTransactionVersion": 1});
+            let r = t.call_method("getTransaction", json!([sig, config]));
+            let result = &r["result"];
+            assert_eq!(result["slot"], SLOT, "{r}");
+            assert_eq!(result["version"], 1);
+            assert_eq!(
+                result["transaction"], v["rpc"][encoding],
+                "{} {encoding}",
+                v["name"]
+            );
+        }
+        for config in [json!({}), json!({"maxSupportedTransactionVersion": 0})] {
+            let e = &t.call_method("getTransaction", json!([sig, config]))["error"];
+            assert_eq!(e["code"], -32015, "{e}");
+        }
+        let config = json!({"encoding": "base58", "maxSupportedTransactionVersion": 1});
+        let e = &t.call_method("getTransaction", json!([sig, config]))["error"];
+        assert_eq!(e["code"], -32602, "{e}");
     }
 }
