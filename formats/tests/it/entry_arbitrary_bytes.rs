@@ -43,7 +43,11 @@ fn exercise(tx: &TransactionView<'_>) {
     let _ = (m.instructions().count(), m.program_ids().count());
     let _ = (m.address_table_lookups().count(), m.config());
     let _ = m.account_key(m.num_account_keys());
-    let _ = (tx.message_offset(), tx.signatures_offset(), tx.message_bytes().len());
+    let _ = (
+        tx.message_offset(),
+        tx.signatures_offset(),
+        tx.message_bytes().len(),
+    );
 }
 
 fn tx_agree(bytes: &[u8]) -> Result<(), TestCaseError> {
