@@ -1,5 +1,6 @@
 //! Writes deterministic transaction vectors made by Agave 4.x's own crates
-//! (`solana-message` 4.4.1, `solana-transaction` 4.1.6, `solana-transaction-status` 4.4.0):
+//! (`solana-message` 5.1.0 and `solana-transaction` 5.1.0, the versions Agave 4.4's
+//! `solana-transaction-status` 4.4.0 builds with; their v1 wire format is 4.4.1's / 4.1.6's):
 //! v1 (SIMD-0385) transactions with and without config values and with several signers,
 //! plus a legacy and a v0 one. For each: the wire bytes (Agave's wincode serializer), the
 //! decoded fields, where the message and the signatures lie, and Agave's RPC encodings of
