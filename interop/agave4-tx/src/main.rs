@@ -5,7 +5,8 @@
 //! plus a legacy and a v0 one. For each: the wire bytes (Agave's wincode serializer), the
 //! decoded fields, where the message and the signatures lie, and Agave's RPC encodings of
 //! the transaction (json, jsonParsed, base58, base64, the `accounts` list, and the verdict
-//! of the `maxSupportedTransactionVersion` check for none, 0 and 1).
+//! of the `maxSupportedTransactionVersion` check for none, 0 and 1), and Agave's
+//! accept/refuse verdict on every single-byte change and every cut of the bytes.
 //!
 //! Usage: `agave4-tx <output.json>`. Keys come from fixed seeds and ed25519 signing is
 //! deterministic, so the output is identical on every run.
