@@ -13,9 +13,9 @@ require_testdata
 seed() {  # seed TARGET: write every record of the shred files / every batch as corpus files
     local dir="corpus/$1"
     mkdir -p "$dir"
-    python3 - "$1" "$dir" "$BSTORE_TESTDATA" <<'PY'
+    python3 - "$1" "$dir" "$BSTORE_TESTDATA" "$REPO" <<'PY'
 import glob, hashlib, os, struct, sys
-target, out, data = sys.argv[1:]
+target, out, data, repo = sys.argv[1:]
 def write(b):
     open(os.path.join(out, hashlib.sha1(b).hexdigest()), "wb").write(b)
 if target == "jsonrpc_request":
@@ -49,6 +49,15 @@ elif target == "shred_stream":
 elif target == "entries_decode":
     for f in glob.glob(data + "/**/batch*.bin", recursive=True) + glob.glob(data + "/**/demo-shreds.bin", recursive=True):
         write(open(f, "rb").read())
+    # Agave 4's v1, v0 and legacy transactions (testdata/agave4): one data set with all of
+    # them in one entry, and one per transaction.
+    import base64, json
+    vectors = json.load(open(os.path.join(repo, "testdata/agave4/v1_transactions.json")))["vectors"]
+    txs = [base64.b64decode(v["base64"]) for v in vectors]
+    entry = lambda n: struct.pack("<Q", 1) + bytes(32) + struct.pack("<Q", n)
+    write(struct.pack("<Q", 1) + entry(len(txs)) + b"".join(txs))
+    for t in txs:
+        write(struct.pack("<Q", 1) + entry(1) + t)
 elif target == "history_decode":
     # Agave-written statuses and rewards rows are in the fixture ledger (RocksDB files);
     # the corpus starts from a few hand-made messages.

@@ -3,7 +3,9 @@
 //! - `testnet_61k`: the real testnet data set of shreds 96..159 (16 entries, 171 txs);
 //! - `synthetic_1m`: a seeded ~1 MB data set at mainnet density (~3 transactions per KB):
 //!   mostly 1-signature vote-like transactions, some multi-signature ones and some v0 with
-//!   address table lookups.
+//!   address table lookups;
+//! - `v1_1m`: the same density of v1 transactions (1–3 signers, config values, two
+//!   instructions): the v1 walk against the legacy/v0 one.
 //!
 //! `view_walk` additionally visits every transaction's signatures through the views, what
 //! the completed-data-sets service does after parsing.
@@ -12,7 +14,8 @@ use std::path::PathBuf;
 
 use bstore_ledger::entry::{
     AddressTableLookup, CompiledInstruction, EntriesView, Entry, LegacyMessage, MessageHeader,
-    V0Message, VersionedMessage, VersionedTransaction, decode_entries, encode_entries,
+    TransactionConfig, V0Message, V1Message, VersionedMessage, VersionedTransaction,
+    decode_entries, encode_entries,
 };
 use bstore_ledger::{Hash, Pubkey, Signature};
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
@@ -137,9 +140,38 @@ fn v0(rng: &mut ChaCha8Rng) -> VersionedTransaction {
     }
 }
 
-/// ~1 MB of entries: 85% votes, 10% multi-signature, 5% v0; 1–64 transactions per entry
-/// with a tick every few entries.
-fn synthetic_data_set(target: usize) -> Vec<u8> {
+/// A v1 transaction: 1–3 signers, compute limit and priority fee, two instructions.
+fn v1(rng: &mut ChaCha8Rng) -> VersionedTransaction {
+    let signers = rng.gen_range(1..=3u8);
+    let instructions = (0..2)
+        .map(|_| {
+            let data_len = rng.gen_range(8..120);
+            CompiledInstruction {
+                program_id_index: signers + 2,
+                accounts: vec![0, signers],
+                data: data(rng, data_len),
+            }
+        })
+        .collect();
+    VersionedTransaction {
+        signatures: signatures(rng, usize::from(signers)),
+        message: VersionedMessage::V1(V1Message {
+            header: header(signers, 0, 1),
+            config: TransactionConfig {
+                priority_fee: Some(rng.gen_range(0..100_000)),
+                compute_unit_limit: Some(200_000),
+                ..TransactionConfig::default()
+            },
+            recent_blockhash: Hash(bytes32(rng)),
+            account_keys: keys(rng, usize::from(signers) + 3),
+            instructions,
+        }),
+    }
+}
+
+/// ~1 MB of entries: 85% votes, 10% multi-signature, 5% v0 (all v1 with `only_v1`); 1–64
+/// transactions per entry with a tick every few entries.
+fn synthetic_data_set(target: usize, only_v1: bool) -> Vec<u8> {
     let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_e771);
     let mut entries = Vec::new();
     let mut size = 8;
@@ -151,6 +183,7 @@ fn synthetic_data_set(target: usize) -> Vec<u8> {
         };
         let transactions: Vec<_> = (0..n)
             .map(|_| match rng.gen_range(0..100) {
+                _ if only_v1 => v1(&mut rng),
                 0..85 => vote(&mut rng),
                 85..95 => multi_sig(&mut rng),
                 _ => v0(&mut rng),
@@ -171,9 +204,14 @@ fn bench(c: &mut Criterion) {
     let testnet =
         std::fs::read(testdata().join("sig-testnet-417955322/batches/batch_00096_00159.bin"))
             .expect("testnet data set (set BSTORE_TESTDATA)");
-    let synthetic = synthetic_data_set(1 << 20);
+    let synthetic = synthetic_data_set(1 << 20, false);
+    let v1 = synthetic_data_set(1 << 20, true);
     let mut group = c.benchmark_group("entry_decode");
-    for (name, bytes) in [("testnet_61k", &testnet), ("synthetic_1m", &synthetic)] {
+    for (name, bytes) in [
+        ("testnet_61k", &testnet),
+        ("synthetic_1m", &synthetic),
+        ("v1_1m", &v1),
+    ] {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_with_input(BenchmarkId::new("owned", name), bytes, |b, bytes| {
             b.iter(|| decode_entries(black_box(bytes)).map(|e| e.len()))

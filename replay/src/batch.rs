@@ -5,7 +5,7 @@
 
 use bstore_ledger::Hash;
 use bstore_ledger::entry::{
-    Entry, EntryView, PohEntry, TransactionIter, TransactionView, VersionedTransaction,
+    Entry, EntryView, PohEntry, TransactionIter, TransactionView, TxVersion, VersionedTransaction,
     encoded_transaction_len,
 };
 use bstore_ledger::fetch::DataSetView;
@@ -140,6 +140,14 @@ impl<'a> BatchTransaction<'a> {
         match self {
             Self::View(tx) => tx.bytes().len(),
             Self::Owned(tx) => encoded_transaction_len(tx),
+        }
+    }
+
+    /// Its message format.
+    pub fn version(&self) -> TxVersion {
+        match self {
+            Self::View(tx) => tx.version(),
+            Self::Owned(tx) => tx.version(),
         }
     }
 

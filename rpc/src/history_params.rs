@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::RpcError;
-use crate::params::{Commitment, Encoding, parse};
+use crate::params::{Commitment, Encoding, check_base58_version, parse};
 
 /// `getSignatureStatuses` accepts at most this many signatures.
 pub const MAX_SIGNATURE_STATUSES: usize = 256;
@@ -62,6 +62,10 @@ impl TransactionConfig {
             },
             Some(v) => parse::<RawTransactionConfig>(v)?,
         };
+        check_base58_version(
+            raw.encoding.unwrap_or_default(),
+            raw.max_supported_transaction_version,
+        )?;
         Ok(Self {
             encoding: raw.encoding.unwrap_or_default(),
             commitment: raw.commitment.unwrap_or_default().at_least_confirmed()?,

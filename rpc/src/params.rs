@@ -149,6 +149,7 @@ impl BlockConfig {
             Some(v) => parse::<RawBlockConfig>(v)?,
         };
         let encoding = raw.encoding.unwrap_or_default();
+        check_base58_version(encoding, raw.max_supported_transaction_version)?;
         Ok(Self {
             encoding,
             details: raw.transaction_details.unwrap_or_default(),
@@ -157,6 +158,19 @@ impl BlockConfig {
             max_supported_version: raw.max_supported_transaction_version,
         })
     }
+}
+
+/// Agave 4.4 refuses base58 (and its legacy alias `binary`) with a
+/// `maxSupportedTransactionVersion` of 1 or more, before looking at anything else (a v1
+/// transaction may be 4,096 bytes, too long for base58).
+pub fn check_base58_version(encoding: Encoding, max_supported: Option<u8>) -> Result<(), RpcError> {
+    let base58 = matches!(encoding, Encoding::Base58 | Encoding::Binary);
+    if base58 && max_supported.is_some_and(|v| v >= 1) {
+        return Err(RpcError::invalid_params(
+            "base58 encoding is not supported with maxSupportedTransactionVersion >= 1",
+        ));
+    }
+    Ok(())
 }
 
 /// The context config of the slot methods (Agave `RpcContextConfig`).
@@ -199,6 +213,29 @@ mod tests {
         assert_eq!(c.details, TransactionDetails::Accounts);
         assert_eq!(c.max_supported_version, Some(0));
         assert!(!c.rewards);
+    }
+
+    #[test]
+    fn base58_needs_a_max_version_below_1() {
+        for encoding in ["base58", "binary"] {
+            for max in [1, 255] {
+                let e = BlockConfig::from_param(Some(&json!({
+                    "encoding": encoding, "maxSupportedTransactionVersion": max,
+                    "commitment": "processed"
+                })))
+                .expect_err("refused");
+                assert_eq!(e.code(), -32602);
+                assert_eq!(
+                    e.to_string(),
+                    "base58 encoding is not supported with maxSupportedTransactionVersion >= 1",
+                    "checked before the commitment"
+                );
+            }
+            let ok = json!({"encoding": encoding, "maxSupportedTransactionVersion": 0});
+            BlockConfig::from_param(Some(&ok)).expect("version 0 is fine");
+        }
+        let ok = json!({"encoding": "base64", "maxSupportedTransactionVersion": 1});
+        BlockConfig::from_param(Some(&ok)).expect("base64 is fine");
     }
 
     #[test]

@@ -14,9 +14,10 @@ use super::layout::{
 };
 use super::model::{
     AddressTableLookup, CompiledInstruction, Entry, LegacyMessage, MessageHeader, V0Message,
-    VersionedMessage, VersionedTransaction,
+    V1Message, VersionedMessage, VersionedTransaction,
 };
 use super::reader::{Fault, Reader, Step};
+use super::scan::{Framing, framing, skip_v1_transaction};
 use crate::types::{Hash, Pubkey, Signature};
 
 /// Decodes one data set. Bytes after the encoded vector (zero padding) are ignored.
@@ -75,19 +76,64 @@ fn read_entry(r: &mut Reader<'_>) -> Step<Entry> {
 }
 
 pub(crate) fn read_transaction(r: &mut Reader<'_>) -> Step<VersionedTransaction> {
+    if framing(r)? == Framing::V1 {
+        return read_v1_transaction(r);
+    }
     let n = r.short_count("signature count", SIGNATURE_BYTES)?;
     // `n * 64 <= remaining` was checked by `short_count`.
     let raw = r.take(n * SIGNATURE_BYTES, "signatures")?;
-    let signatures = raw
-        .as_chunks::<SIGNATURE_BYTES>()
+    let message = read_message(r)?;
+    Ok(VersionedTransaction {
+        signatures: signatures(raw),
+        message,
+    })
+}
+
+fn signatures(raw: &[u8]) -> Vec<Signature> {
+    raw.as_chunks::<SIGNATURE_BYTES>()
         .0
         .iter()
         .map(|s| Signature(*s))
-        .collect();
-    let message = read_message(r)?;
+        .collect()
+}
+
+/// A v1 transaction: validated by the shared walk first (so every allocation below is
+/// sized from checked counts), then copied out of the validated bytes.
+fn read_v1_transaction(r: &mut Reader<'_>) -> Step<VersionedTransaction> {
+    let start = r.pos();
+    let (layout, n) = skip_v1_transaction(r)?;
+    let tx = r.bytes().get(start..r.pos()).unwrap_or(&[]);
+    let msg = tx.get(..layout.message_len).unwrap_or(&[]);
+    let raw = tx.get(layout.message_len..).unwrap_or(&[]);
+    debug_assert_eq!(raw.len(), n * SIGNATURE_BYTES);
+    let [a, b, c] = layout.header;
+    let mut instructions = Vec::with_capacity(layout.num_instructions);
+    for (program_id_index, accounts, data) in layout.instructions(msg) {
+        instructions.push(CompiledInstruction {
+            program_id_index,
+            accounts: accounts.to_vec(),
+            data: data.to_vec(),
+        });
+    }
+    let message = V1Message {
+        header: MessageHeader {
+            num_required_signatures: a,
+            num_readonly_signed_accounts: b,
+            num_readonly_unsigned_accounts: c,
+        },
+        config: layout.config(msg),
+        recent_blockhash: Hash(
+            msg.get(layout.blockhash_start..)
+                .and_then(|h| h.first_chunk::<32>())
+                .copied()
+                .unwrap_or_default(),
+        ),
+        account_keys: layout.keys(msg).iter().map(|k| Pubkey(*k)).collect(),
+        instructions,
+    };
     Ok(VersionedTransaction {
-        signatures,
-        message,
+        signatures: signatures(raw),
+        message: VersionedMessage::V1(message),
     })
 }
 
@@ -196,7 +242,8 @@ mod tests {
 
     #[test]
     fn unsupported_version_reports_its_offset() {
-        // 0 signatures, then a message starting with 0x81 (v1: not supported).
+        // 0 signatures, then a message starting with 0x81 (a v1 message, which is only
+        // valid in v1 framing, where it comes first).
         let bytes = [0u8, 0x81, 1, 0, 0];
         match decode_transaction(&bytes) {
             Err(FormatError::InvalidEntries { offset, defect }) => {

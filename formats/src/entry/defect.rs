@@ -23,8 +23,17 @@ pub enum EntryDefect {
     },
     /// A compact-u16 (short_vec) length is non-canonical, overflows or is cut short.
     CompactU16(&'static str),
-    /// A message's first byte names a version other than legacy or v0.
+    /// A message after a signature count starts with a version byte other than v0's
+    /// `0x80` (v1's `0x81` included: a v1 message is only valid in v1 framing).
     UnsupportedMessageVersion(u8),
+    /// A transaction's first byte is neither a one-byte signature count (below `0x80`,
+    /// legacy or v0 framing) nor `0x81` (v1 framing). Agave 4's deserializer refuses these,
+    /// so a legacy transaction with 128 or more signatures is refused too.
+    TransactionPrefix(u8),
+    /// A v1 config mask sets bits no config value is defined for (only bits 0 to 4 are).
+    UnknownConfigMaskBits(u32),
+    /// A v1 config mask sets one of the two priority-fee bits (0 and 1) but not the other.
+    SplitPriorityFeeBits(u32),
 }
 
 impl fmt::Display for EntryDefect {
@@ -47,6 +56,17 @@ impl fmt::Display for EntryDefect {
             Self::UnsupportedMessageVersion(b) => {
                 write!(f, "unsupported message version prefix {b:#04x}")
             }
+            Self::TransactionPrefix(b) => write!(
+                f,
+                "transaction starts with {b:#04x}: neither a one-byte signature count nor the v1 prefix 0x81"
+            ),
+            Self::UnknownConfigMaskBits(m) => {
+                write!(f, "v1 config mask {m:#010x} sets unknown bits")
+            }
+            Self::SplitPriorityFeeBits(m) => write!(
+                f,
+                "v1 config mask {m:#010x} sets only one of the two priority-fee bits"
+            ),
         }
     }
 }

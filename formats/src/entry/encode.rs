@@ -4,13 +4,20 @@
 //!
 //! # Panics
 //! A `short_vec` length above 65,535 (signatures, keys, instructions, account indexes, data,
-//! lookups, lookup indexes) has no encoding. No decoder produces such a value and no cluster
-//! accepts one, so meeting one here is a caller bug and the encoder panics rather than write
-//! bytes that would decode differently.
+//! lookups, lookup indexes) has no encoding, nor has a legacy or v0 transaction with more
+//! than 127 signatures (its count must fit the one byte Agave 4 reads), a v1 message with
+//! more than 255 keys,
+//! instructions or accounts in an instruction, instruction data over 65,535 bytes, or a
+//! signature count other than its header's `num_required_signatures` (v1 writes no count).
+//! No decoder produces such a value, so meeting one here is a caller bug and the encoder
+//! panics rather than write bytes that would decode differently.
 
-use super::layout::{ENTRY_HEADER_BYTES, KEY_BYTES, SIGNATURE_BYTES, V0_PREFIX};
+use super::layout::{
+    ENTRY_HEADER_BYTES, KEY_BYTES, SIGNATURE_BYTES, V0_PREFIX, V1_FIXED_BYTES,
+    V1_INSTRUCTION_HEADER_BYTES, V1_PREFIX,
+};
 use super::model::{
-    CompiledInstruction, Entry, MessageHeader, VersionedMessage, VersionedTransaction,
+    CompiledInstruction, Entry, MessageHeader, V1Message, VersionedMessage, VersionedTransaction,
 };
 use super::short_vec;
 
@@ -36,6 +43,22 @@ pub fn encode_entries_into(entries: &[Entry], out: &mut Vec<u8>) {
 
 /// Appends one encoded transaction to `out`.
 pub fn encode_transaction_into(tx: &VersionedTransaction, out: &mut Vec<u8>) {
+    if let VersionedMessage::V1(m) = &tx.message {
+        put_v1_message(m, out);
+        assert_eq!(
+            tx.signatures.len(),
+            usize::from(m.header.num_required_signatures),
+            "a v1 transaction carries exactly num_required_signatures signatures"
+        );
+        for sig in &tx.signatures {
+            out.extend_from_slice(sig.as_bytes());
+        }
+        return;
+    }
+    assert!(
+        tx.signatures.len() < 0x80,
+        "a legacy or v0 transaction carries at most 127 signatures (a one-byte count)"
+    );
     put_len(tx.signatures.len(), out);
     for sig in &tx.signatures {
         out.extend_from_slice(sig.as_bytes());
@@ -81,6 +104,9 @@ pub fn encoded_entries_len(entries: &[Entry]) -> usize {
 /// Encoded size of one transaction.
 pub fn encoded_transaction_len(tx: &VersionedTransaction) -> usize {
     let msg = &tx.message;
+    if let VersionedMessage::V1(m) = msg {
+        return v1_message_len(m) + tx.signatures.len() * SIGNATURE_BYTES;
+    }
     let mut n = len_len(tx.signatures.len()) + tx.signatures.len() * SIGNATURE_BYTES;
     n += 3 + len_len(msg.account_keys().len()) + msg.account_keys().len() * KEY_BYTES;
     n += 32 + len_len(msg.instructions().len());
@@ -94,6 +120,53 @@ pub fn encoded_transaction_len(tx: &VersionedTransaction) -> usize {
         }
     }
     n
+}
+
+/// The v1 message: version, header, mask, blockhash, u8 counts, keys, config values,
+/// instruction headers, then every instruction's account indexes and data.
+fn put_v1_message(m: &V1Message, out: &mut Vec<u8>) {
+    out.push(V1_PREFIX);
+    put_header(&m.header, out);
+    out.extend_from_slice(&m.config.mask().to_le_bytes());
+    out.extend_from_slice(m.recent_blockhash.as_bytes());
+    out.push(v1_count(m.instructions.len(), "instructions"));
+    out.push(v1_count(m.account_keys.len(), "account keys"));
+    for key in &m.account_keys {
+        out.extend_from_slice(key.as_bytes());
+    }
+    m.config.write(out);
+    for ix in &m.instructions {
+        out.push(ix.program_id_index);
+        out.push(v1_count(ix.accounts.len(), "instruction accounts"));
+        let data_len = u16::try_from(ix.data.len()).unwrap_or_else(|_| {
+            // See the module's "Panics": no decoded v1 instruction has more data.
+            panic!(
+                "a v1 instruction cannot encode {} data bytes (at most 65535)",
+                ix.data.len()
+            )
+        });
+        out.extend_from_slice(&data_len.to_le_bytes());
+    }
+    for ix in &m.instructions {
+        out.extend_from_slice(&ix.accounts);
+        out.extend_from_slice(&ix.data);
+    }
+}
+
+fn v1_message_len(m: &V1Message) -> usize {
+    V1_FIXED_BYTES
+        + m.account_keys.len() * KEY_BYTES
+        + m.config.values_len()
+        + m.instructions
+            .iter()
+            .map(|ix| V1_INSTRUCTION_HEADER_BYTES + ix.accounts.len() + ix.data.len())
+            .sum::<usize>()
+}
+
+fn v1_count(len: usize, what: &str) -> u8 {
+    // See the module's "Panics": no decoded v1 message has more than 255 of these.
+    u8::try_from(len)
+        .unwrap_or_else(|_| panic!("a v1 message cannot encode {len} {what} (at most 255)"))
 }
 
 fn put_header(h: &MessageHeader, out: &mut Vec<u8>) {

@@ -31,3 +31,25 @@ pub const KEY_BYTES: usize = 32;
 
 /// First byte of a v0 message (`0x80 | version`).
 pub const V0_PREFIX: u8 = 0x80;
+
+/// First byte of a v1 message (`0x80 | 1`), which is also the first byte of a v1
+/// transaction: v1 puts the message first and its signatures after it.
+pub const V1_PREFIX: u8 = 0x81;
+
+/// Bytes of a v1 message from its version byte through the address count: version (1),
+/// header (3), config mask (4), recent blockhash (32), instruction count (1), address
+/// count (1).
+pub const V1_FIXED_BYTES: usize = 1 + 3 + 4 + 32 + 1 + 1;
+
+/// Bytes of one v1 instruction header: program id index (u8), account count (u8), data
+/// length (u16 LE).
+pub const V1_INSTRUCTION_HEADER_BYTES: usize = 4;
+
+/// Largest legacy or v0 transaction Agave executes: one packet (`PACKET_DATA_SIZE`,
+/// 1280 − 40 − 8 bytes). A sanitization limit, not a decoding one.
+pub const MAX_LEGACY_TRANSACTION_BYTES: usize = 1232;
+
+/// Largest v1 transaction Agave executes (`v1::MAX_TRANSACTION_SIZE`). A sanitization
+/// limit, not a decoding one: Agave's deserializer reads a longer one, and its bank then
+/// refuses it, so no valid block holds one.
+pub const MAX_V1_TRANSACTION_BYTES: usize = 4096;

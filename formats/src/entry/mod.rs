@@ -15,7 +15,8 @@
 //!
 //! Files: `short_vec` (compact-u16), `reader` (bounded cursor), `layout` (wire sizes, caps),
 //! `model` (owned types), `decode` / `encode`, `scan` (allocation-free validation walk),
-//! `view` / `tx_view` (borrowed views), `poh`, `tick`, `limits` (PoH work bounds).
+//! `view` / `tx_view` (borrowed views), `v1` (v1 config and message walk), `poh`, `tick`,
+//! `limits` (PoH work bounds).
 
 mod decode;
 mod defect;
@@ -29,6 +30,7 @@ mod scan;
 mod short_vec;
 mod tick;
 mod tx_view;
+mod v1;
 mod view;
 
 pub use decode::{decode_entries, decode_transaction};
@@ -37,14 +39,18 @@ pub use encode::{
     encode_entries, encode_entries_into, encode_transaction_into, encoded_entries_len,
     encoded_transaction_len,
 };
-pub use layout::{ENTRY_HEADER_BYTES, MAX_DATA_SET_BYTES, MIN_TRANSACTION_BYTES};
+pub use layout::{
+    ENTRY_HEADER_BYTES, MAX_DATA_SET_BYTES, MAX_LEGACY_TRANSACTION_BYTES, MAX_V1_TRANSACTION_BYTES,
+    MIN_TRANSACTION_BYTES, V0_PREFIX, V1_PREFIX,
+};
 pub use limits::{HashLimits, HashTally};
 pub use model::{
     AddressTableLookup, CompiledInstruction, Entry, LegacyMessage, MessageHeader, TxVersion,
-    V0Message, VersionedMessage, VersionedTransaction,
+    V0Message, V1Message, VersionedMessage, VersionedTransaction,
 };
 pub use poh::{PohEntry, next_hash, signatures_mixin, verify_poh, verify_poh_with_limits};
 pub use short_vec::MAX_COMPACT_U16_LEN;
 pub use tick::{TickRules, verify_slot_ticks, verify_slot_ticks_with_limits};
 pub use tx_view::{InstructionView, LookupView, MessageView, TransactionView};
+pub use v1::TransactionConfig;
 pub use view::{EntriesView, EntryView, TransactionIter};

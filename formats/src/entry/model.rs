@@ -5,6 +5,8 @@
 //! These are what `decode_entries` returns and `encode_entries` takes. Consumers that only
 //! read should prefer the borrowed views in `view` (no allocation per transaction).
 
+use super::layout::{MAX_LEGACY_TRANSACTION_BYTES, MAX_V1_TRANSACTION_BYTES};
+use super::v1::TransactionConfig;
 use crate::types::{Hash, Pubkey, Signature};
 
 /// One PoH entry: `num_hashes` hashes since the previous entry, then `hash`, with the
@@ -28,7 +30,9 @@ impl Entry {
     }
 }
 
-/// A signed transaction: signatures then a legacy or v0 message.
+/// A signed transaction: a legacy, v0 or v1 message and its signatures. On the wire, legacy
+/// and v0 put a compact-u16 signature count and the signatures first; v1 puts the message
+/// first and then exactly `num_required_signatures` signatures, with no count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VersionedTransaction {
     pub signatures: Vec<Signature>,
@@ -40,6 +44,28 @@ pub struct VersionedTransaction {
 pub enum TxVersion {
     Legacy,
     V0,
+    /// SIMD-0385: message first, inline compute budget config, no lookup tables.
+    V1,
+}
+
+impl TxVersion {
+    /// The version number RPC reports (`None` for legacy).
+    pub fn number(self) -> Option<u8> {
+        match self {
+            Self::Legacy => None,
+            Self::V0 => Some(0),
+            Self::V1 => Some(1),
+        }
+    }
+
+    /// The largest serialized transaction of this version Agave executes (a sanitization
+    /// limit: decoding does not apply it).
+    pub fn max_transaction_bytes(self) -> usize {
+        match self {
+            Self::Legacy | Self::V0 => MAX_LEGACY_TRANSACTION_BYTES,
+            Self::V1 => MAX_V1_TRANSACTION_BYTES,
+        }
+    }
 }
 
 impl VersionedTransaction {
@@ -53,12 +79,13 @@ impl VersionedTransaction {
     }
 }
 
-/// The message: legacy (first byte is `num_required_signatures`, high bit clear) or v0
-/// (first byte `0x80`).
+/// The message: legacy (first byte is `num_required_signatures`, high bit clear), v0
+/// (first byte `0x80`) or v1 (first byte `0x81`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VersionedMessage {
     Legacy(LegacyMessage),
     V0(V0Message),
+    V1(V1Message),
 }
 
 impl VersionedMessage {
@@ -66,6 +93,7 @@ impl VersionedMessage {
         match self {
             Self::Legacy(_) => TxVersion::Legacy,
             Self::V0(_) => TxVersion::V0,
+            Self::V1(_) => TxVersion::V1,
         }
     }
 
@@ -73,6 +101,7 @@ impl VersionedMessage {
         match self {
             Self::Legacy(m) => &m.header,
             Self::V0(m) => &m.header,
+            Self::V1(m) => &m.header,
         }
     }
 
@@ -81,6 +110,7 @@ impl VersionedMessage {
         match self {
             Self::Legacy(m) => &m.account_keys,
             Self::V0(m) => &m.account_keys,
+            Self::V1(m) => &m.account_keys,
         }
     }
 
@@ -88,6 +118,7 @@ impl VersionedMessage {
         match self {
             Self::Legacy(m) => &m.recent_blockhash,
             Self::V0(m) => &m.recent_blockhash,
+            Self::V1(m) => &m.recent_blockhash,
         }
     }
 
@@ -95,14 +126,23 @@ impl VersionedMessage {
         match self {
             Self::Legacy(m) => &m.instructions,
             Self::V0(m) => &m.instructions,
+            Self::V1(m) => &m.instructions,
         }
     }
 
-    /// Address table lookups; always empty for a legacy message.
+    /// Address table lookups; always empty for legacy and v1 messages.
     pub fn address_table_lookups(&self) -> &[AddressTableLookup] {
         match self {
-            Self::Legacy(_) => &[],
+            Self::Legacy(_) | Self::V1(_) => &[],
             Self::V0(m) => &m.address_table_lookups,
+        }
+    }
+
+    /// The inline compute budget config of a v1 message.
+    pub fn config(&self) -> Option<&TransactionConfig> {
+        match self {
+            Self::Legacy(_) | Self::V0(_) => None,
+            Self::V1(m) => Some(&m.config),
         }
     }
 
@@ -138,6 +178,20 @@ pub struct V0Message {
     pub recent_blockhash: Hash,
     pub instructions: Vec<CompiledInstruction>,
     pub address_table_lookups: Vec<AddressTableLookup>,
+}
+
+/// A v1 message (SIMD-0385): like legacy, plus an inline compute budget config; no lookup
+/// tables. On the wire its counts are u8 (instructions, keys, accounts per instruction) and
+/// data lengths u16 LE, laid out as header, config mask, blockhash, counts, keys, config
+/// values, instruction headers, instruction payloads.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct V1Message {
+    pub header: MessageHeader,
+    pub config: TransactionConfig,
+    /// Agave's "lifetime specifier"; RPC shows it as `recentBlockhash`.
+    pub recent_blockhash: Hash,
+    pub account_keys: Vec<Pubkey>,
+    pub instructions: Vec<CompiledInstruction>,
 }
 
 /// An instruction with accounts given as indexes into the message's account list.

@@ -113,6 +113,11 @@ impl<'a> Reader<'a> {
     }
 
     #[inline]
+    pub(crate) fn u32_le(&mut self, what: &'static str) -> Step<u32> {
+        self.array::<4>(what).map(|a| u32::from_le_bytes(*a))
+    }
+
+    #[inline]
     pub(crate) fn u64(&mut self, what: &'static str) -> Step<u64> {
         self.array::<8>(what).map(|a| u64::from_le_bytes(*a))
     }
@@ -147,8 +152,10 @@ impl<'a> Reader<'a> {
         self.check_count(start, what, value, min_item)
     }
 
+    /// `declared` items of at least `min_item` bytes each (a count read at `start`) must
+    /// fit in the remaining bytes: `LengthTooLarge` otherwise.
     #[inline]
-    fn check_count(
+    pub(crate) fn check_count(
         &self,
         start: usize,
         what: &'static str,

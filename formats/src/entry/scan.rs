@@ -3,18 +3,58 @@
 //! views: `skip_transaction` checks a whole transaction exactly as strictly as the owned
 //! decoder (same checks in the same order with the same `what` texts, so both report the
 //! same error at the same offset), and `message_layout` records where a validated message's
-//! parts begin.
+//! parts begin. A transaction's first byte picks its framing (`framing`): legacy and v0
+//! start with their signature count, v1 with its message; the v1 walk itself is in `v1`.
 
 use super::EntryDefect;
 use super::layout::{
-    KEY_BYTES, MIN_INSTRUCTION_BYTES, MIN_LOOKUP_BYTES, SIGNATURE_BYTES, V0_PREFIX,
+    KEY_BYTES, MIN_INSTRUCTION_BYTES, MIN_LOOKUP_BYTES, SIGNATURE_BYTES, V0_PREFIX, V1_PREFIX,
 };
 use super::model::TxVersion;
 use super::reader::{Fault, Reader, Step};
+use super::v1::{self, TransactionConfig, V1Layout};
+
+/// How a transaction is laid out, told by its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Framing {
+    /// Legacy or v0: a one-byte signature count, the signatures, then the message.
+    SignaturesFirst,
+    /// v1: the message (first byte `0x81`), then `num_required_signatures` signatures.
+    V1,
+}
+
+/// Reads (without consuming) the first byte of the transaction at the reader's position.
+/// Agave 4 reads a first byte below `0x80` as the whole signature count, `0x81` as a v1
+/// message, and refuses anything else.
+#[inline]
+pub(crate) fn framing(r: &Reader<'_>) -> Step<Framing> {
+    match r.peek("transaction")? {
+        b if b & 0x80 == 0 => Ok(Framing::SignaturesFirst),
+        V1_PREFIX => Ok(Framing::V1),
+        b => Err(Fault {
+            offset: r.pos(),
+            defect: EntryDefect::TransactionPrefix(b),
+        }),
+    }
+}
+
+/// Validates the v1 transaction at the reader's position (message, then its signatures)
+/// and moves past it; returns the message layout and the signature count.
+pub(crate) fn skip_v1_transaction(r: &mut Reader<'_>) -> Step<(V1Layout, usize)> {
+    // The header's first byte (num_required_signatures) follows the version byte.
+    let count_at = r.pos() + 1;
+    let layout = v1::walk_message(r)?;
+    let n = v1::signature_count(r, &layout, count_at)?;
+    r.skip(n * SIGNATURE_BYTES, "signatures")?;
+    Ok((layout, n))
+}
 
 /// Validates the transaction at the reader's position and moves past it.
 #[inline]
 pub(crate) fn skip_transaction(r: &mut Reader<'_>) -> Step<()> {
+    if framing(r)? == Framing::V1 {
+        return skip_v1_transaction(r).map(|_| ());
+    }
     let n = r.short_count("signature count", SIGNATURE_BYTES)?;
     r.skip(n * SIGNATURE_BYTES, "signatures")?;
     let version = read_version(r)?;
@@ -26,8 +66,9 @@ pub(crate) fn skip_transaction(r: &mut Reader<'_>) -> Step<()> {
     Ok(())
 }
 
-/// Reads the message's version prefix; consumes it only for v0 (a legacy message's first
-/// byte is its header's first field).
+/// Reads the version prefix of a message that follows a signature count; consumes it only
+/// for v0 (a legacy message's first byte is its header's first field). Any other prefix,
+/// v1's included, is refused there.
 #[inline]
 pub(crate) fn read_version(r: &mut Reader<'_>) -> Step<TxVersion> {
     let prefix = r.peek("message")?;
@@ -92,6 +133,10 @@ pub(crate) struct MessageLayout {
     pub instructions_start: usize,
     pub num_lookups: usize,
     pub lookups_start: usize,
+    /// v1 only: the config values, and where the instruction payloads begin (the
+    /// instruction headers begin at `instructions_start`).
+    pub config: Option<TransactionConfig>,
+    pub payloads_start: usize,
 }
 
 impl MessageLayout {
@@ -107,12 +152,30 @@ impl MessageLayout {
         instructions_start: 0,
         num_lookups: 0,
         lookups_start: 0,
+        config: None,
+        payloads_start: 0,
     };
 }
 
 /// Walks a message (starting at its first byte) and records its layout.
 pub(crate) fn message_layout(msg: &[u8]) -> Step<MessageLayout> {
     let mut r = Reader::new(msg);
+    if msg.first() == Some(&V1_PREFIX) {
+        let l = v1::walk_message(&mut r)?;
+        return Ok(MessageLayout {
+            version: TxVersion::V1,
+            header: l.header,
+            num_keys: l.num_keys,
+            keys_start: l.keys_start,
+            blockhash_start: l.blockhash_start,
+            num_instructions: l.num_instructions,
+            instructions_start: l.instructions_start,
+            num_lookups: 0,
+            lookups_start: 0,
+            config: Some(l.config(msg)),
+            payloads_start: l.payloads_start,
+        });
+    }
     let version = read_version(&mut r)?;
     let header = *r.array::<3>("message header")?;
     let num_keys = r.short_count("account key count", KEY_BYTES)?;
@@ -139,6 +202,8 @@ pub(crate) fn message_layout(msg: &[u8]) -> Step<MessageLayout> {
         instructions_start,
         num_lookups,
         lookups_start,
+        config: None,
+        payloads_start: 0,
     })
 }
 

@@ -7,19 +7,26 @@
 //! are still written with checked access and fall back to "empty" instead of panicking.
 
 use super::decode::decode_transaction;
-use super::layout::SIGNATURE_BYTES;
+use super::layout::{SIGNATURE_BYTES, V1_PREFIX};
 use super::model::{MessageHeader, TxVersion, VersionedTransaction};
 use super::reader::Reader;
 use super::scan::{MessageLayout, message_layout, read_instruction, read_lookup, skip_transaction};
 use super::short_vec;
+use super::v1::{self, TransactionConfig};
 
 /// One serialized transaction inside a larger buffer.
+///
+/// Legacy and v0: `[count][signatures][message]`; v1: `[message][signatures]`, the count
+/// being the header's `num_required_signatures` (the message's second byte). Either way the
+/// signatures are `num_signatures` × 64 bytes from `sigs_start`, and the message (what they
+/// sign) is `bytes[message_start..message_end]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TransactionView<'a> {
     bytes: &'a [u8],
     num_signatures: usize,
-    /// Offset of the first signature (the size of the compact-u16 count before it).
     sigs_start: usize,
+    message_start: usize,
+    message_end: usize,
 }
 
 impl<'a> TransactionView<'a> {
@@ -32,14 +39,29 @@ impl<'a> TransactionView<'a> {
         Ok((Self::from_validated(bytes.get(..used).unwrap_or(&[])), used))
     }
 
-    /// `bytes` must be exactly one validated transaction.
+    /// `bytes` must be exactly one validated transaction: then v1's signatures are its
+    /// last `num_required_signatures` × 64 bytes, found without walking the message.
     #[inline]
     pub(crate) fn from_validated(bytes: &'a [u8]) -> Self {
+        if bytes.first() == Some(&V1_PREFIX) {
+            let n = bytes.get(1).map_or(0, |&b| usize::from(b));
+            let sigs_start = bytes.len().saturating_sub(n * SIGNATURE_BYTES);
+            return Self {
+                bytes,
+                num_signatures: n,
+                sigs_start,
+                message_start: 0,
+                message_end: sigs_start,
+            };
+        }
         let (n, sigs_start) = short_vec::decode(bytes).unwrap_or((0, 0));
+        let n = usize::from(n);
         Self {
             bytes,
-            num_signatures: usize::from(n),
+            num_signatures: n,
             sigs_start,
+            message_start: sigs_start + n * SIGNATURE_BYTES,
+            message_end: bytes.len(),
         }
     }
 
@@ -74,11 +96,24 @@ impl<'a> TransactionView<'a> {
 
     /// The serialized message (what the signatures sign).
     pub fn message_bytes(&self) -> &'a [u8] {
-        self.bytes.get(self.message_start()..).unwrap_or(&[])
+        self.bytes
+            .get(self.message_start..self.message_end)
+            .unwrap_or(&[])
+    }
+
+    /// Offset of the message within [`Self::bytes`] (0 for v1).
+    pub fn message_offset(&self) -> usize {
+        self.message_start
+    }
+
+    /// Offset of the first signature within [`Self::bytes`] (after the message for v1).
+    pub fn signatures_offset(&self) -> usize {
+        self.sigs_start
     }
 
     pub fn version(&self) -> TxVersion {
         match self.message_bytes().first() {
+            Some(&V1_PREFIX) => TxVersion::V1,
             Some(&b) if b & 0x80 != 0 => TxVersion::V0,
             _ => TxVersion::Legacy,
         }
@@ -108,13 +143,9 @@ impl<'a> TransactionView<'a> {
         decode_transaction(self.bytes).map(|(tx, _)| tx)
     }
 
-    fn message_start(&self) -> usize {
-        self.sigs_start + self.num_signatures * SIGNATURE_BYTES
-    }
-
     fn signature_region(&self) -> &'a [u8] {
         self.bytes
-            .get(self.sigs_start..self.message_start())
+            .get(self.sigs_start..self.sigs_start + self.num_signatures * SIGNATURE_BYTES)
             .unwrap_or(&[])
     }
 }
@@ -172,14 +203,32 @@ impl<'a> MessageView<'a> {
         self.layout.num_instructions
     }
 
+    /// The v1 config values (`None` for legacy and v0).
+    pub fn config(&self) -> Option<TransactionConfig> {
+        self.layout.config
+    }
+
     pub fn instructions(&self) -> impl Iterator<Item = InstructionView<'a>> + use<'a> {
-        let rest = self
-            .bytes
-            .get(self.layout.instructions_start..)
-            .unwrap_or(&[]);
-        let mut r = Reader::new(rest);
-        (0..self.layout.num_instructions).map_while(move |_| {
-            let (program_id_index, accounts, data) = read_instruction(&mut r).ok()?;
+        let l = &self.layout;
+        let is_v1 = l.version == TxVersion::V1;
+        // v1 keeps the 4-byte instruction headers apart from the payloads; legacy and v0
+        // interleave them, so `heads` stays empty and `body` reads everything.
+        let (heads, body) = if is_v1 {
+            (
+                self.bytes.get(l.instructions_start..l.payloads_start),
+                self.bytes.get(l.payloads_start..),
+            )
+        } else {
+            (Some(&[][..]), self.bytes.get(l.instructions_start..))
+        };
+        let mut heads = Reader::new(heads.unwrap_or(&[]));
+        let mut body = Reader::new(body.unwrap_or(&[]));
+        (0..l.num_instructions).map_while(move |_| {
+            let (program_id_index, accounts, data) = if is_v1 {
+                v1::read_instruction(&mut heads, &mut body).ok()?
+            } else {
+                read_instruction(&mut body).ok()?
+            };
             Some(InstructionView {
                 program_id_index,
                 accounts,

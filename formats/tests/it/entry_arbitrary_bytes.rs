@@ -41,8 +41,13 @@ fn exercise(tx: &TransactionView<'_>) {
     let m = tx.message();
     let _ = (m.header(), m.recent_blockhash(), m.account_keys().count());
     let _ = (m.instructions().count(), m.program_ids().count());
-    let _ = m.address_table_lookups().count();
+    let _ = (m.address_table_lookups().count(), m.config());
     let _ = m.account_key(m.num_account_keys());
+    let _ = (
+        tx.message_offset(),
+        tx.signatures_offset(),
+        tx.message_bytes().len(),
+    );
 }
 
 fn tx_agree(bytes: &[u8]) -> Result<(), TestCaseError> {
@@ -63,6 +68,21 @@ fn real_batch() -> Vec<u8> {
         "sig-testnet-417955322/batches/batch_00064_00095.bin",
     ))
     .expect("readable batch")
+}
+
+/// A data set of one entry holding every Agave 4 vector (legacy, v0, six v1).
+fn agave4_batch() -> Vec<u8> {
+    let txs: Vec<u8> = crate::entry_v1_agave::vectors()
+        .into_iter()
+        .flat_map(|v| v.bytes)
+        .collect();
+    let n = crate::entry_v1_agave::vectors().len() as u64;
+    let mut bytes = 1u64.to_le_bytes().to_vec();
+    bytes.extend_from_slice(&1u64.to_le_bytes());
+    bytes.extend_from_slice(&[0; 32]);
+    bytes.extend_from_slice(&n.to_le_bytes());
+    bytes.extend_from_slice(&txs);
+    bytes
 }
 
 fn real_tx() -> Vec<u8> {
@@ -119,6 +139,11 @@ proptest! {
     #[test]
     fn mutated_real_batch(edits in edits(), cut in any::<prop::sample::Index>(), truncate: bool) {
         agree(&mutate(real_batch(), &edits, truncate.then_some(cut)))?;
+    }
+
+    #[test]
+    fn mutated_agave4_v1_batch(edits in edits(), cut in any::<prop::sample::Index>(), truncate: bool) {
+        agree(&mutate(agave4_batch(), &edits, truncate.then_some(cut)))?;
     }
 
     #[test]

@@ -113,11 +113,36 @@ fn length_bombs_fail_without_allocating() {
     bytes.extend_from_slice(&zeros);
     assert_bomb(&bytes, 8 + 40, "transaction count", 64);
 
-    // Compact-u16 bombs inside a transaction: 65,535 signatures / keys / instructions /
-    // data bytes / lookups in a few hundred bytes.
+    // Signature counts: legacy / v0 take one byte (127 at most), v1 takes the header's
+    // num_required_signatures (255 at most); both are checked against the bytes left.
+    let legacy = [&[0x7fu8][..], &[0u8; 300]].concat();
+    let v1 = [
+        &[0x81u8, 0xff, 0, 0][..],
+        &[0; 4],
+        &[0; 32],
+        &[0, 0],
+        &[0; 300],
+    ]
+    .concat();
+    for (tx, at, what, declared) in [
+        (&legacy, 0, "signature count", 127),
+        (&v1, 1, "v1 signature count", 255),
+    ] {
+        let ((), largest) = largest_allocation(|| {
+            let (offset, d) = defect(decode_transaction(tx).map(|_| ()));
+            assert_eq!(offset, at, "{what}");
+            assert!(
+                matches!(d, EntryDefect::LengthTooLarge { what: w, declared: n, .. } if w == what && n == declared),
+                "{what}: got {d:?}"
+            );
+        });
+        assert!(largest <= 64, "{what}: allocated {largest} bytes");
+    }
+
+    // Compact-u16 bombs inside a transaction: 65,535 keys / instructions / data bytes /
+    // lookups in a few hundred bytes.
     let max16 = [0xff, 0xff, 0x03];
     let tx_cases: Vec<(Vec<u8>, usize, &str)> = vec![
-        ([&max16[..], &[0u8; 300]].concat(), 0, "signature count"),
         (
             [&[0u8, 1, 0, 0][..], &max16, &[0; 300]].concat(),
             4,

@@ -1,7 +1,8 @@
 //! Malformed fields inside a real data set: non-canonical, overlong, overflowing and cut-short
-//! compact-u16 lengths, and message version prefixes other than legacy / v0 (0x81, 0xff).
-//! Owned decode and view parse both reject each one with the same defect at the field's
-//! byte offset.
+//! compact-u16 lengths, message version prefixes other than legacy / v0 after a signature
+//! count (0x81, 0xff), and transaction first bytes that are neither a one-byte signature
+//! count nor the v1 prefix. Owned decode and view parse both reject each one with the same
+//! defect at the field's byte offset.
 
 use crate::common;
 
@@ -38,13 +39,18 @@ fn both_fail(bytes: &[u8]) -> (usize, EntryDefect) {
     }
 }
 
-/// The batch with the first transaction's signature count replaced by `form`.
-fn with_count(form: &[u8]) -> (Vec<u8>, usize) {
+/// The batch with the first transaction's account key count (one byte, after the one
+/// signature and the legacy header) replaced by `form`; returns the bytes, the offset of
+/// the transaction and that of the count.
+fn with_count(form: &[u8]) -> (Vec<u8>, usize, usize) {
     let (bytes, at) = batch_and_first_tx();
-    let mut out = bytes[..at].to_vec();
+    let count = at + 1 + 64 + 3;
+    assert!(bytes[at + 1 + 64] & 0x80 == 0, "a legacy message");
+    assert!(bytes[count] < 0x80, "a one-byte key count");
+    let mut out = bytes[..count].to_vec();
     out.extend_from_slice(form);
-    out.extend_from_slice(&bytes[at + 1..]);
-    (out, at)
+    out.extend_from_slice(&bytes[count + 1..]);
+    (out, at, count)
 }
 
 #[test]
@@ -56,9 +62,9 @@ fn bad_compact_u16_forms() {
         (&[0xff, 0xff, 0x04], "above 65535"),
     ];
     for (form, why) in cases {
-        let (bytes, at) = with_count(form);
+        let (bytes, _, count) = with_count(form);
         let (offset, defect) = both_fail(&bytes);
-        assert_eq!(offset, at, "{form:02x?}");
+        assert_eq!(offset, count, "{form:02x?}");
         match defect {
             EntryDefect::CompactU16(reason) => {
                 assert!(reason.contains(why), "{form:02x?}: {reason}")
@@ -66,14 +72,16 @@ fn bad_compact_u16_forms() {
             other => panic!("{form:02x?}: expected a compact-u16 defect, got {other:?}"),
         }
     }
-    // The canonical 2-byte form of 1 does not exist; the canonical 1-byte form still decodes.
-    let (bytes, _) = with_count(&[0x01]);
+    // The original 1-byte form still decodes.
+    let (original, _) = batch_and_first_tx();
+    let (bytes, _, count) = with_count(&[original[at_count(&original)]]);
+    assert_eq!(bytes, original);
     decode_entries(&bytes).expect("canonical form decodes");
 
     // A transaction cut inside a multi-byte length. (Cutting the whole data set there
     // fails earlier: its entry count no longer fits the remaining bytes.)
-    let (bytes, at) = with_count(&[0x81, 0x80, 0x01]);
-    for cut in [at + 1, at + 2] {
+    let (bytes, at, _) = with_count(&[0x81, 0x80, 0x01]);
+    for cut in [count + 1, count + 2] {
         let tx = &bytes[at..cut];
         let owned = decode_transaction(tx).map(|_| ());
         let view = TransactionView::parse(tx).map(|_| ());
@@ -81,12 +89,40 @@ fn bad_compact_u16_forms() {
         assert!(
             matches!(
                 owned,
-                Err(FormatError::InvalidEntries { offset: 0, defect: EntryDefect::CompactU16(r) })
-                    if r.contains("cut short")
+                Err(FormatError::InvalidEntries { offset, defect: EntryDefect::CompactU16(r) })
+                    if r.contains("cut short") && offset == count - at
             ),
             "cut at {cut}: {owned:?}"
         );
     }
+}
+
+fn at_count(bytes: &[u8]) -> usize {
+    let view = EntriesView::parse(bytes).expect("valid batch");
+    let tx = view.transactions().next().expect("a transaction");
+    tx.bytes().as_ptr() as usize - bytes.as_ptr() as usize + 1 + 64 + 3
+}
+
+/// Agave 4 reads a transaction's first byte as the whole signature count when it is below
+/// 0x80 and as a v1 message when it is 0x81; any other byte (a multi-byte compact-u16
+/// signature count among them) is refused there and here.
+#[test]
+fn transaction_first_bytes() {
+    let (bytes, at) = batch_and_first_tx();
+    for first in [0x80u8, 0x82, 0xc0, 0xff] {
+        let mut bad = bytes.clone();
+        bad[at] = first;
+        let (offset, defect) = both_fail(&bad);
+        assert_eq!(offset, at);
+        assert_eq!(defect, EntryDefect::TransactionPrefix(first));
+    }
+    // 0x81 starts a v1 message: the legacy bytes that follow are read as one and fail
+    // somewhere inside it, never as a signature count.
+    let mut v1 = bytes.clone();
+    v1[at] = 0x81;
+    let (offset, defect) = both_fail(&v1);
+    assert!(offset > at, "{offset} {defect:?}");
+    assert!(!matches!(defect, EntryDefect::CompactU16(_)), "{defect:?}");
 }
 
 #[test]

@@ -9,6 +9,8 @@ mod entry_malformed;
 mod entry_real_batches;
 mod entry_transactions;
 mod entry_truncation;
+mod entry_v1_agave;
+mod entry_v1_malformed;
 mod poh_real;
 mod recovery_legacy;
 mod recovery_legacy_positionless;

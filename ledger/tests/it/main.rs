@@ -7,6 +7,7 @@ mod fetch_concurrent_readers;
 mod fetch_corrupt_store;
 mod fetch_ranges_model;
 mod fetch_real_random_order;
+mod fetch_v1_transactions;
 mod history_block_record;
 mod model;
 mod recovery_proptest;

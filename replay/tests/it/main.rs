@@ -3,6 +3,7 @@
 
 mod common;
 mod data_sets_signatures_once;
+mod data_sets_v1_transactions;
 mod follow_streaming;
 mod parent_dead_or_unknown;
 mod replay_stats_influx;

@@ -4,10 +4,11 @@
 //! 32-bit words (one u64 division yields five digits), about 20 times less work, with the
 //! exact same output (the tests compare against `bs58` on every length up to 96 bytes).
 
-/// The longest input [`encode_into`] is given (Solana's `PACKET_DATA_SIZE`: no transaction,
-/// and so no instruction data, is longer). Base58 work grows with the square of the input,
-/// so bounding it makes a block's encoding linear in its number of values.
-pub const MAX_BASE58_INPUT: usize = 1232;
+/// The longest input [`encode_into`] is given (the 4,096-byte cap of a v1 transaction: no
+/// transaction Agave executes, and so no instruction data, is longer). Base58 work grows
+/// with the square of the input, so bounding it makes a block's encoding linear in its
+/// number of values.
+pub const MAX_BASE58_INPUT: usize = bstore_ledger::entry::MAX_V1_TRANSACTION_BYTES;
 
 const ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 

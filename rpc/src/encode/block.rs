@@ -46,8 +46,8 @@ pub fn encoded_size_hint(sets: &[DataSetView<'_>], cfg: &BlockConfig) -> usize {
     bytes.saturating_mul(factor).saturating_add(512)
 }
 
-/// Encodes the block. Fails (as Agave does, for the whole block) on a v0 transaction when
-/// the client did not set `maxSupportedTransactionVersion`.
+/// Encodes the block. Fails (as Agave does, for the whole block) on a v0 or v1 transaction
+/// above the client's `maxSupportedTransactionVersion` (or when it set none).
 pub fn encode_block(
     header: &BlockHeader,
     sets: &[DataSetView<'_>],

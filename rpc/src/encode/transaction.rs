@@ -3,7 +3,7 @@
 //! when the ledger has no history for the block (a ledger bstore ingested from shreds:
 //! nothing executed it).
 
-use bstore_ledger::entry::{MessageView, TransactionView, TxVersion};
+use bstore_ledger::entry::{MessageView, TransactionConfig, TransactionView, TxVersion};
 use bstore_ledger::history::StatusMeta;
 
 use super::accounts::{ParsedKey, parsed_keys};
@@ -17,17 +17,26 @@ use crate::params::{BlockConfig, Encoding, TransactionDetails};
 const TOP_LEVEL_STACK_HEIGHT: u32 = 1;
 
 /// The `version` member Agave adds: absent unless the client said which versions it
-/// supports; a v0 transaction for a client that did not is an error for the whole block.
+/// supports. A versioned transaction above the client's `maxSupportedTransactionVersion`
+/// (v0 or v1 when it named none, v1 when it named 0) is an error for the whole block, as in
+/// Agave's `validate_version`.
 fn version_member(
     tx: &TransactionView<'_>,
     max_supported_version: Option<u8>,
 ) -> Result<Option<&'static str>, RpcError> {
-    match (max_supported_version, tx.version()) {
-        (None, TxVersion::Legacy) => Ok(None),
-        (None, TxVersion::V0) => Err(RpcError::UnsupportedTransactionVersion(0)),
-        (Some(_), TxVersion::Legacy) => Ok(Some("\"legacy\"")),
-        // Every u8 is >= 0: a client that names any version accepts v0.
-        (Some(_), TxVersion::V0) => Ok(Some("0")),
+    match (max_supported_version, tx.version().number()) {
+        (None, None) => Ok(None),
+        (Some(_), None) => Ok(Some("\"legacy\"")),
+        (Some(max), Some(v)) if v <= max => Ok(Some(version_literal(v))),
+        (_, Some(v)) => Err(RpcError::UnsupportedTransactionVersion(v)),
+    }
+}
+
+/// The JSON number of a transaction version (only 0 and 1 exist).
+fn version_literal(v: u8) -> &'static str {
+    match v {
+        0 => "0",
+        _ => "1",
     }
 }
 
@@ -136,11 +145,29 @@ fn write_raw_message(out: &mut JsonOut, m: &MessageView<'_>) {
             Some(TOP_LEVEL_STACK_HEIGHT),
         )
     });
-    // Agave writes `addressTableLookups` for v0 messages only.
+    // Agave writes `addressTableLookups` for v0 messages only, `transactionConfig` for v1
+    // only.
     if m.version() == TxVersion::V0 {
         out.raw(",\"addressTableLookups\":");
         write_lookups(out, m);
     }
+    if let Some(config) = m.config() {
+        write_config(out, &config);
+    }
+    out.raw("}");
+}
+
+/// `,"transactionConfig":{…}`: Agave's `UiTransactionConfig`, every field present and
+/// `null` when the message's config mask leaves it out.
+fn write_config(out: &mut JsonOut, c: &TransactionConfig) {
+    out.raw(",\"transactionConfig\":{\"priorityFee\":");
+    out.opt_u64(c.priority_fee);
+    out.raw(",\"computeUnitLimit\":");
+    out.opt_u64(c.compute_unit_limit.map(u64::from));
+    out.raw(",\"loadedAccountsDataSizeLimit\":");
+    out.opt_u64(c.loaded_accounts_data_size_limit.map(u64::from));
+    out.raw(",\"heapSize\":");
+    out.opt_u64(c.heap_size.map(u64::from));
     out.raw("}");
 }
 
@@ -206,6 +233,9 @@ fn write_json_parsed(
     if m.version() == TxVersion::V0 && has_meta {
         out.raw(",\"addressTableLookups\":");
         write_lookups(out, &m);
+    }
+    if let Some(config) = m.config() {
+        write_config(out, &config);
     }
     out.raw("}}");
 }
