@@ -13,7 +13,7 @@ require_testdata
 seed() {  # seed TARGET: write every record of the shred files / every batch as corpus files
     local dir="corpus/$1"
     mkdir -p "$dir"
-    python3 - "$1" "$dir" "$BSTORE_TESTDATA" <<'PY'
+    REPO="$REPO" python3 - "$1" "$dir" "$BSTORE_TESTDATA" <<'PY'
 import glob, hashlib, os, struct, sys
 target, out, data = sys.argv[1:]
 def write(b):
@@ -49,6 +49,15 @@ elif target == "shred_stream":
 elif target == "entries_decode":
     for f in glob.glob(data + "/**/batch*.bin", recursive=True) + glob.glob(data + "/**/demo-shreds.bin", recursive=True):
         write(open(f, "rb").read())
+elif target == "block_component":
+    # Agave-serialized markers and a whole Alpenglow slot's data sets (interop/agave4-block).
+    import json
+    vec = json.load(open(os.path.join(os.environ["REPO"], "testdata/agave4/block_components.json")))
+    for m in vec["markers"]:
+        write(bytes.fromhex(m["hex"]))
+    for s in vec["slot"]["data_sets"]:
+        write(bytes.fromhex(s["hex"]))
+    write(bytes.fromhex(vec["aborted"]["hex"]))
 elif target == "history_decode":
     # Agave-written statuses and rewards rows are in the fixture ledger (RocksDB files);
     # the corpus starts from a few hand-made messages.
@@ -64,7 +73,7 @@ elif target == "parsed_instruction":
 PY
 }
 
-for target in shred_parse entries_decode slot_meta_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction; do
+for target in shred_parse entries_decode block_component slot_meta_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction; do
     seed "$target"
     extra=()
     # JSON-RPC: a dictionary of the method names and config keys reaches the params faster.

@@ -29,3 +29,6 @@ pub use model::{
     MARKER_VERSION, MAX_GENESIS_BITMAP_BYTES, MAX_USER_AGENT_BYTES, MarkerKind,
     NotarRewardCert, SkipRewardCert, UpdateParent, VotesAggregate,
 };
+
+#[cfg(test)]
+mod tests;
