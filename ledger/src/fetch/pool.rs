@@ -11,9 +11,10 @@ use std::num::NonZeroUsize;
 
 use rayon::prelude::*;
 
-use crate::entry::{Entry, decode_entries};
+use crate::entry::Entry;
 use crate::error::{LedgerError, Result};
-use crate::fetch::store_fetch::{AllowDead, check_ranges, entries_error, range_payloads};
+use crate::fetch::components::{Component, decode_component};
+use crate::fetch::store_fetch::{AllowDead, check_ranges, range_payloads};
 use crate::fetch::{SlotEntries, deshred_into};
 use crate::store::{Blockstore, KvEngine};
 use crate::types::Slot;
@@ -92,7 +93,10 @@ impl<E: KvEngine> Blockstore<E> {
                 .map(|(range, payloads)| {
                     let mut buf = Vec::new();
                     deshred_into(slot, range, payloads.iter().copied(), &mut buf)?;
-                    decode_entries(&buf).map_err(|e| entries_error(slot, range, e))
+                    Ok(match decode_component(slot, range, &buf)? {
+                        Component::EntryBatch(entries) => entries,
+                        Component::Marker(_) => Vec::new(),
+                    })
                 })
                 .collect()
         });
