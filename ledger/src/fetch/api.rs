@@ -28,6 +28,10 @@ pub struct SlotEntries {
     pub num_shreds: u64,
     /// The slot is full (and at least one data set was returned).
     pub is_full: bool,
+    /// Block markers among the data sets (checked, then dropped from `entries` as Agave
+    /// drops them; `docs/block-components.md`): lets replay notice them without a second
+    /// fetch.
+    pub markers: usize,
 }
 
 /// Which shred ranges of a slot a fetch would read.

@@ -304,11 +304,13 @@ impl<E: KvEngine> Blockstore<E> {
         let mut buf = FetchBuffer::new();
         self.deshred_ranges(slot, &plan.ranges, &mut buf)?;
         let mut entries = Vec::new();
+        let mut markers = 0;
         for (range, span) in plan.ranges.iter().zip(&buf.spans) {
             // Markers are checked and dropped, as Agave's `get_slot_entries` drops them.
             let Component::EntryBatch(set) =
                 decode_component(slot, range, &buf.data[span.clone()])?
             else {
+                markers += 1;
                 continue;
             };
             if entries.is_empty() {
@@ -322,6 +324,7 @@ impl<E: KvEngine> Blockstore<E> {
             entries,
             num_shreds,
             is_full: plan.is_full,
+            markers,
         })
     }
 }

@@ -120,6 +120,7 @@ fn alpenglow_slot_reads_as_components_and_entries() {
         .expect("entries");
     assert_eq!(entries.entries, batch_entries(&sets));
     assert_eq!(entries.entries.len(), 6);
+    assert_eq!(entries.markers, 4);
     assert_eq!(entries.num_shreds, got.num_shreds);
     assert_eq!(got.entries().cloned().collect::<Vec<_>>(), entries.entries);
     // A marker-only data block has no entries.
@@ -269,6 +270,7 @@ fn real_testdata_has_no_marker_false_positives() {
                 .get_slot_entries_with_shred_info(slot, 0, AllowDead::Yes)
                 .expect("entries");
             assert_eq!(components.entries().cloned().collect::<Vec<_>>(), entries.entries);
+            assert_eq!(entries.markers, 0);
             data_sets += components.components.len();
         }
     }
