@@ -39,7 +39,9 @@ pub enum LedgerError {
 
     /// The data set `start..end` is the 8-byte zero entry count with which a leader aborts
     /// its block (`docs/block-components.md`); Agave marks the slot dead with this reason.
-    #[error("Block in slot {slot} was aborted as leader sent an empty entry batch (shreds {start}..{end})")]
+    #[error(
+        "Block in slot {slot} was aborted as leader sent an empty entry batch (shreds {start}..{end})"
+    )]
     BlockAborted { slot: Slot, start: u32, end: u32 },
 
     /// The slot is marked dead and the caller did not allow dead slots.

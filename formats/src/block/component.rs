@@ -96,6 +96,7 @@ impl BlockMarker {
 
     /// Appends the marker's data set bytes to `out` (nothing on error).
     pub fn encode_into(&self, out: &mut Vec<u8>) -> Result<()> {
-        encode_into(self, out).map_err(|defect| FormatError::InvalidBlockMarker { offset: 0, defect })
+        encode_into(self, out)
+            .map_err(|defect| FormatError::InvalidBlockMarker { offset: 0, defect })
     }
 }

@@ -4,9 +4,9 @@
 use super::cursor::{Cursor, Fault, Step};
 use super::defect::MarkerDefect;
 use super::model::{
-    BlockFooter, BlockHeader, BlockMarker, BlsSignature, BlsSignatureCompressed,
-    FinalizationCert, GenesisCertificate, MARKER_VERSION, MarkerKind, NotarRewardCert,
-    SkipRewardCert, UpdateParent, VotesAggregate,
+    BlockFooter, BlockHeader, BlockMarker, BlsSignature, BlsSignatureCompressed, FinalizationCert,
+    GenesisCertificate, MARKER_VERSION, MarkerKind, NotarRewardCert, SkipRewardCert, UpdateParent,
+    VotesAggregate,
 };
 use crate::types::{Hash, Slot};
 
@@ -28,8 +28,8 @@ pub(crate) fn parse_prefix(data: &[u8]) -> Step<(BlockMarker, usize)> {
     }
     let at = c.pos();
     let tag = c.u8("marker variant")?;
-    let kind = MarkerKind::from_tag(tag)
-        .ok_or_else(|| c.fault(at, MarkerDefect::UnknownVariant(tag)))?;
+    let kind =
+        MarkerKind::from_tag(tag).ok_or_else(|| c.fault(at, MarkerDefect::UnknownVariant(tag)))?;
     let len_at = c.pos();
     let declared = c.u16("marker length")?;
     let inner_start = c.pos();

@@ -25,9 +25,9 @@ pub use component::{
 pub use defect::MarkerDefect;
 pub use model::{
     BLS_SIGNATURE_BYTES, BLS_SIGNATURE_COMPRESSED_BYTES, BlockFooter, BlockHeader, BlockMarker,
-    BlsSignature, BlsSignatureCompressed, FinalizationCert, GenesisCertificate,
-    MARKER_VERSION, MAX_GENESIS_BITMAP_BYTES, MAX_USER_AGENT_BYTES, MarkerKind,
-    NotarRewardCert, SkipRewardCert, UpdateParent, VotesAggregate,
+    BlsSignature, BlsSignatureCompressed, FinalizationCert, GenesisCertificate, MARKER_VERSION,
+    MAX_GENESIS_BITMAP_BYTES, MAX_USER_AGENT_BYTES, MarkerKind, NotarRewardCert, SkipRewardCert,
+    UpdateParent, VotesAggregate,
 };
 
 #[cfg(test)]

@@ -29,7 +29,11 @@ pub struct BlsSignatureCompressed(pub [u8; BLS_SIGNATURE_COMPRESSED_BYTES]);
 
 impl fmt::Debug for BlsSignature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "BlsSignature({})", bs58::encode(&self.0[..]).into_string())
+        write!(
+            f,
+            "BlsSignature({})",
+            bs58::encode(&self.0[..]).into_string()
+        )
     }
 }
 

@@ -145,7 +145,10 @@ fn aborted_block_is_its_own_error() {
     // Nine zero bytes are not the abort signal: a truncated marker version.
     assert!(matches!(
         defect(&[0; 9]),
-        MarkerDefect::Truncated { field: "marker version", .. }
+        MarkerDefect::Truncated {
+            field: "marker version",
+            ..
+        }
     ));
 }
 
@@ -190,7 +193,11 @@ fn each_defect_is_named() {
     assert_eq!(defect(&good[..20]), defect(&good[..20]));
     assert!(matches!(
         defect(&good[..20]),
-        MarkerDefect::Truncated { field: "header parent slot", need: 8, have: 6 }
+        MarkerDefect::Truncated {
+            field: "header parent slot",
+            need: 8,
+            have: 6
+        }
     ));
     let mut entries = good.clone();
     entries[0] = 1;
@@ -265,7 +272,11 @@ fn encode_refuses_what_cannot_be_said() {
     assert!(matches!(
         f.encode(),
         Err(FormatError::InvalidBlockMarker {
-            defect: MarkerDefect::TooLong { len: 256, max: 255, .. },
+            defect: MarkerDefect::TooLong {
+                len: 256,
+                max: 255,
+                ..
+            },
             ..
         })
     ));

@@ -12,18 +12,17 @@ use bstore_formats::FormatError;
 use bstore_formats::block::{
     BLS_SIGNATURE_BYTES, BLS_SIGNATURE_COMPRESSED_BYTES, BlockFooter, BlockHeader, BlockMarker,
     BlsSignature, BlsSignatureCompressed, DataSet, FinalizationCert, GenesisCertificate,
-    MarkerDefect, NotarRewardCert, SkipRewardCert, UpdateParent, VotesAggregate,
-    is_aborted_block, parse_data_set,
+    MarkerDefect, NotarRewardCert, SkipRewardCert, UpdateParent, VotesAggregate, is_aborted_block,
+    parse_data_set,
 };
 use bstore_formats::entry::verify_poh;
 use bstore_formats::types::{Hash, Slot};
 use serde_json::Value;
 
 pub(crate) fn vectors() -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata/agave4/block_components.json");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/agave4/block_components.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("vector file is JSON")
 }
 
@@ -119,7 +118,11 @@ fn every_marker_variant_is_byte_exact_with_agave() {
         let name = m["name"].as_str().expect("name");
         let bytes = unhex(m["hex"].as_str().expect("hex"));
         let want = expected(name);
-        assert_eq!(BlockMarker::parse_exact(&bytes).expect(name), want, "{name}");
+        assert_eq!(
+            BlockMarker::parse_exact(&bytes).expect(name),
+            want,
+            "{name}"
+        );
         assert_eq!(want.encode().expect(name), bytes, "{name}: encode");
     }
 }
@@ -146,12 +149,22 @@ fn truncations_and_overwrites_get_agaves_verdict() {
     for m in v["markers"].as_array().expect("markers") {
         let name = m["name"].as_str().expect("name");
         let bytes = unhex(m["hex"].as_str().expect("hex"));
-        let cuts: Vec<bool> = m["truncations"].as_str().expect("cuts").chars().map(|c| c == '1').collect();
+        let cuts: Vec<bool> = m["truncations"]
+            .as_str()
+            .expect("cuts")
+            .chars()
+            .map(|c| c == '1')
+            .collect();
         assert_eq!(cuts.len(), bytes.len() + 1);
         for (n, &ok) in cuts.iter().enumerate() {
             same_verdict(name, &format!("cut to {n}"), &bytes[..n], ok);
         }
-        let flips: Vec<bool> = m["mutations"].as_str().expect("mutations").chars().map(|c| c == '1').collect();
+        let flips: Vec<bool> = m["mutations"]
+            .as_str()
+            .expect("mutations")
+            .chars()
+            .map(|c| c == '1')
+            .collect();
         assert_eq!(flips.len(), bytes.len() * values.len());
         let mut copy = bytes.clone();
         for i in 0..bytes.len() {
@@ -168,7 +181,10 @@ fn truncations_and_overwrites_get_agaves_verdict() {
         let mut trailing = bytes.clone();
         trailing.push(0);
         assert_eq!(m["trailing_zero_accepted"], Value::Bool(true));
-        assert!(BlockMarker::parse(&trailing).is_ok(), "{name}: trailing byte");
+        assert!(
+            BlockMarker::parse(&trailing).is_ok(),
+            "{name}: trailing byte"
+        );
     }
     // The length prefix's own bytes at least (two per marker, six values each).
     assert!(length_rule_refusals >= 7 * 2 * 5, "{length_rule_refusals}");
@@ -180,7 +196,10 @@ fn aborted_block_payload() {
     let bytes = unhex(v["aborted"]["hex"].as_str().expect("hex"));
     assert_eq!(v["aborted"]["accepted"], Value::Bool(false));
     assert!(is_aborted_block(&bytes));
-    assert!(matches!(parse_data_set(&bytes), Err(FormatError::BlockAborted)));
+    assert!(matches!(
+        parse_data_set(&bytes),
+        Err(FormatError::BlockAborted)
+    ));
 }
 
 #[test]
@@ -191,7 +210,12 @@ fn whole_alpenglow_slot_parses_and_chains() {
         .as_array()
         .expect("data sets")
         .iter()
-        .map(|d| (d["kind"].as_str().expect("kind").to_string(), unhex(d["hex"].as_str().expect("hex"))))
+        .map(|d| {
+            (
+                d["kind"].as_str().expect("kind").to_string(),
+                unhex(d["hex"].as_str().expect("hex")),
+            )
+        })
         .collect();
     let mut running = hash_of(&slot["parent_blockhash"]);
     let mut kinds = Vec::new();
@@ -201,7 +225,10 @@ fn whole_alpenglow_slot_parses_and_chains() {
                 assert_eq!(kind, "marker");
                 if let Some(u) = m.as_update_parent() {
                     assert_eq!(running, hash_of(&slot["prefix_last_hash"]));
-                    assert_eq!(u.new_parent_slot, Slot(slot["new_parent_slot"].as_u64().expect("slot")));
+                    assert_eq!(
+                        u.new_parent_slot,
+                        Slot(slot["new_parent_slot"].as_u64().expect("slot"))
+                    );
                     running = hash_of(&slot["new_parent_blockhash"]);
                 }
                 kinds.push(m.kind().name().to_string());

@@ -75,10 +75,13 @@ impl SlotComponents {
     /// The hash of the last entry of the last batch (markers skipped), as Agave takes a
     /// slot's blockhash; `None` without any batch.
     pub fn last_entry_hash(&self) -> Option<Hash> {
-        self.components.iter().rev().find_map(|c| match &c.component {
-            Component::EntryBatch(entries) => entries.last().map(|e| e.hash),
-            Component::Marker(_) => None,
-        })
+        self.components
+            .iter()
+            .rev()
+            .find_map(|c| match &c.component {
+                Component::EntryBatch(entries) => entries.last().map(|e| e.hash),
+                Component::Marker(_) => None,
+            })
     }
 }
 

@@ -25,10 +25,9 @@ use ed25519_dalek::SigningKey;
 use serde_json::Value;
 
 fn vectors() -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata/agave4/block_components.json");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/agave4/block_components.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("vector file is JSON")
 }
 
@@ -40,7 +39,11 @@ fn unhex(s: &str) -> Vec<u8> {
 }
 
 fn hash_of(v: &Value) -> Hash {
-    Hash(unhex(v.as_str().expect("hex")).try_into().expect("32 bytes"))
+    Hash(
+        unhex(v.as_str().expect("hex"))
+            .try_into()
+            .expect("32 bytes"),
+    )
 }
 
 /// The vector slot's data sets, in order.
@@ -55,13 +58,21 @@ fn data_sets() -> Vec<Vec<u8>> {
 
 /// Shreds `sets` as one slot (one data set per batch, the last one last-in-slot) and
 /// inserts them; returns each set's shred range.
-fn store_slot(store: &Blockstore<MemEngine>, slot: u64, sets: &[Vec<u8>]) -> Vec<std::ops::Range<u32>> {
+fn store_slot(
+    store: &Blockstore<MemEngine>,
+    slot: u64,
+    sets: &[Vec<u8>],
+) -> Vec<std::ops::Range<u32>> {
     let key = SigningKey::from_bytes(&[42; 32]);
     let mut shredder = Shredder::new(Slot(slot), Slot(slot - 1), 7, key).expect("shredder");
     let mut ranges = Vec::new();
     for (i, set) in sets.iter().enumerate() {
         let start = shredder.next_index().0;
-        let last = if i + 1 == sets.len() { LastInSlot::Yes } else { LastInSlot::No };
+        let last = if i + 1 == sets.len() {
+            LastInSlot::Yes
+        } else {
+            LastInSlot::No
+        };
         let opts = BatchOptions {
             last_in_slot: last,
             reference_tick: 0,
@@ -94,7 +105,10 @@ fn alpenglow_slot_reads_as_components_and_entries() {
         .get_slot_components_with_shred_info(slot, 0, AllowDead::No)
         .expect("components");
     assert!(got.is_full);
-    assert_eq!(got.num_shreds, u64::from(ranges.last().expect("ranges").end));
+    assert_eq!(
+        got.num_shreds,
+        u64::from(ranges.last().expect("ranges").end)
+    );
     assert_eq!(got.components.len(), sets.len());
     for ((c, set), range) in got.components.iter().zip(&sets).zip(&ranges) {
         assert_eq!(&c.range, range);
@@ -112,7 +126,10 @@ fn alpenglow_slot_reads_as_components_and_entries() {
             new_parent_block_id: Hash([0x22; 32]),
         }
     );
-    assert_eq!(got.last_entry_hash(), Some(hash_of(&v["slot"]["blockhash"])));
+    assert_eq!(
+        got.last_entry_hash(),
+        Some(hash_of(&v["slot"]["blockhash"]))
+    );
 
     // The entries API: markers dropped, nothing else changed.
     let entries = store
@@ -124,7 +141,12 @@ fn alpenglow_slot_reads_as_components_and_entries() {
     assert_eq!(entries.num_shreds, got.num_shreds);
     assert_eq!(got.entries().cloned().collect::<Vec<_>>(), entries.entries);
     // A marker-only data block has no entries.
-    assert!(store.get_entries_in_data_block(slot, ranges[0].clone()).expect("header").is_empty());
+    assert!(
+        store
+            .get_entries_in_data_block(slot, ranges[0].clone())
+            .expect("header")
+            .is_empty()
+    );
 
     // Views: each marker beside an empty entry set, in place.
     let mut buf = FetchBuffer::new();
@@ -149,7 +171,12 @@ fn alpenglow_slot_reads_as_components_and_entries() {
             None
         ]
     );
-    assert!(views.sets.iter().all(|s| s.marker.is_none() || s.entries.is_empty()));
+    assert!(
+        views
+            .sets
+            .iter()
+            .all(|s| s.marker.is_none() || s.entries.is_empty())
+    );
     assert_eq!(views.num_entries(), 6);
     drop(views);
     // The blockhash skips markers.
@@ -180,9 +207,10 @@ fn aborted_block_is_block_aborted_everywhere() {
     let e = store.get_slot_entries(slot, 0).expect_err("aborted");
     assert!(want(&e), "{e}");
     assert_eq!(e.kind(), "block_aborted");
-    assert!(e.to_string().starts_with(
-        "Block in slot 43 was aborted as leader sent an empty entry batch"
-    ));
+    assert!(
+        e.to_string()
+            .starts_with("Block in slot 43 was aborted as leader sent an empty entry batch")
+    );
     let e = store
         .get_slot_components_with_shred_info(slot, 0, AllowDead::No)
         .expect_err("aborted");
@@ -269,7 +297,10 @@ fn real_testdata_has_no_marker_false_positives() {
             let entries = store
                 .get_slot_entries_with_shred_info(slot, 0, AllowDead::Yes)
                 .expect("entries");
-            assert_eq!(components.entries().cloned().collect::<Vec<_>>(), entries.entries);
+            assert_eq!(
+                components.entries().cloned().collect::<Vec<_>>(),
+                entries.entries
+            );
             assert_eq!(entries.markers, 0);
             data_sets += components.components.len();
         }
