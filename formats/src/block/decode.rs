@@ -36,7 +36,7 @@ pub(crate) fn parse_prefix(data: &[u8]) -> Step<(BlockMarker, usize)> {
     let marker = match kind {
         MarkerKind::Footer => {
             inner_version(&mut c, kind)?;
-            BlockMarker::Footer(footer(&mut c)?)
+            BlockMarker::footer(footer(&mut c)?)
         }
         MarkerKind::Header => {
             inner_version(&mut c, kind)?;
@@ -52,7 +52,7 @@ pub(crate) fn parse_prefix(data: &[u8]) -> Step<(BlockMarker, usize)> {
                 new_parent_block_id: Hash(c.array("update parent block id")?),
             })
         }
-        MarkerKind::GenesisCertificate => BlockMarker::GenesisCertificate(GenesisCertificate {
+        MarkerKind::GenesisCertificate => BlockMarker::genesis_certificate(GenesisCertificate {
             slot: Slot(c.u64("genesis certificate slot")?),
             block_id: Hash(c.array("genesis certificate block id")?),
             signature: BlsSignature(c.array("genesis certificate signature")?),

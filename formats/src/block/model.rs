@@ -99,21 +99,32 @@ impl fmt::Display for MarkerKind {
     }
 }
 
-/// A block marker: a data set whose entry count is zero. Only version 1 exists.
+/// A block marker: a data set whose entry count is zero. Only version 1 exists. The two
+/// large variants are boxed so a marker is small to move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BlockMarker {
     /// The block footer (last component before the final tick).
-    Footer(BlockFooter),
+    Footer(Box<BlockFooter>),
     /// The block header (first component).
     Header(BlockHeader),
     /// UpdateParent: from here on the block builds on another parent.
     UpdateParent(UpdateParent),
     /// The Alpenglow genesis certificate (only right after the header of the first
     /// Alpenglow block).
-    GenesisCertificate(GenesisCertificate),
+    GenesisCertificate(Box<GenesisCertificate>),
 }
 
 impl BlockMarker {
+    /// A footer marker.
+    pub fn footer(footer: BlockFooter) -> Self {
+        Self::Footer(Box::new(footer))
+    }
+
+    /// A genesis certificate marker.
+    pub fn genesis_certificate(cert: GenesisCertificate) -> Self {
+        Self::GenesisCertificate(Box::new(cert))
+    }
+
     /// The variant.
     pub fn kind(&self) -> MarkerKind {
         match self {
@@ -135,7 +146,7 @@ impl BlockMarker {
     /// The footer, if this is one.
     pub fn as_footer(&self) -> Option<&BlockFooter> {
         match self {
-            Self::Footer(f) => Some(f),
+            Self::Footer(f) => Some(f.as_ref()),
             _ => None,
         }
     }

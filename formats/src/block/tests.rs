@@ -68,7 +68,7 @@ fn footer() -> impl Strategy<Value = BlockFooter> {
 
 fn marker() -> impl Strategy<Value = BlockMarker> {
     prop_oneof![
-        footer().prop_map(BlockMarker::Footer),
+        footer().prop_map(BlockMarker::footer),
         (any::<u64>(), hash()).prop_map(|(s, h)| BlockMarker::Header(BlockHeader {
             parent_slot: Slot(s),
             parent_block_id: h,
@@ -78,7 +78,7 @@ fn marker() -> impl Strategy<Value = BlockMarker> {
             new_parent_block_id: h,
         })),
         (any::<u64>(), hash(), any::<u8>(), vec(any::<u8>(), 0..600)).prop_map(
-            |(s, h, sig, bitmap)| BlockMarker::GenesisCertificate(GenesisCertificate {
+            |(s, h, sig, bitmap)| BlockMarker::genesis_certificate(GenesisCertificate {
                 slot: Slot(s),
                 block_id: h,
                 signature: BlsSignature([sig; BLS_SIGNATURE_BYTES]),
@@ -206,7 +206,7 @@ fn each_defect_is_named() {
 
 #[test]
 fn length_bomb_is_refused_before_allocating() {
-    let g = BlockMarker::GenesisCertificate(GenesisCertificate {
+    let g = BlockMarker::genesis_certificate(GenesisCertificate {
         slot: Slot(1),
         block_id: Hash([1; 32]),
         signature: BlsSignature([2; BLS_SIGNATURE_BYTES]),
@@ -228,7 +228,7 @@ fn length_bomb_is_refused_before_allocating() {
 
 #[test]
 fn bad_option_tag_and_compact_length() {
-    let f = BlockMarker::Footer(BlockFooter {
+    let f = BlockMarker::footer(BlockFooter {
         bank_hash: Hash([1; 32]),
         producer_time_nanos: 5,
         user_agent: b"x".to_vec(),
@@ -261,7 +261,7 @@ fn bad_option_tag_and_compact_length() {
 
 #[test]
 fn encode_refuses_what_cannot_be_said() {
-    let f = BlockMarker::Footer(BlockFooter {
+    let f = BlockMarker::footer(BlockFooter {
         bank_hash: Hash::default(),
         producer_time_nanos: 0,
         user_agent: vec![0; 256],
@@ -280,7 +280,7 @@ fn encode_refuses_what_cannot_be_said() {
             ..
         })
     ));
-    let g = BlockMarker::GenesisCertificate(GenesisCertificate {
+    let g = BlockMarker::genesis_certificate(GenesisCertificate {
         slot: Slot(1),
         block_id: Hash::default(),
         signature: BlsSignature([0; BLS_SIGNATURE_BYTES]),

@@ -27,7 +27,7 @@ pub(crate) fn vectors() -> Value {
 }
 
 pub(crate) fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex length");
+    assert!(s.len().is_multiple_of(2), "odd hex length");
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit"))
@@ -68,8 +68,8 @@ fn expected(name: &str) -> BlockMarker {
             new_parent_slot: Slot(40),
             new_parent_block_id: Hash([0x22; 32]),
         }),
-        "footer_minimal" => BlockMarker::Footer(footer(b"bstore-vectors/agave-4.2.2")),
-        "footer_full" => BlockMarker::Footer(BlockFooter {
+        "footer_minimal" => BlockMarker::footer(footer(b"bstore-vectors/agave-4.2.2")),
+        "footer_full" => BlockMarker::footer(BlockFooter {
             final_cert: Some(FinalizationCert {
                 slot: Slot(39),
                 block_id: Hash([0x44; 32]),
@@ -89,7 +89,7 @@ fn expected(name: &str) -> BlockMarker {
             }),
             ..footer(b"agave/4.2.2")
         }),
-        "footer_slow" => BlockMarker::Footer(BlockFooter {
+        "footer_slow" => BlockMarker::footer(BlockFooter {
             final_cert: Some(FinalizationCert {
                 slot: Slot(39),
                 block_id: Hash([0x44; 32]),
@@ -98,8 +98,8 @@ fn expected(name: &str) -> BlockMarker {
             }),
             ..footer(b"")
         }),
-        "footer_max_user_agent" => BlockMarker::Footer(footer(&[b'a'; 255])),
-        "genesis_certificate" => BlockMarker::GenesisCertificate(GenesisCertificate {
+        "footer_max_user_agent" => BlockMarker::footer(footer(&[b'a'; 255])),
+        "genesis_certificate" => BlockMarker::genesis_certificate(GenesisCertificate {
             slot: Slot(40),
             block_id: Hash([0xab; 32]),
             signature: BlsSignature([0xcd; BLS_SIGNATURE_BYTES]),

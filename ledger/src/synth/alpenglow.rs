@@ -73,7 +73,7 @@ pub fn standard_block(
     for txs in batches {
         parts.push(Part::Entries(chained_entries(&mut prev, txs)));
     }
-    parts.push(Part::Marker(BlockMarker::Footer(BlockFooter {
+    parts.push(Part::Marker(BlockMarker::footer(BlockFooter {
         bank_hash: Hash([0xf0; 32]),
         producer_time_nanos,
         user_agent: b"bstore-synth".to_vec(),
