@@ -235,7 +235,9 @@ impl SlotReplay {
         Err(ReplayError::from_fetch(self.slot, e))
     }
 
-    /// Books the fetch time of a successful call, then verifies and executes its entries.
+    /// Books the fetch time of a successful owned fetch, then verifies and executes its
+    /// entries.
+    #[cfg(feature = "fetch-pool")]
     fn fetched<E: Executor + ?Sized>(
         &mut self,
         call: Instant,
