@@ -229,7 +229,7 @@ impl ComponentCheck {
         if !self.alpenglow {
             return Err(V::BlockComponentPreMigration);
         }
-        if marker.as_update_parent().is_some() && self.slot.0 % LEADER_WINDOW_SLOTS != 0 {
+        if marker.as_update_parent().is_some() && !self.slot.0.is_multiple_of(LEADER_WINDOW_SLOTS) {
             return Err(V::UpdateParentNotFirstInLeaderWindow(self.slot));
         }
         let next = match (marker, self.stage) {
