@@ -339,3 +339,121 @@ impl ComponentCheck {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bstore_ledger::Hash;
+    use bstore_ledger::block::{BlockFooter, BlockHeader, BlsSignature, GenesisCertificate};
+
+    use super::*;
+    use ComponentViolation as V;
+
+    /// One component: a marker, an entry batch, or the final tick.
+    #[derive(Clone)]
+    enum C {
+        M(BlockMarker),
+        Batch,
+        Tick,
+    }
+
+    fn header(parent: u64) -> C {
+        C::M(BlockMarker::Header(BlockHeader {
+            parent_slot: Slot(parent),
+            parent_block_id: Hash::default(),
+        }))
+    }
+
+    fn footer() -> C {
+        C::M(BlockMarker::footer(BlockFooter {
+            bank_hash: Hash::default(),
+            producer_time_nanos: 0,
+            user_agent: Vec::new(),
+            final_cert: None,
+            skip_reward_cert: None,
+            notar_reward_cert: None,
+        }))
+    }
+
+    fn update(parent: u64) -> C {
+        C::M(BlockMarker::UpdateParent(UpdateParent {
+            new_parent_slot: Slot(parent),
+            new_parent_block_id: Hash::default(),
+        }))
+    }
+
+    fn genesis(slot: u64) -> C {
+        C::M(BlockMarker::genesis_certificate(GenesisCertificate {
+            slot: Slot(slot),
+            block_id: Hash::default(),
+            signature: BlsSignature([0; 192]),
+            bitmap: Vec::new(),
+        }))
+    }
+
+    /// Runs a whole slot (8, parent 7) through the machine; the last component is final.
+    fn run(mode: Alpenglow, components: &[C]) -> Result<(), ComponentViolation> {
+        let mut check = ComponentCheck::new(mode, Slot(8), Slot(7));
+        for (i, c) in components.iter().enumerate() {
+            let last = i + 1 == components.len();
+            match c {
+                C::M(m) => {
+                    check.on_marker(m)?;
+                }
+                C::Batch => check.on_entry_batch(false)?,
+                C::Tick => check.on_entry_batch(last)?,
+            }
+        }
+        check.on_final()
+    }
+
+    const ON: Alpenglow = Alpenglow::After(Slot(0));
+
+    #[test]
+    fn the_block_shape_and_each_violation() {
+        let good = [header(7), C::Batch, update(6), C::Batch, footer(), C::Tick];
+        assert_eq!(run(ON, &good), Ok(()));
+        assert_eq!(run(Alpenglow::Off, &good), Err(V::BlockComponentPreMigration));
+        // A TowerBFT slot without markers passes the component rules.
+        assert_eq!(run(Alpenglow::Off, &[C::Batch, C::Tick]), Ok(()));
+        let cases: Vec<(Vec<C>, ComponentViolation)> = vec![
+            (vec![C::Batch, footer(), C::Tick], V::MissingParentMarker),
+            (vec![footer(), C::Tick], V::MissingParentMarker),
+            (vec![update(6), C::Batch, footer(), C::Tick], V::UnexpectedInitialUpdateParent),
+            (vec![header(7), update(6), update(5)], V::MultipleUpdateParents),
+            (vec![header(7), update(6), header(7)], V::SpuriousUpdateParent),
+            (vec![header(7), footer(), update(6)], V::SpuriousUpdateParent),
+            (vec![header(7), C::Batch, genesis(7)], V::GenesisCertificateOutOfOrder),
+            (vec![header(7), genesis(5)], V::GenesisCertificateOnNonChild),
+            (vec![header(7), footer(), C::Batch, C::Tick], V::EntryBatchAfterBlockFooter),
+            (vec![header(7), footer(), footer()], V::MultipleBlockFooters),
+            (vec![header(7), C::Batch, C::Tick], V::InvalidAlpentickPosition),
+            (vec![header(7), C::Batch, footer()], V::InvalidAlpentickPosition),
+            (vec![header(7), C::Batch], V::MissingBlockFooter),
+        ];
+        for (components, want) in cases {
+            assert_eq!(run(ON, &components), Err(want), "{want}");
+        }
+    }
+
+    #[test]
+    fn genesis_certificate_rules() {
+        // Slot 8's parent 7 is the migration genesis: the certificate is required, right
+        // after the header, naming the parent.
+        let after_genesis = Alpenglow::After(Slot(7));
+        let with = [header(7), genesis(7), C::Batch, footer(), C::Tick];
+        assert_eq!(run(after_genesis, &with), Ok(()));
+        let without = [header(7), C::Batch, footer(), C::Tick];
+        assert_eq!(run(after_genesis, &without), Err(V::MissingGenesisCertificateMarker));
+        // A cluster on Alpenglow from slot 0 never needs one, and refuses one on a child
+        // of slot 0.
+        assert_eq!(run(ON, &without), Ok(()));
+        let mut check = ComponentCheck::new(ON, Slot(1), Slot(0));
+        let C::M(h) = header(0) else { unreachable!() };
+        let C::M(g) = genesis(0) else { unreachable!() };
+        assert_eq!(check.on_marker(&h), Ok(MarkerAction::Continue));
+        assert_eq!(check.on_marker(&g), Err(V::GenesisCertificateInAlpenglowCluster));
+        // Slot 0 itself is never checked.
+        let check = ComponentCheck::new(ON, Slot(0), Slot(0));
+        assert!(!check.is_alpenglow());
+    }
+}
