@@ -412,22 +412,49 @@ mod tests {
     fn the_block_shape_and_each_violation() {
         let good = [header(7), C::Batch, update(6), C::Batch, footer(), C::Tick];
         assert_eq!(run(ON, &good), Ok(()));
-        assert_eq!(run(Alpenglow::Off, &good), Err(V::BlockComponentPreMigration));
+        assert_eq!(
+            run(Alpenglow::Off, &good),
+            Err(V::BlockComponentPreMigration)
+        );
         // A TowerBFT slot without markers passes the component rules.
         assert_eq!(run(Alpenglow::Off, &[C::Batch, C::Tick]), Ok(()));
         let cases: Vec<(Vec<C>, ComponentViolation)> = vec![
             (vec![C::Batch, footer(), C::Tick], V::MissingParentMarker),
             (vec![footer(), C::Tick], V::MissingParentMarker),
-            (vec![update(6), C::Batch, footer(), C::Tick], V::UnexpectedInitialUpdateParent),
-            (vec![header(7), update(6), update(5)], V::MultipleUpdateParents),
-            (vec![header(7), update(6), header(7)], V::SpuriousUpdateParent),
-            (vec![header(7), footer(), update(6)], V::SpuriousUpdateParent),
-            (vec![header(7), C::Batch, genesis(7)], V::GenesisCertificateOutOfOrder),
+            (
+                vec![update(6), C::Batch, footer(), C::Tick],
+                V::UnexpectedInitialUpdateParent,
+            ),
+            (
+                vec![header(7), update(6), update(5)],
+                V::MultipleUpdateParents,
+            ),
+            (
+                vec![header(7), update(6), header(7)],
+                V::SpuriousUpdateParent,
+            ),
+            (
+                vec![header(7), footer(), update(6)],
+                V::SpuriousUpdateParent,
+            ),
+            (
+                vec![header(7), C::Batch, genesis(7)],
+                V::GenesisCertificateOutOfOrder,
+            ),
             (vec![header(7), genesis(5)], V::GenesisCertificateOnNonChild),
-            (vec![header(7), footer(), C::Batch, C::Tick], V::EntryBatchAfterBlockFooter),
+            (
+                vec![header(7), footer(), C::Batch, C::Tick],
+                V::EntryBatchAfterBlockFooter,
+            ),
             (vec![header(7), footer(), footer()], V::MultipleBlockFooters),
-            (vec![header(7), C::Batch, C::Tick], V::InvalidAlpentickPosition),
-            (vec![header(7), C::Batch, footer()], V::InvalidAlpentickPosition),
+            (
+                vec![header(7), C::Batch, C::Tick],
+                V::InvalidAlpentickPosition,
+            ),
+            (
+                vec![header(7), C::Batch, footer()],
+                V::InvalidAlpentickPosition,
+            ),
             (vec![header(7), C::Batch], V::MissingBlockFooter),
         ];
         for (components, want) in cases {
@@ -443,7 +470,10 @@ mod tests {
         let with = [header(7), genesis(7), C::Batch, footer(), C::Tick];
         assert_eq!(run(after_genesis, &with), Ok(()));
         let without = [header(7), C::Batch, footer(), C::Tick];
-        assert_eq!(run(after_genesis, &without), Err(V::MissingGenesisCertificateMarker));
+        assert_eq!(
+            run(after_genesis, &without),
+            Err(V::MissingGenesisCertificateMarker)
+        );
         // A cluster on Alpenglow from slot 0 never needs one, and refuses one on a child
         // of slot 0.
         assert_eq!(run(ON, &without), Ok(()));
@@ -451,7 +481,10 @@ mod tests {
         let C::M(h) = header(0) else { unreachable!() };
         let C::M(g) = genesis(0) else { unreachable!() };
         assert_eq!(check.on_marker(&h), Ok(MarkerAction::Continue));
-        assert_eq!(check.on_marker(&g), Err(V::GenesisCertificateInAlpenglowCluster));
+        assert_eq!(
+            check.on_marker(&g),
+            Err(V::GenesisCertificateInAlpenglowCluster)
+        );
         // Slot 0 itself is never checked.
         let check = ComponentCheck::new(ON, Slot(0), Slot(0));
         assert!(!check.is_alpenglow());
