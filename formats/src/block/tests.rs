@@ -121,6 +121,24 @@ proptest! {
     }
 }
 
+proptest! {
+    /// Arbitrary bytes behind a valid marker preamble: never a panic, and whatever parses
+    /// re-encodes to exactly the bytes it used (the fuzz target's property, run in CI).
+    #[test]
+    fn arbitrary_marker_bodies(variant in 0u8..5, len in any::<u16>(), body in vec(any::<u8>(), 0..700)) {
+        let mut data = vec![0u8; 8];
+        data.extend_from_slice(&MARKER_VERSION.to_le_bytes());
+        data.push(variant);
+        data.extend_from_slice(&len.to_le_bytes());
+        data.extend_from_slice(&body);
+        match BlockMarker::parse_prefix(&data) {
+            Ok((m, used)) => prop_assert_eq!(m.encode().expect("re-encodes"), data[..used].to_vec()),
+            Err(FormatError::InvalidBlockMarker { offset, .. }) => prop_assert!(offset <= data.len()),
+            Err(other) => prop_assert!(false, "unexpected {}", other),
+        }
+    }
+}
+
 #[test]
 fn header_layout() {
     let bytes = header_bytes();
