@@ -58,6 +58,15 @@ elif target == "entries_decode":
     write(struct.pack("<Q", 1) + entry(len(txs)) + b"".join(txs))
     for t in txs:
         write(struct.pack("<Q", 1) + entry(1) + t)
+elif target == "block_component":
+    # Agave-serialized markers and a whole Alpenglow slot's data sets (interop/agave4-block).
+    import json
+    vec = json.load(open(os.path.join(repo, "testdata/agave4/block_components.json")))
+    for m in vec["markers"]:
+        write(bytes.fromhex(m["hex"]))
+    for s in vec["slot"]["data_sets"]:
+        write(bytes.fromhex(s["hex"]))
+    write(bytes.fromhex(vec["aborted"]["hex"]))
 elif target == "history_decode":
     # Agave-written statuses and rewards rows are in the fixture ledger (RocksDB files);
     # the corpus starts from a few hand-made messages.
@@ -73,7 +82,7 @@ elif target == "parsed_instruction":
 PY
 }
 
-for target in shred_parse entries_decode slot_meta_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction; do
+for target in shred_parse entries_decode block_component slot_meta_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction; do
     seed "$target"
     extra=()
     # JSON-RPC: a dictionary of the method names and config keys reaches the params faster.

@@ -12,8 +12,8 @@ use bstore_ledger::fetch::{FetchBuffer, last_entry_hash};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::{Hash, Slot};
 use bstore_replay::{
-    Completion, CountingExecutor, DeadSlots, MetricsSink, ReplayDriver, ReplayOptions, SlotStats,
-    SlotStatus,
+    Alpenglow, Completion, CountingExecutor, DeadSlots, MetricsSink, ReplayDriver, ReplayOptions,
+    SlotStats, SlotStatus,
 };
 use serde_json::json;
 
@@ -47,6 +47,12 @@ pub struct ReplayArgs {
     /// read-only then.
     #[arg(long)]
     pub no_mark_dead: bool,
+    /// The Alpenglow genesis slot: slots after it are Alpenglow blocks (block markers, one
+    /// hash per entry, one final tick; `docs/block-components.md#replay`). Without it every
+    /// slot is a TowerBFT slot and a block marker makes it dead, as in Agave before the
+    /// migration.
+    #[arg(long, value_name = "SLOT")]
+    pub alpenglow_genesis_slot: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -98,6 +104,9 @@ pub fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
         dead_slots,
         completion: Completion::Final,
         metrics: MetricsSink::Global,
+        alpenglow: args
+            .alpenglow_genesis_slot
+            .map_or(Alpenglow::Off, |s| Alpenglow::After(Slot(s))),
         ..ReplayOptions::default()
     };
     let mut driver = ReplayDriver::new(Arc::clone(&store), options, CountingExecutor::new());

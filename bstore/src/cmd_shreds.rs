@@ -4,6 +4,7 @@ use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
 
+use bstore_ledger::block::{DataSet, parse_data_set};
 use bstore_ledger::entry::{EntriesView, HashLimits, verify_poh_with_limits};
 use bstore_ledger::fetch::group_by_slot;
 use bstore_ledger::shred::ShredRef;
@@ -221,16 +222,21 @@ fn deshred(
     Ok(())
 }
 
-/// Parses every deshredded set as zero-copy views; the first that does not decode is named.
+/// Parses every deshredded set as zero-copy views, as Agave 4.x reads data sets (a block
+/// marker counts as no entries; `docs/block-components.md`); the first that does not
+/// decode is named.
 fn parse_views(
     buffers: &[(Range<u32>, Vec<u8>)],
 ) -> Result<Vec<(Range<u32>, EntriesView<'_>)>, String> {
     buffers
         .iter()
         .map(|(range, bytes)| {
-            EntriesView::parse(bytes)
-                .map(|view| (range.clone(), view))
-                .map_err(|e| format!("data set {}..{}: {e}", range.start, range.end))
+            let view = match parse_data_set(bytes) {
+                Ok(DataSet::Entries(view)) => view,
+                Ok(DataSet::Marker(_)) => EntriesView::empty(),
+                Err(e) => return Err(format!("data set {}..{}: {e}", range.start, range.end)),
+            };
+            Ok((range.clone(), view))
         })
         .collect()
 }

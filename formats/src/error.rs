@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use crate::block::MarkerDefect;
 use crate::entry::{EntryDefect, PohDefect};
 use crate::shred::{RecoveryDefect, ShredDefect};
 use crate::types::{ShredIndex, Slot};
@@ -34,6 +35,20 @@ pub enum FormatError {
         /// What is wrong.
         defect: EntryDefect,
     },
+
+    /// A data set with a zero entry count (a block marker, `docs/block-components.md`) does
+    /// not parse as a marker.
+    #[error("invalid block marker at byte {offset}: {defect}")]
+    InvalidBlockMarker {
+        /// Byte offset of the defect within the data set.
+        offset: usize,
+        /// What is wrong.
+        defect: MarkerDefect,
+    },
+
+    /// The data set is the 8-byte zero entry count with which a leader aborts its block.
+    #[error("block aborted: the leader sent an empty entry batch")]
+    BlockAborted,
 
     /// PoH or tick verification failed at entry `entry` (0-based within the checked chain).
     #[error("PoH verification failed at entry {entry}: {defect}")]
@@ -91,6 +106,8 @@ impl FormatError {
         match self {
             Self::InvalidShred { .. } => "invalid_shred",
             Self::InvalidEntries { .. } => "invalid_entries",
+            Self::InvalidBlockMarker { .. } => "invalid_block_marker",
+            Self::BlockAborted => "block_aborted",
             Self::Poh { .. } => "poh",
             Self::Recovery { .. } => "recovery",
             Self::Shredder(_) => "shredder",
@@ -105,6 +122,7 @@ impl FormatError {
         match self {
             Self::InvalidShred { defect, .. } => defect.kind(),
             Self::Recovery { defect, .. } => defect.kind(),
+            Self::InvalidBlockMarker { defect, .. } => defect.kind(),
             other => other.kind(),
         }
     }

@@ -10,6 +10,8 @@
 //! - [`entry`]: `Vec<Entry>` and transactions
 //!   (`docs/formats-entries.md#entries-and-transactions`): owned decode/encode, zero-copy
 //!   views, PoH.
+//! - [`block`]: Alpenglow block components (`docs/block-components.md`): telling an entry
+//!   batch from a block marker, parsing and encoding every marker variant.
 //! - [`stream`]: the length-prefixed shred stream files of
 //!   `docs/formats-shreds.md#shred-stream-files`.
 //! - [`types`]: the domain newtypes (`Slot`, `ShredIndex`, `Hash`, `Pubkey`, `Signature`).
@@ -17,6 +19,7 @@
 //! Start reading at [`shred::ShredRef`], then [`entry::EntriesView`]. The store that keeps
 //! shreds and the fetch that turns them back into entries are in `bstore-ledger`.
 
+pub mod block;
 pub mod entry;
 pub mod error;
 pub mod shred;

@@ -37,6 +37,13 @@ pub enum LedgerError {
         cause: DataDefect,
     },
 
+    /// The data set `start..end` is the 8-byte zero entry count with which a leader aborts
+    /// its block (`docs/block-components.md`); Agave marks the slot dead with this reason.
+    #[error(
+        "Block in slot {slot} was aborted as leader sent an empty entry batch (shreds {start}..{end})"
+    )]
+    BlockAborted { slot: Slot, start: u32, end: u32 },
+
     /// The slot is marked dead and the caller did not allow dead slots.
     #[error("slot {slot} is dead")]
     DeadSlot { slot: Slot },
@@ -128,6 +135,7 @@ impl LedgerError {
             Self::Format(e) => e.kind(),
             Self::MissingShred { .. } => "missing_shred",
             Self::InvalidShredData { .. } => "invalid_shred_data",
+            Self::BlockAborted { .. } => "block_aborted",
             Self::DeadSlot { .. } => "dead_slot",
             Self::SlotCleanedUp { .. } => "slot_cleaned_up",
             Self::Storage { .. } => "storage",
@@ -153,6 +161,10 @@ impl LedgerError {
         match self {
             Self::Format(e) => e.cause_kind(),
             Self::ShredRejected { defect, .. } => defect.kind(),
+            Self::InvalidShredData {
+                cause: DataDefect::Marker { defect, .. },
+                ..
+            } => defect.kind(),
             other => other.kind(),
         }
     }

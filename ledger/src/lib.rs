@@ -36,7 +36,7 @@ pub mod synth;
 // The wire formats live in `bstore-formats` (no storage); they are re-exported under their
 // old paths so that `bstore_ledger::shred::ShredRef` and `crate::entry::...` keep naming
 // the same items.
-pub use bstore_formats::{FormatError, entry, shred, stream, types};
+pub use bstore_formats::{FormatError, block, entry, shred, stream, types};
 
 pub use error::{LedgerError, Result};
 pub use types::{Hash, Pubkey, ShredIndex, Signature, Slot};

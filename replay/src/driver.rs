@@ -13,10 +13,11 @@ use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, ShredIndex, Slot};
 use log::Level;
 
+use crate::alpenglow::Alpenglow;
 use crate::error::ReplayError;
 use crate::executor::{CountingExecutor, Executor};
 use crate::fetch_mode::FetchMode;
-use crate::slot::{Fetcher, SlotReplay, Step};
+use crate::slot::{Fetcher, Parents, SlotReplay, Step};
 use crate::stats::{MetricsSink, SlotStats, dead_slot_datapoint};
 
 /// Whether more shreds may still arrive for the slots being replayed.
@@ -55,6 +56,9 @@ pub struct ReplayOptions {
     pub completion: Completion,
     pub fetch: FetchMode,
     pub metrics: MetricsSink,
+    /// Which slots are Alpenglow blocks (default: none, so a block marker kills a slot as
+    /// in a TowerBFT cluster).
+    pub alpenglow: Alpenglow,
 }
 
 /// Where a slot stands after a [`ReplayDriver::replay`] call.
@@ -188,9 +192,10 @@ impl<E: Executor> ReplayDriver<E> {
         if let Some(parent_hash) = self.blockhashes.get(&parent) {
             return Ok(Ok(SlotReplay::new(
                 slot,
-                *parent_hash,
+                (parent, *parent_hash),
                 &self.options.tick_rules,
                 &self.options.hash_limits,
+                self.options.alpenglow,
             )));
         }
         if self.dead.contains(&parent) || self.blockstore.is_dead(parent).map_err(storage)? {
@@ -208,7 +213,16 @@ impl<E: Executor> ReplayDriver<E> {
             return Ok(SlotStatus::InProgress { shreds: 0 });
         };
         let result = loop {
-            match state.step(&self.blockstore, &mut self.fetcher, &mut self.executor) {
+            let parents = Parents {
+                blockhashes: &self.blockhashes,
+                dead: &self.dead,
+            };
+            match state.step(
+                &self.blockstore,
+                &mut self.fetcher,
+                &mut self.executor,
+                parents,
+            ) {
                 Ok(Step::Progress) => continue,
                 Ok(Step::Complete) => break Ok(()),
                 Ok(Step::Nothing) => {

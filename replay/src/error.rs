@@ -8,6 +8,8 @@
 use bstore_ledger::entry::PohDefect;
 use bstore_ledger::{FormatError, LedgerError, ShredIndex, Slot};
 
+use crate::alpenglow::ComponentViolation;
+
 /// Everything that can stop the replay of one slot.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
@@ -33,6 +35,14 @@ pub enum ReplayError {
         slot: Slot,
         entry: usize,
         defect: PohDefect,
+    },
+
+    /// The slot's block components break Agave's order rules, or a block marker sits in a
+    /// slot that is not an Alpenglow block (`docs/block-components.md#replay`).
+    #[error("slot {slot}: {violation}")]
+    Component {
+        slot: Slot,
+        violation: ComponentViolation,
     },
 
     /// The executor refused a transaction.
@@ -95,6 +105,7 @@ impl ReplayError {
             Self::InvalidData { slot, .. }
             | Self::Poh { slot, .. }
             | Self::Ticks { slot, .. }
+            | Self::Component { slot, .. }
             | Self::Execute { slot, .. }
             | Self::Incomplete { slot, .. }
             | Self::ParentDead { slot, .. }
@@ -114,6 +125,7 @@ impl ReplayError {
             Self::InvalidData { .. }
                 | Self::Poh { .. }
                 | Self::Ticks { .. }
+                | Self::Component { .. }
                 | Self::Execute { .. }
                 | Self::Incomplete { .. }
         )
@@ -126,6 +138,10 @@ impl ReplayError {
                 source: LedgerError::MissingShred { .. },
                 ..
             } => "missing_shred",
+            Self::InvalidData {
+                source: LedgerError::BlockAborted { .. },
+                ..
+            } => "block_aborted",
             Self::InvalidData { .. } => "invalid_data",
             Self::Poh { .. } => "poh",
             Self::Ticks {
@@ -133,6 +149,7 @@ impl ReplayError {
                 ..
             } => "hash_limit",
             Self::Ticks { .. } => "ticks",
+            Self::Component { violation, .. } => violation.name(),
             Self::Execute { .. } => "execute",
             Self::Incomplete { .. } => "incomplete",
             Self::ParentDead { .. } => "parent_dead",
@@ -151,8 +168,12 @@ impl ReplayError {
             LedgerError::DeadSlot { .. } => Self::AlreadyDead { slot },
             LedgerError::MissingShred { .. }
             | LedgerError::InvalidShredData { .. }
+            | LedgerError::BlockAborted { .. }
             | LedgerError::Format(
-                FormatError::InvalidEntries { .. } | FormatError::InvalidShred { .. },
+                FormatError::InvalidEntries { .. }
+                | FormatError::InvalidShred { .. }
+                | FormatError::InvalidBlockMarker { .. }
+                | FormatError::BlockAborted,
             ) => Self::InvalidData { slot, source },
             other => Self::Storage {
                 slot,

@@ -22,6 +22,7 @@
 //! Design: `docs/consumers.md#replay`, `docs/consumers.md#completed-data-sets-service`,
 //! `docs/threading-and-admission.md` and `docs/admission.md` in the repository.
 
+mod alpenglow;
 mod batch;
 mod data_sets;
 pub mod driver;
@@ -34,6 +35,7 @@ mod slot;
 mod stats;
 mod ticks;
 
+pub use alpenglow::{Alpenglow, ComponentViolation};
 pub use batch::{BatchEntry, BatchTransaction, BatchTransactions, EntryBatch};
 pub use data_sets::{
     COMPLETED_DATA_SETS_CAPACITY, CompletedDataSetsService, DataSetsStats, SignatureSubscriber,

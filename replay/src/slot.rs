@@ -1,13 +1,15 @@
 //! The replay of one slot, one fetch call at a time: fetch the data sets completed since
 //! the running shred count, verify their PoH and tick rules, execute, advance.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use bstore_ledger::entry::{HashLimits, PohEntry, TickRules, verify_poh_with_limits};
-use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
+use bstore_ledger::fetch::{AllowDead, DataSetView, FetchBuffer, ViewFetch};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{FormatError, Hash, LedgerError, Slot};
 
+use crate::alpenglow::{Alpenglow, ComponentCheck, ComponentViolation, MarkerAction};
 use crate::batch::EntryBatch;
 use crate::error::ReplayError;
 use crate::executor::Executor;
@@ -42,6 +44,14 @@ pub(crate) enum Step {
     Complete,
 }
 
+/// What the driver knows about other slots: where a slot that switches parent (an
+/// UpdateParent) continues from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Parents<'a> {
+    pub(crate) blockhashes: &'a BTreeMap<Slot, Hash>,
+    pub(crate) dead: &'a BTreeSet<Slot>,
+}
+
 /// Running state of one slot under replay.
 #[derive(Debug)]
 pub(crate) struct SlotReplay {
@@ -53,6 +63,8 @@ pub(crate) struct SlotReplay {
     /// Entries replayed so far (the slot-relative index of the next one).
     entries: usize,
     ticks: TickCheck,
+    /// The order of the slot's components, and whether it is an Alpenglow block.
+    components: ComponentCheck,
     pub(crate) stats: SlotStats,
     started: Instant,
 }
@@ -64,16 +76,24 @@ fn micros(since: Instant) -> u64 {
 impl SlotReplay {
     pub(crate) fn new(
         slot: Slot,
-        parent_hash: Hash,
+        parent: (Slot, Hash),
         rules: &TickRules,
         limits: &HashLimits,
+        alpenglow: Alpenglow,
     ) -> Self {
+        let components = ComponentCheck::new(alpenglow, slot, parent.0);
+        let ticks = if components.is_alpenglow() {
+            TickCheck::alpenglow()
+        } else {
+            TickCheck::with_limits(rules, limits)
+        };
         Self {
             slot,
-            last_hash: parent_hash,
+            last_hash: parent.1,
             shreds: 0,
             entries: 0,
-            ticks: TickCheck::with_limits(rules, limits),
+            ticks,
+            components,
             stats: SlotStats::new(slot),
             started: Instant::now(),
         }
@@ -96,6 +116,7 @@ impl SlotReplay {
         blockstore: &Blockstore,
         fetcher: &mut Fetcher,
         executor: &mut E,
+        parents: Parents<'_>,
     ) -> Result<Step, ReplayError> {
         let call = Instant::now();
         // The running count is below 2^15 (`docs/on-disk-layout.md#inserting-shreds` caps indices),
@@ -103,18 +124,26 @@ impl SlotReplay {
         let start = u32::try_from(self.shreds).unwrap_or(u32::MAX);
         let outcome = match &fetcher.mode.0 {
             Kind::Serial => {
-                match blockstore.fetch_slot_views(self.slot, start, AllowDead::No, &mut fetcher.buf)
-                {
-                    Ok(views) => {
-                        let batch = EntryBatch::Views(&views.sets);
-                        self.fetched(call, batch, views.num_shreds, views.is_full, executor)
-                    }
-                    Err(e) => self.fetch_failed(call, e),
-                }
+                self.step_views(blockstore, &mut fetcher.buf, start, call, executor, parents)
+            }
+            // An Alpenglow block needs its data set boundaries and markers: views.
+            #[cfg(feature = "fetch-pool")]
+            Kind::Pool(_) if self.components.is_alpenglow() => {
+                self.step_views(blockstore, &mut fetcher.buf, start, call, executor, parents)
             }
             #[cfg(feature = "fetch-pool")]
             Kind::Pool(pool) => {
                 match blockstore.get_slot_entries_pooled(self.slot, start, AllowDead::No, pool) {
+                    // The pooled fetch drops markers; a TowerBFT slot holding one is read
+                    // again as views so the marker is seen in place (and kills the slot).
+                    Ok(got) if got.markers > 0 => self.step_views(
+                        blockstore,
+                        &mut fetcher.buf,
+                        start,
+                        call,
+                        executor,
+                        parents,
+                    ),
                     Ok(got) => {
                         let batch = EntryBatch::Owned(&got.entries);
                         self.fetched(call, batch, got.num_shreds, got.is_full, executor)
@@ -127,12 +156,88 @@ impl SlotReplay {
         outcome
     }
 
+    /// One serial view fetch and its processing, data set by data set.
+    fn step_views<E: Executor + ?Sized>(
+        &mut self,
+        blockstore: &Blockstore,
+        buf: &mut FetchBuffer,
+        start: u32,
+        call: Instant,
+        executor: &mut E,
+        parents: Parents<'_>,
+    ) -> Result<Step, ReplayError> {
+        match blockstore.fetch_slot_views(self.slot, start, AllowDead::No, buf) {
+            Ok(views) => {
+                let fetch_us = micros(call);
+                self.stats.fetch_entries_time += fetch_us;
+                if views.num_shreds == 0 {
+                    return Ok(Step::Nothing);
+                }
+                self.stats.fetch_calls_us.push(fetch_us);
+                self.components_and_entries(&views.sets, views.is_full, executor, parents)?;
+                self.finish_call(views.num_shreds, views.is_full)
+            }
+            Err(e) => self.fetch_failed(call, e),
+        }
+    }
+
+    /// Walks the call's data sets in order: markers through the component rules (an
+    /// UpdateParent moves the PoH chain to the new parent's blockhash), runs of entry sets
+    /// verified and executed between them.
+    fn components_and_entries<E: Executor + ?Sized>(
+        &mut self,
+        sets: &[DataSetView<'_>],
+        is_full: bool,
+        executor: &mut E,
+        parents: Parents<'_>,
+    ) -> Result<(), ReplayError> {
+        let slot = self.slot;
+        let component = |violation| ReplayError::Component { slot, violation };
+        let mut run_start = 0;
+        for (i, set) in sets.iter().enumerate() {
+            let Some(marker) = &set.marker else {
+                let last = is_full && i + 1 == sets.len();
+                let alpentick = last
+                    && set.entries.len() == 1
+                    && set
+                        .entries
+                        .get(0)
+                        .is_some_and(|e| e.is_tick() && e.num_hashes() == 1);
+                self.components
+                    .on_entry_batch(alpentick)
+                    .map_err(component)?;
+                continue;
+            };
+            let before = sets.get(run_start..i).unwrap_or_default();
+            self.run_entries(EntryBatch::Views(before), executor)?;
+            run_start = i + 1;
+            if let MarkerAction::Reparent(update) =
+                self.components.on_marker(marker).map_err(component)?
+            {
+                let parent = update.new_parent_slot;
+                self.last_hash = match parents.blockhashes.get(&parent) {
+                    Some(hash) => *hash,
+                    None if parents.dead.contains(&parent) => {
+                        return Err(ReplayError::ParentDead { slot, parent });
+                    }
+                    None => return Err(ReplayError::ParentUnknown { slot, parent }),
+                };
+                // A fresh bank on the new parent: its tick count starts over.
+                self.ticks = TickCheck::alpenglow();
+            }
+        }
+        let rest = sets.get(run_start..).unwrap_or_default();
+        self.run_entries(EntryBatch::Views(rest), executor)
+    }
+
     fn fetch_failed(&mut self, call: Instant, e: LedgerError) -> Result<Step, ReplayError> {
         self.stats.fetch_entries_fail_time += micros(call);
         Err(ReplayError::from_fetch(self.slot, e))
     }
 
-    /// Books the fetch time of a successful call, then verifies and executes its entries.
+    /// Books the fetch time of a successful owned fetch, then verifies and executes its
+    /// entries.
+    #[cfg(feature = "fetch-pool")]
     fn fetched<E: Executor + ?Sized>(
         &mut self,
         call: Instant,
@@ -147,21 +252,22 @@ impl SlotReplay {
             return Ok(Step::Nothing);
         }
         self.stats.fetch_calls_us.push(fetch_us);
-        self.verify_and_execute(batch, num_shreds, is_full, executor)
+        self.run_entries(batch, executor)?;
+        self.finish_call(num_shreds, is_full)
     }
 
-    fn verify_and_execute<E: Executor + ?Sized>(
+    /// Verifies (tick rules, then PoH) and executes a run of entries.
+    fn run_entries<E: Executor + ?Sized>(
         &mut self,
         batch: EntryBatch<'_>,
-        num_shreds: u64,
-        is_full: bool,
         executor: &mut E,
-    ) -> Result<Step, ReplayError> {
+    ) -> Result<(), ReplayError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
         let slot = self.slot;
         let first = self.entries;
-        if !batch.is_empty() {
-            self.stats.num_execute_batches += 1;
-        }
+        self.stats.num_execute_batches += 1;
 
         let poh = Instant::now();
         let verdict = self.verify(batch);
@@ -179,9 +285,16 @@ impl SlotReplay {
         })?;
 
         self.entries += batch.len();
-        self.shreds += num_shreds;
         self.stats.total_entries += batch.len() as u64;
         self.stats.total_transactions += batch.num_transactions() as u64;
+        Ok(())
+    }
+
+    /// Advances past the call's shreds; at the slot's end, the whole-slot tick and
+    /// component rules.
+    fn finish_call(&mut self, num_shreds: u64, is_full: bool) -> Result<Step, ReplayError> {
+        let slot = self.slot;
+        self.shreds += num_shreds;
         self.stats.total_shreds = self.shreds;
         if !is_full {
             return Ok(Step::Progress);
@@ -191,6 +304,9 @@ impl SlotReplay {
         let end = self.ticks.finish();
         self.stats.entry_poh_verification_time += micros(poh);
         end.map_err(|v| ticks_error(slot, v))?;
+        self.components
+            .on_final()
+            .map_err(|violation: ComponentViolation| ReplayError::Component { slot, violation })?;
         Ok(Step::Complete)
     }
 

@@ -28,6 +28,8 @@ pub struct TickCheck {
     hashes_since_tick: u64,
     entries: usize,
     last_is_tick: bool,
+    /// Alpenglow: every entry hashes exactly this many times (1), checked first.
+    exact_hashes: Option<u64>,
 }
 
 impl TickCheck {
@@ -47,6 +49,23 @@ impl TickCheck {
             hashes_since_tick: 0,
             entries: 0,
             last_is_tick: false,
+            exact_hashes: None,
+        }
+    }
+
+    /// A check for an Alpenglow block (`docs/block-components.md#replay`): every entry
+    /// hashes exactly once (Agave's `InvalidTickHashCount` otherwise, reported as
+    /// `HashesPerTick { expected: 1, .. }` before the entry is hashed), the bank starts one
+    /// tick short of the slot's end so the block holds exactly one tick, and it is the
+    /// last entry. The per-tick hash count is not checked.
+    pub fn alpenglow() -> Self {
+        let rules = TickRules {
+            ticks_per_slot: 1,
+            hashes_per_tick: None,
+        };
+        Self {
+            exact_hashes: Some(1),
+            ..Self::with_limits(&rules, &HashLimits::default())
         }
     }
 
@@ -60,6 +79,17 @@ impl TickCheck {
     pub fn push(&mut self, num_hashes: u64, is_tick: bool) -> Result<(), TickViolation> {
         let entry = self.entries;
         self.entries += 1;
+        if let Some(expected) = self.exact_hashes
+            && num_hashes != expected
+        {
+            return Err(TickViolation {
+                entry,
+                defect: PohDefect::HashesPerTick {
+                    expected,
+                    found: num_hashes,
+                },
+            });
+        }
         self.tally
             .push(num_hashes, is_tick, &self.limits)
             .map_err(|defect| TickViolation { entry, defect })?;
@@ -195,6 +225,43 @@ mod tests {
                     found: 5
                 }
             })
+        );
+    }
+
+    #[test]
+    fn alpenglow_one_hash_per_entry_and_one_final_tick() {
+        let run = |entries: &[(u64, bool)]| {
+            let mut check = TickCheck::alpenglow();
+            for &(n, tick) in entries {
+                check.push(n, tick)?;
+            }
+            check.finish()
+        };
+        assert_eq!(run(&[(1, false), (1, false), (1, true)]), Ok(()));
+        let hashes = run(&[(1, false), (2, false), (1, true)]).expect_err("two hashes");
+        assert_eq!(
+            hashes,
+            TickViolation {
+                entry: 1,
+                defect: PohDefect::HashesPerTick {
+                    expected: 1,
+                    found: 2
+                }
+            }
+        );
+        // u64::MAX hashes is refused before anything is hashed.
+        assert!(run(&[(u64::MAX, false)]).is_err());
+        let two_ticks = run(&[(1, true), (1, false), (1, true)]).expect_err("two ticks");
+        assert_eq!(
+            two_ticks.defect,
+            PohDefect::TickCount {
+                expected: 1,
+                found: 2
+            }
+        );
+        assert_eq!(
+            run(&[(1, false)]).expect_err("no tick").defect,
+            PohDefect::DoesNotEndOnTick
         );
     }
 

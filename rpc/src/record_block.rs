@@ -42,6 +42,7 @@ impl<'r> RecordBlock<'r> {
                     .map(|entries| DataSetView {
                         range: 0..0,
                         entries,
+                        marker: None,
                     })
                     .map_err(|e| corrupt(slot, e))
             })

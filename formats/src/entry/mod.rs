@@ -54,3 +54,14 @@ pub use tick::{TickRules, verify_slot_ticks, verify_slot_ticks_with_limits};
 pub use tx_view::{InstructionView, LookupView, MessageView, TransactionView};
 pub use v1::TransactionConfig;
 pub use view::{EntriesView, EntryView, TransactionIter};
+
+/// A compact-u16 at the start of `bytes` (`(value, bytes used)`), or why it is rejected:
+/// the one decoder, shared with the block markers' reward certificates.
+pub(crate) fn short_vec_decode(bytes: &[u8]) -> Result<(u16, usize), &'static str> {
+    short_vec::decode(bytes).map_err(|e| e.reason())
+}
+
+/// Appends the compact-u16 encoding of `value`.
+pub(crate) fn short_vec_encode(value: u16, out: &mut Vec<u8>) {
+    short_vec::encode(value, out);
+}

@@ -70,6 +70,16 @@ impl<'a> EntriesView<'a> {
         })
     }
 
+    /// The view of an empty batch (the 8-byte zero count): what a block marker's data set
+    /// holds as entries.
+    pub fn empty() -> EntriesView<'static> {
+        EntriesView {
+            bytes: &[0; 8],
+            entries: Vec::new(),
+            txs: Vec::new(),
+        }
+    }
+
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()

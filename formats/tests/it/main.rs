@@ -1,6 +1,7 @@
 //! The integration tests of bstore-formats, one binary: each module is one scenario on real
 //! data from `../shared/testdata` or on generated inputs.
 
+mod block_agave_vectors;
 mod common;
 mod entry_arbitrary_bytes;
 mod entry_bincode_compat;

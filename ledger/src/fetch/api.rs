@@ -28,6 +28,10 @@ pub struct SlotEntries {
     pub num_shreds: u64,
     /// The slot is full (and at least one data set was returned).
     pub is_full: bool,
+    /// Block markers among the data sets (checked, then dropped from `entries` as Agave
+    /// drops them; `docs/block-components.md`): lets replay notice them without a second
+    /// fetch.
+    pub markers: usize,
 }
 
 /// Which shred ranges of a slot a fetch would read.
@@ -81,22 +85,27 @@ pub trait EntryFetch {
     fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>>;
 }
 
-/// The hash of the last entry of `slot`'s last completed data set — the slot's blockhash
-/// when the slot is full — reading only that one data set (one meta read, one multi-get).
-/// `Ok(None)` when no data set of the slot is complete. The one place the "parent's last
-/// entry hash" is computed (RPC `previousBlockhash`, `bstore replay` seeding a parent
-/// outside its range); callers decide what a dead or partial slot means for them.
+/// The hash of the last entry of `slot`'s last completed entry batch — the slot's blockhash
+/// when the slot is full — reading data sets from the last one back until one holds
+/// entries (one meta read, one multi-get per data set read; block markers are skipped as
+/// Agave skips them, so a legacy slot costs one). `Ok(None)` when no data set of the slot
+/// holds entries. The one place the "parent's last entry hash" is computed (RPC
+/// `previousBlockhash`, `bstore replay` seeding a parent outside its range); callers decide
+/// what a dead or partial slot means for them.
 pub fn last_entry_hash<S>(store: &S, slot: Slot, buf: &mut FetchBuffer) -> Result<Option<Hash>>
 where
     S: ShredRanges + ViewFetch + ?Sized,
 {
-    let Some(last) = store.completed_ranges(slot, 0)?.pop() else {
-        return Ok(None);
-    };
-    let views = store.fetch_data_block_views(slot, last, buf)?;
-    Ok(views
-        .sets
-        .last()
-        .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
-        .map(|entry| entry.hash()))
+    for range in store.completed_ranges(slot, 0)?.into_iter().rev() {
+        let views = store.fetch_data_block_views(slot, range, buf)?;
+        let last = views
+            .sets
+            .last()
+            .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
+            .map(|entry| entry.hash());
+        if last.is_some() {
+            return Ok(last);
+        }
+    }
+    Ok(None)
 }

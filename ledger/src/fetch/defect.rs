@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::block::MarkerDefect;
 use crate::entry::EntryDefect;
 use crate::shred::ShredDefect;
 
@@ -28,6 +29,9 @@ pub enum DataDefect {
     Empty,
     /// The deshredded bytes do not decode as entries.
     Entries { offset: usize, defect: EntryDefect },
+    /// The deshredded bytes start with a zero entry count but are not a valid block marker
+    /// (`docs/block-components.md`).
+    Marker { offset: usize, defect: MarkerDefect },
 }
 
 impl fmt::Display for DataDefect {
@@ -56,6 +60,9 @@ impl fmt::Display for DataDefect {
             }
             Self::Empty => write!(f, "not a non-empty shred range below 32768"),
             Self::Entries { offset, defect } => write!(f, "entries at byte {offset}: {defect}"),
+            Self::Marker { offset, defect } => {
+                write!(f, "block marker at byte {offset}: {defect}")
+            }
         }
     }
 }

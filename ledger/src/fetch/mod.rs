@@ -4,6 +4,7 @@
 
 mod api;
 mod assembly;
+mod components;
 mod defect;
 mod deshred;
 #[cfg(feature = "fetch-pool")]
@@ -13,6 +14,7 @@ mod store_fetch;
 
 pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch, last_entry_hash};
 pub use assembly::{SlotShreds, group_by_slot};
+pub use components::{Component, ComponentFetch, SlotComponent, SlotComponents};
 pub use defect::DataDefect;
 pub use deshred::{check_range_into, deshred, deshred_into};
 #[cfg(feature = "fetch-pool")]

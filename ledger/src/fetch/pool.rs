@@ -11,9 +11,10 @@ use std::num::NonZeroUsize;
 
 use rayon::prelude::*;
 
-use crate::entry::{Entry, decode_entries};
+use crate::entry::Entry;
 use crate::error::{LedgerError, Result};
-use crate::fetch::store_fetch::{AllowDead, check_ranges, entries_error, range_payloads};
+use crate::fetch::components::{Component, decode_component};
+use crate::fetch::store_fetch::{AllowDead, check_ranges, range_payloads};
 use crate::fetch::{SlotEntries, deshred_into};
 use crate::store::{Blockstore, KvEngine};
 use crate::types::Slot;
@@ -87,24 +88,32 @@ impl<E: KvEngine> Blockstore<E> {
         }
         // Collect every range's result, then take them in slot order, so the error reported
         // is the first failing range's (rayon's own Result collection picks any).
-        let results: Vec<Result<Vec<Entry>>> = pool.pool.install(|| {
+        let results: Vec<Result<Option<Vec<Entry>>>> = pool.pool.install(|| {
             work.par_iter()
                 .map(|(range, payloads)| {
                     let mut buf = Vec::new();
                     deshred_into(slot, range, payloads.iter().copied(), &mut buf)?;
-                    decode_entries(&buf).map_err(|e| entries_error(slot, range, e))
+                    Ok(match decode_component(slot, range, &buf)? {
+                        Component::EntryBatch(entries) => Some(entries),
+                        Component::Marker(_) => None,
+                    })
                 })
                 .collect()
         });
         let mut entries = Vec::new();
+        let mut markers = 0;
         for set in results {
-            entries.extend(set?);
+            match set? {
+                Some(set) => entries.extend(set),
+                None => markers += 1,
+            }
         }
         let num_shreds = u64::from(last.end - start);
         Ok(SlotEntries {
             entries,
             num_shreds,
             is_full: plan.is_full,
+            markers,
         })
     }
 }

@@ -7,9 +7,11 @@
 use std::ops::Range;
 
 use crate::FormatError;
-use crate::entry::{EntriesView, Entry, decode_entries};
+use crate::block::{BlockMarker, DataSet, parse_data_set};
+use crate::entry::{EntriesView, Entry};
 use crate::error::{LedgerError, Result};
 use crate::fetch::api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
+use crate::fetch::components::{Component, decode_component};
 use crate::fetch::{DataDefect, check_range_into, completed_ranges};
 use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
 use crate::store::{Blockstore, KvEngine, ReadPath};
@@ -28,11 +30,11 @@ pub enum AllowDead {
 /// reach a steady state with no allocation per call.
 #[derive(Debug, Default)]
 pub struct FetchBuffer {
-    data: Vec<u8>,
+    pub(super) data: Vec<u8>,
     /// The scanned payloads of the last fetch (`ReadPath::Scan`), reused.
     arena: Vec<u8>,
     /// Byte span of each data set inside `data`, parallel to the fetched ranges.
-    spans: Vec<Range<usize>>,
+    pub(super) spans: Vec<Range<usize>>,
 }
 
 impl FetchBuffer {
@@ -47,13 +49,16 @@ impl FetchBuffer {
     }
 }
 
-/// One completed data set of a view fetch.
+/// One completed data set of a view fetch: an entry batch, or (in an Alpenglow slot) a
+/// block marker, whose `entries` are then empty (`docs/block-components.md`).
 #[derive(Debug)]
 pub struct DataSetView<'b> {
     /// Its shred range, `start..end` (end exclusive).
     pub range: Range<u32>,
-    /// Its entries, borrowed from the caller's [`FetchBuffer`].
+    /// Its entries, borrowed from the caller's [`FetchBuffer`]; empty for a marker.
     pub entries: EntriesView<'b>,
+    /// The block marker this data set is, if it is one.
+    pub marker: Option<BlockMarker>,
 }
 
 /// The result of a view fetch.
@@ -127,7 +132,7 @@ impl<E: KvEngine> Blockstore<E> {
     /// One read of `first.start..last.end` (the store's [`ReadPath`]: one range scan or one
     /// multi-get), every range checked and deshredded into `buf` (one reservation for all
     /// ranges). Fills `buf.spans` parallel to `ranges`.
-    fn deshred_ranges(
+    pub(super) fn deshred_ranges(
         &self,
         slot: Slot,
         ranges: &[Range<u32>],
@@ -182,8 +187,16 @@ impl<E: KvEngine> Blockstore<E> {
         let mut sets = Vec::with_capacity(ranges.len());
         for (range, span) in ranges.into_iter().zip(&buf.spans) {
             let bytes = &buf.data[span.clone()];
-            let entries = EntriesView::parse(bytes).map_err(|e| entries_error(slot, &range, e))?;
-            sets.push(DataSetView { range, entries });
+            let (entries, marker) = match parse_data_set(bytes) {
+                Ok(DataSet::Entries(view)) => (view, None),
+                Ok(DataSet::Marker(marker)) => (EntriesView::empty(), Some(marker)),
+                Err(e) => return Err(entries_error(slot, &range, e)),
+            };
+            sets.push(DataSetView {
+                range,
+                entries,
+                marker,
+            });
         }
         Ok(SlotViews {
             sets,
@@ -266,13 +279,16 @@ impl<E: KvEngine> EntryFetch for Blockstore<E> {
         self.read_guarded(slot, || self.slot_entries(slot, start, allow_dead))
     }
 
-    /// Fetched with one multi-get.
+    /// Fetched with one multi-get; a block marker's data set has no entries.
     fn get_entries_in_data_block(&self, slot: Slot, range: Range<u32>) -> Result<Vec<Entry>> {
         self.read_guarded(slot, || {
             let mut buf = FetchBuffer::new();
             self.deshred_ranges(slot, std::slice::from_ref(&range), &mut buf)?;
             let span = buf.spans.first().cloned().unwrap_or_default();
-            decode_entries(&buf.data[span]).map_err(|e| entries_error(slot, &range, e))
+            Ok(match decode_component(slot, &range, &buf.data[span])? {
+                Component::EntryBatch(entries) => entries,
+                Component::Marker(_) => Vec::new(),
+            })
         })
     }
 }
@@ -288,9 +304,15 @@ impl<E: KvEngine> Blockstore<E> {
         let mut buf = FetchBuffer::new();
         self.deshred_ranges(slot, &plan.ranges, &mut buf)?;
         let mut entries = Vec::new();
+        let mut markers = 0;
         for (range, span) in plan.ranges.iter().zip(&buf.spans) {
-            let set = decode_entries(&buf.data[span.clone()])
-                .map_err(|e| entries_error(slot, range, e))?;
+            // Markers are checked and dropped, as Agave's `get_slot_entries` drops them.
+            let Component::EntryBatch(set) =
+                decode_component(slot, range, &buf.data[span.clone()])?
+            else {
+                markers += 1;
+                continue;
+            };
             if entries.is_empty() {
                 entries = set;
             } else {
@@ -302,6 +324,7 @@ impl<E: KvEngine> Blockstore<E> {
             entries,
             num_shreds,
             is_full: plan.is_full,
+            markers,
         })
     }
 }
@@ -352,6 +375,17 @@ pub(super) fn range_payloads<'p, P: AsRef<[u8]>>(
 
 pub(super) fn entries_error(slot: Slot, range: &Range<u32>, e: FormatError) -> LedgerError {
     match e {
+        FormatError::InvalidBlockMarker { offset, defect } => LedgerError::InvalidShredData {
+            slot,
+            start: range.start,
+            end: range.end,
+            cause: DataDefect::Marker { offset, defect },
+        },
+        FormatError::BlockAborted => LedgerError::BlockAborted {
+            slot,
+            start: range.start,
+            end: range.end,
+        },
         FormatError::InvalidEntries { offset, defect } => LedgerError::InvalidShredData {
             slot,
             start: range.start,

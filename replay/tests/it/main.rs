@@ -1,6 +1,7 @@
 //! The integration tests of replay, one binary (one link of RocksDB): each module is one
 //! scenario.
 
+mod alpenglow_blocks;
 mod common;
 mod data_sets_signatures_once;
 mod data_sets_v1_transactions;

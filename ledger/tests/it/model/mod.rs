@@ -409,6 +409,7 @@ fn check_fetch<E: KvEngine>(
                 entries,
                 num_shreds: 0,
                 is_full: false,
+                ..
             }) if entries.is_empty() => Ok(()),
             other => Err(format!("slot {} without meta: {other:?}", g.slot)),
         };
@@ -437,6 +438,7 @@ fn check_fetch<E: KvEngine>(
         entries,
         num_shreds,
         is_full: full,
+        ..
     } = got.map_err(|e| format!("slot {}: {e}", g.slot))?;
     let want_full_flag = want_full && !want.is_empty();
     if entries != want || num_shreds != want_shreds || full != want_full_flag {
