@@ -5,7 +5,7 @@
 //! `ledger/tests/store_model.rs`, which also runs it on RocksDB.
 #![no_main]
 
-#[path = "../../ledger/tests/model/mod.rs"]
+#[path = "../../ledger/tests/it/model/mod.rs"]
 mod model;
 
 use std::sync::OnceLock;
