@@ -4,7 +4,7 @@
 use super::*;
 use crate::LedgerError;
 use crate::store::columns::Meta;
-use crate::store::slot_meta::CompletedIndexesFormat;
+use crate::store::slot_meta::SlotMetaFormat;
 
 fn assert_send_sync<T: Send + Sync>() {}
 
@@ -88,7 +88,7 @@ fn reads_agave_v1_meta_and_reports_corrupt_meta() {
     v1.completed_data_indexes.insert(5);
     let mut batch = store.engine.batch().expect("writable");
     batch
-        .put_bytes::<Meta>(Slot(3), &v1.encode_as(CompletedIndexesFormat::V1))
+        .put_bytes::<Meta>(Slot(3), &v1.encode_as(SlotMetaFormat::V1))
         .expect("put");
     batch.put_bytes::<Meta>(Slot(4), &[1, 2, 3]).expect("put");
     store.engine.write(batch).expect("write");
