@@ -1,5 +1,6 @@
 //! `bstore ledger slot --verbose`: the rows the store keeps about one slot beside its
-//! entries (agave-ledger-tool's `slot -v` prints the `SlotMeta`): the meta, the `index`
+//! entries (agave-ledger-tool's `slot -v` prints the `SlotMeta`): the meta (with Agave
+//! 4.x's `parent_block_id` and `replay_fec_set_index`), the `index`
 //! row's presence counts, each FEC set's `erasure_meta` / `merkle_root_meta` rows, and the
 //! duplicate flag. Also prints the slot's JSON line as text for `--format text`.
 
@@ -58,6 +59,10 @@ fn meta_json(meta: &SlotMeta) -> Value {
         "connected": meta.is_connected(),
         "parent_connected": meta.is_parent_connected(),
         "completed_data_indexes": meta.completed_data_indexes.iter().collect::<Vec<_>>(),
+        // Agave 4.x fields, base58 as agave-ledger-tool prints a hash (all zeros, i.e.
+        // `111…1`, = unknown: a row written before 4.x or a slot without a block header).
+        "parent_block_id": meta.parent_block_id.to_string(),
+        "replay_fec_set_index": meta.replay_fec_set_index,
     })
 }
 
@@ -134,6 +139,21 @@ fn scalar(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bstore_ledger::{Hash, Slot};
+
+    #[test]
+    fn meta_shows_the_agave_4x_fields() {
+        let mut meta = SlotMeta::new(Slot(9), Some(Slot(8)));
+        assert_eq!(
+            meta_json(&meta)["parent_block_id"],
+            "11111111111111111111111111111111"
+        );
+        meta.parent_block_id = Hash([1; 32]);
+        meta.replay_fec_set_index = 64;
+        let v = meta_json(&meta);
+        assert_eq!(v["parent_block_id"], Hash([1; 32]).to_string());
+        assert_eq!(v["replay_fec_set_index"], 64);
+    }
 
     #[test]
     fn text_nests_objects_and_lists_of_objects() {

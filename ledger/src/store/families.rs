@@ -75,3 +75,7 @@ mod tests {
         assert!(!is_known("future_column"));
     }
 }
+
+#[cfg(all(test, feature = "storage"))]
+#[path = "families_rocks_tests.rs"]
+mod rocks_tests;

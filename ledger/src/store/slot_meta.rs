@@ -15,7 +15,7 @@
 //!   fields zero, as Agave 4.x reads it.
 //!
 //! Decoding tries, in order: V2 exactly, V3 exactly, V1 exactly, V3 with trailing bytes
-//! (fields a later Agave appends). A V2 bitmap followed by 1–35 bytes is a truncated V3 row
+//! (fields a later Agave appends); V3 only with the full 4096-byte bitmap. A V2 bitmap followed by 1–35 bytes is a truncated V3 row
 //! and an error. Every length is checked against the bytes left before anything is
 //! allocated, so corrupt bytes give an error, never a panic or a huge allocation.
 
@@ -302,10 +302,13 @@ fn decode_v2(rest: &[u8], tail: Tail) -> Option<(CompletedDataIndexes, V3Fields)
     let len = usize::try_from(read_u64_at(rest, 0)?).ok()?;
     let end = len.checked_add(8)?;
     let after = rest.len().checked_sub(end)?;
+    // A V3 row carries the full 4096-byte bitmap (every Agave writes exactly that); a
+    // shorter "bitmap" followed by bytes is a V1 list (12 entries = 48 bytes would otherwise
+    // read as a 12-byte bitmap and the V3 fields).
     let fits = match tail {
         Tail::None => after == 0,
-        Tail::V3 => after == V3_TAIL,
-        Tail::V3AndMore => after > V3_TAIL,
+        Tail::V3 => after == V3_TAIL && len == BITMAP_BYTES,
+        Tail::V3AndMore => after > V3_TAIL && len == BITMAP_BYTES,
     };
     if !fits {
         return None;

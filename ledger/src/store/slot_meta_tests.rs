@@ -85,7 +85,7 @@ fn decodes_and_writes_v3_by_hand() {
     meta.replay_fec_set_index = 64;
     assert_eq!(SlotMeta::decode(&b), Ok(meta.clone()));
     assert_eq!(meta.encode(), b, "the store writes V3 byte for byte");
-    assert_eq!(b.len(), 8 * 9 + 16 + 1 + 8 + 4096 + 36);
+    assert_eq!(b.len(), 8 * 7 + 16 + 1 + 8 + 4096 + 36);
     assert!(meta.has_update_parent());
 }
 
@@ -108,6 +108,18 @@ fn decodes_v3_with_trailing_fields() {
     let meta = SlotMeta::decode(&b).expect("V3 and more");
     assert_eq!(meta.replay_fec_set_index, 64);
     assert_eq!(meta.parent_block_id, Hash([0x11; 32]));
+}
+
+#[test]
+fn a_v1_list_of_twelve_is_not_a_v3_row() {
+    // 8 + 12 × 4 bytes after the flags is also "a 12-byte bitmap and 36 more bytes".
+    let values: Vec<u32> = (0..12).collect();
+    let mut b = head();
+    b.extend(12u64.to_le_bytes());
+    for v in &values {
+        b.extend(v.to_le_bytes());
+    }
+    assert_eq!(SlotMeta::decode(&b), Ok(expected(&values)));
 }
 
 #[test]
