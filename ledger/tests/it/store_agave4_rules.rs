@@ -96,3 +96,15 @@ fn a_legacy_mainnet_slot_needs_the_legacy_option() {
     let meta = store.meta(Slot(102_815_960)).expect("read").expect("meta");
     assert!(meta.is_full());
 }
+
+#[test]
+fn a_real_4x_shaped_slot_passes_the_default_rules() {
+    // The testnet slot: ten chained 32-shred sets, DATA_COMPLETE only at set ends.
+    let packets = common::read_records("sig-testnet-417955322/shreds.bin");
+    let store = Blockstore::in_memory();
+    let out = store.insert_shreds(&packets).expect("insert");
+    assert!(out.rejected.is_empty(), "{:?}", out.rejected.first());
+    assert_eq!(out.inserted, packets.len());
+    let meta = store.meta(Slot(417_955_322)).expect("read").expect("meta");
+    assert!(meta.is_full());
+}
