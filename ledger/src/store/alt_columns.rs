@@ -27,7 +27,10 @@ fn split_block_key<C: Column, const N: usize>(bytes: &[u8]) -> Result<(Slot, Has
             format!("{} bytes, expected {want}", bytes.len()),
         ));
     }
-    let slot: [u8; 8] = bytes.get(..8).and_then(|b| b.try_into().ok()).unwrap_or_default();
+    let slot: [u8; 8] = bytes
+        .get(..8)
+        .and_then(|b| b.try_into().ok())
+        .unwrap_or_default();
     let id: [u8; 32] = bytes
         .get(8..40)
         .and_then(|b| b.try_into().ok())
@@ -41,13 +44,10 @@ fn split_block_key<C: Column, const N: usize>(bytes: &[u8]) -> Result<(Slot, Has
 
 fn block_key<const L: usize>(slot: Slot, id: &Hash, rest: &[u8]) -> [u8; L] {
     let mut key = [0u8; L];
-    for (dst, src) in key.iter_mut().zip(
-        slot.0
-            .to_be_bytes()
-            .iter()
-            .chain(id.as_bytes())
-            .chain(rest),
-    ) {
+    for (dst, src) in key
+        .iter_mut()
+        .zip(slot.0.to_be_bytes().iter().chain(id.as_bytes()).chain(rest))
+    {
         *dst = *src;
     }
     key

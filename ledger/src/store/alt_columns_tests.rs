@@ -21,12 +21,24 @@ fn keys_are_slot_block_id_then_index_big_endian() {
     assert_eq!(AltIndex::encode_key((Slot(7), ID)).to_vec(), slot_and_id(7));
     let mut shred = slot_and_id(7);
     shred.extend([0, 0, 0, 0, 0, 0, 1, 2]);
-    assert_eq!(AltDataShred::encode_key((Slot(7), ID, 0x0102)).to_vec(), shred);
-    assert_eq!(AltDataShred::decode_key(&shred).ok(), Some((Slot(7), ID, 0x0102)));
+    assert_eq!(
+        AltDataShred::encode_key((Slot(7), ID, 0x0102)).to_vec(),
+        shred
+    );
+    assert_eq!(
+        AltDataShred::decode_key(&shred).ok(),
+        Some((Slot(7), ID, 0x0102))
+    );
     let mut root = slot_and_id(7);
     root.extend([0, 0, 0, 32]);
-    assert_eq!(AltMerkleRootMeta::encode_key((Slot(7), ID, 32)).to_vec(), root);
-    assert_eq!(AltMerkleRootMeta::decode_key(&root).ok(), Some((Slot(7), ID, 32)));
+    assert_eq!(
+        AltMerkleRootMeta::encode_key((Slot(7), ID, 32)).to_vec(),
+        root
+    );
+    assert_eq!(
+        AltMerkleRootMeta::decode_key(&root).ok(),
+        Some((Slot(7), ID, 32))
+    );
     // The original block is keyed with 32 zero bytes.
     let original = DoubleMerkleMetaColumn::encode_key((Slot(7), BlockLocation::Original));
     assert_eq!(&original[8..], &[0u8; 32]);
@@ -40,7 +52,10 @@ fn keys_are_slot_block_id_then_index_big_endian() {
 fn corrupt_keys_and_values_are_errors_naming_the_column() {
     assert!(matches!(
         AltMeta::decode_key(&[0; 39]),
-        Err(LedgerError::CorruptKey { column: "alt_meta", .. })
+        Err(LedgerError::CorruptKey {
+            column: "alt_meta",
+            ..
+        })
     ));
     let mut huge = slot_and_id(1);
     huge.extend([0, 0, 0, 1, 0, 0, 0, 0]); // index 2^32
@@ -48,13 +63,19 @@ fn corrupt_keys_and_values_are_errors_naming_the_column() {
     let meta = SlotMeta::new(Slot(4), Some(Slot(3))).encode();
     assert!(matches!(
         AltMeta::decode_value((Slot(5), ID), &meta),
-        Err(LedgerError::CorruptValue { column: "alt_meta", .. })
+        Err(LedgerError::CorruptValue {
+            column: "alt_meta",
+            ..
+        })
     ));
     let mut bomb = vec![0u8; 36];
     bomb.extend(u64::MAX.to_le_bytes());
     assert!(matches!(
         DoubleMerkleMetaColumn::decode_value((Slot(1), BlockLocation::Original), &bomb),
-        Err(LedgerError::CorruptValue { column: "double_merkle_meta", .. })
+        Err(LedgerError::CorruptValue {
+            column: "double_merkle_meta",
+            ..
+        })
     ));
 }
 

@@ -69,7 +69,10 @@ mod tests {
             .collect();
         let agave: BTreeSet<&str> = AGAVE4.into_iter().collect();
         assert_eq!(declared, agave);
-        assert_eq!(declared.len(), columns::ALL.len() + columns::AGAVE_OTHER_COLUMNS.len());
+        assert_eq!(
+            declared.len(),
+            columns::ALL.len() + columns::AGAVE_OTHER_COLUMNS.len()
+        );
         assert!(!declared.contains("transaction_status_index"));
         assert!(RETIRED.iter().all(|r| is_known(r) && !agave.contains(r)));
         assert!(!is_known("future_column"));

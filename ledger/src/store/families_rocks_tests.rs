@@ -97,7 +97,10 @@ fn retired_families_are_opened_and_kept_never_dropped() {
     }
     let on_disk = families(dir.path());
     for name in AGAVE4.iter().chain(&super::RETIRED) {
-        assert!(on_disk.contains(*name), "{name} missing after a read-write open");
+        assert!(
+            on_disk.contains(*name),
+            "{name} missing after a read-write open"
+        );
     }
     assert_kept(dir.path(), &old);
 }

@@ -21,8 +21,8 @@ mod agave_meta;
 pub mod alt_columns;
 pub mod column;
 pub mod columns;
-pub mod families;
 mod defect;
+pub mod families;
 mod index_set;
 mod slot_meta;
 

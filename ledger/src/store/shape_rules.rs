@@ -55,12 +55,11 @@ pub fn check(shred: &ShredRef<'_>, rules: ShapeRules) -> Option<InsertDefect> {
         .checked_add(FIXED_SET_SHREDS)
         .is_some_and(|end| fec % FIXED_SET_SHREDS == 0 && fec <= index && index < end);
     if !in_set {
-        return Some(InsertDefect::SetNotFixed {
-            fec_set_index: fec,
-        });
+        return Some(InsertDefect::SetNotFixed { fec_set_index: fec });
     }
     if let (Some(num_data), Some(num_code)) = (shred.num_data(), shred.num_code()) {
-        let fixed = u32::from(num_data) == FIXED_SET_SHREDS && u32::from(num_code) == FIXED_SET_SHREDS;
+        let fixed =
+            u32::from(num_data) == FIXED_SET_SHREDS && u32::from(num_code) == FIXED_SET_SHREDS;
         if !fixed {
             return Some(InsertDefect::ErasureConfigNotFixed { num_data, num_code });
         }
@@ -71,9 +70,7 @@ pub fn check(shred: &ShredRef<'_>, rules: ShapeRules) -> Option<InsertDefect> {
         return Some(InsertDefect::LastInSlotInsideSet);
     }
     if shred.data_complete() && !set_end {
-        return Some(InsertDefect::DataCompleteInsideSet {
-            fec_set_index: fec,
-        });
+        return Some(InsertDefect::DataCompleteInsideSet { fec_set_index: fec });
     }
     None
 }

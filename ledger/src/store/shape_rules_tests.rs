@@ -36,7 +36,11 @@ fn with(packet: &[u8], offset: usize, bytes: &[u8]) -> Vec<u8> {
 fn agave4(packet: &[u8]) -> Option<InsertDefect> {
     let shred = ShredRef::parse(packet).expect("parses");
     let defect = check(&shred, ShapeRules::Agave4);
-    assert_eq!(check(&shred, ShapeRules::Legacy), None, "legacy takes every shape");
+    assert_eq!(
+        check(&shred, ShapeRules::Legacy),
+        None,
+        "legacy takes every shape"
+    );
     defect
 }
 

@@ -129,7 +129,10 @@ fn a_truncated_v3_tail_is_an_error_naming_the_slot() {
         b.extend(v2_tail());
         b.extend(&v3_fields()[..n]);
         let err = SlotMeta::decode(&b).expect_err("truncated");
-        assert!(err.contains("slot 5") && err.contains("truncated"), "{n}: {err}");
+        assert!(
+            err.contains("slot 5") && err.contains("truncated"),
+            "{n}: {err}"
+        );
     }
 }
 

@@ -3,6 +3,7 @@
 //! set; a purge removes the new families' rows of the purged slots, as Agave's does.
 #![cfg(feature = "storage")]
 
+use bstore_ledger::shred::ShredKind;
 use bstore_ledger::store::alt_columns::{
     AltDataShred, AltIndex, AltMerkleRootMeta, AltMeta, BlockLocation, DoubleMerkleMetaColumn,
 };
@@ -10,7 +11,6 @@ use bstore_ledger::store::kv::{KvBatch, KvRead, KvWrite};
 use bstore_ledger::store::{
     AccessMode, Blockstore, Column, DoubleMerkleMeta, MerkleRootMeta, SlotIndex, SlotMeta,
 };
-use bstore_ledger::shred::ShredKind;
 use bstore_ledger::{Hash, Slot};
 
 const ID: Hash = Hash([0x42; 32]);
@@ -36,8 +36,16 @@ fn rows(slot: u64) -> Vec<(&'static str, Vec<u8>, Vec<u8>)> {
         proofs: vec![1; 2 * 20],
     };
     vec![
-        (AltMeta::NAME, AltMeta::encode_key((s, ID)).to_vec(), AltMeta::encode_value(&meta)),
-        (AltIndex::NAME, AltIndex::encode_key((s, ID)).to_vec(), AltIndex::encode_value(&index)),
+        (
+            AltMeta::NAME,
+            AltMeta::encode_key((s, ID)).to_vec(),
+            AltMeta::encode_value(&meta),
+        ),
+        (
+            AltIndex::NAME,
+            AltIndex::encode_key((s, ID)).to_vec(),
+            AltIndex::encode_value(&index),
+        ),
         (
             AltDataShred::NAME,
             AltDataShred::encode_key((s, ID, 1)).to_vec(),
@@ -59,7 +67,11 @@ fn rows(slot: u64) -> Vec<(&'static str, Vec<u8>, Vec<u8>)> {
 
 fn assert_rows(store: &Blockstore, slot: u64, present: bool) {
     for (cf, key, value) in rows(slot) {
-        let got = store.kv().get_pinned(cf, &key).expect("read").map(|v| v.to_vec());
+        let got = store
+            .kv()
+            .get_pinned(cf, &key)
+            .expect("read")
+            .map(|v| v.to_vec());
         assert_eq!(got, present.then_some(value), "{cf} of slot {slot}");
     }
 }
@@ -96,7 +108,10 @@ fn the_4x_families_open_in_every_mode_with_every_row() {
             .expect("read")
             .expect("row");
         let meta = AltMeta::decode_value((Slot(10), ID), &meta).expect("decodes");
-        assert_eq!((meta.parent_block_id, meta.replay_fec_set_index), (Hash([7; 32]), 32));
+        assert_eq!(
+            (meta.parent_block_id, meta.replay_fec_set_index),
+            (Hash([7; 32]), 32)
+        );
     }
 }
 

@@ -131,7 +131,9 @@ fn older_rows_read_as_agave_4x_reads_them_and_are_rewritten_as_v3() {
 #[test]
 fn a_truncated_v3_row_is_an_error_naming_the_slot() {
     let store = Blockstore::in_memory();
-    store.insert_shreds(&slot_shreds(6, 5)[..32]).expect("insert");
+    store
+        .insert_shreds(&slot_shreds(6, 5)[..32])
+        .expect("insert");
     let mut bytes = raw_meta(&store, 6);
     bytes.truncate(bytes.len() - 4);
     put_raw_meta(&store, 6, &bytes);

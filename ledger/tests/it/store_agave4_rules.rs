@@ -64,7 +64,10 @@ fn last_in_slot_before_a_full_set_is_dropped_not_taken_as_duplicate_evidence() {
     early_end[FLAGS] |= 0xC0;
     let out = store.insert_shreds([&early_end]).expect("insert");
     assert_eq!(defects(&out), vec![InsertDefect::LastInSlotInsideSet]);
-    assert!(out.duplicate_slots.is_empty(), "Agave drops it before the blockstore");
+    assert!(
+        out.duplicate_slots.is_empty(),
+        "Agave drops it before the blockstore"
+    );
     assert_eq!(store.duplicate_slot_proof(Slot(21)).expect("read"), None);
 }
 
