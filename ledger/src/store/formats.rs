@@ -1,5 +1,6 @@
 //! Before a ledger is opened read-write (`docs/on-disk-layout.md#opening-read-write`): every
-//! column family on disk must be one of Agave 4.x's set or a retired one (`families.rs`), and the newest row of each column bstore rewrites must decode. A ledger from a newer
+//! column family on disk must be one of Agave 4.x's set or a retired one (`families.rs`),
+//! and the newest row of each column bstore rewrites must decode. A ledger from a newer
 //! validator with a column or row format bstore does not know is refused read-write (bstore
 //! would write rows that validator cannot read, or miss rows it must keep); read-only and
 //! secondary opens are not checked.

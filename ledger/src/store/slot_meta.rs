@@ -4,8 +4,8 @@
 //! Layout (bincode 1.x fixint, little-endian): `slot` u64 ‖ `consumed` u64 ‖ `received` u64 ‖
 //! `first_shred_timestamp` u64 ‖ `last_index` u64 (`u64::MAX` = none) ‖ `parent_slot` u64
 //! (`u64::MAX` = none) ‖ `next_slots` (u64 count ‖ u64 each) ‖ `connected_flags` u8 ‖
-//! `completed_data_indexes` ‖ (V3 only) `parent_block_id` 32 bytes ‖ `replay_fec_set_index` u32.
-//! Three row versions:
+//! `completed_data_indexes` ‖ (V3 only) `parent_block_id` 32 bytes ‖
+//! `replay_fec_set_index` u32. Three row versions:
 //! - V1 (Agave ≤ 3.0): indexes as u64 count ‖ u32 each, strictly ascending. Agave 4.x no
 //!   longer reads these rows (it would take the count for a bitmap length); bstore still
 //!   does, as a documented legacy read, and rewrites any row it touches as V3.
@@ -15,8 +15,8 @@
 //!   fields zero, as Agave 4.x reads it.
 //!
 //! Decoding tries, in order: V2 exactly, V3 exactly, V1 exactly, V3 with trailing bytes
-//! (fields a later Agave appends); V3 only with the full 4096-byte bitmap. A V2 bitmap followed by 1–35 bytes is a truncated V3 row
-//! and an error. Every length is checked against the bytes left before anything is
+//! (fields a later Agave appends); V3 only with the full 4096-byte bitmap. A V2 bitmap
+//! followed by 1–35 bytes is a truncated V3 row and an error. Every length is checked against the bytes left before anything is
 //! allocated, so corrupt bytes give an error, never a panic or a huge allocation.
 
 use super::index_set::{BITMAP_BYTES, CompletedDataIndexes};
@@ -137,7 +137,7 @@ impl SlotMeta {
     /// Encodes as row version `format`. V1 and V2 drop the 4.x fields.
     pub fn encode_as(&self, format: SlotMetaFormat) -> Vec<u8> {
         let mut out =
-            Vec::with_capacity(8 * 9 + 8 * self.next_slots.len() + 1 + BITMAP_BYTES + V3_TAIL);
+            Vec::with_capacity(8 * 8 + 8 * self.next_slots.len() + 1 + BITMAP_BYTES + V3_TAIL);
         for v in [
             self.slot.0,
             self.consumed,
