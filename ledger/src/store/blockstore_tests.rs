@@ -35,9 +35,11 @@ fn multi_get_returns_pinned_shreds_in_key_order() {
         .into_iter()
         .map(|i| data_shred(9, i, if i == 4 { 0x40 } else { 0 }))
         .collect();
-    // Hand-made shreds with zeroed proofs: no common root, so the root check is off.
+    // Hand-made shreds with zeroed proofs: no common root, so the root check is off; an
+    // unchained variant with DATA_COMPLETE inside its set, so the 4.x shape rules are too.
     let options = crate::store::InsertOptions {
         merkle: crate::store::MerkleCheck::Skip,
+        shape: crate::store::ShapeRules::Legacy,
         ..Default::default()
     };
     let out = store.insert_shreds_with(&shreds, options).expect("insert");

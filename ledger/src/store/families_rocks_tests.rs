@@ -9,13 +9,17 @@ use rocksdb::{DB, Options};
 use super::{AGAVE4, DEFAULT};
 use crate::store::{AccessMode, Blockstore};
 
-/// Creates `<ledger>/rocksdb` with `families`, one row `k → v` in each.
+/// Families whose newest row a read-write open decodes (`formats.rs`): no marker row there.
+const CHECKED: [&str; 4] = ["meta", "index", "erasure_meta", "merkle_root_meta"];
+
+/// Creates `<ledger>/rocksdb` with `families`, one marker row `k → name` in each not
+/// [`CHECKED`].
 fn create(ledger: &Path, families: &[&str]) {
     let mut opts = Options::default();
     opts.create_if_missing(true);
     opts.create_missing_column_families(true);
     let db = DB::open_cf(&opts, ledger.join("rocksdb"), families).expect("create");
-    for name in families {
+    for name in families.iter().filter(|n| !CHECKED.contains(n)) {
         let cf = db.cf_handle(name).expect("family");
         db.put_cf(cf, b"k", name.as_bytes()).expect("put");
     }
@@ -28,8 +32,13 @@ fn families(ledger: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-/// Every family's row `k` is still there, holding the family's name.
+/// Every family's marker row is still there, holding the family's name.
 fn assert_kept(ledger: &Path, names: &[&str]) {
+    let names: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !CHECKED.contains(n))
+        .collect();
     let db = DB::open_cf_for_read_only(
         &Options::default(),
         ledger.join("rocksdb"),
