@@ -1,8 +1,9 @@
 //! `bstore ledger slot --verbose`: the rows the store keeps about one slot beside its
 //! entries (agave-ledger-tool's `slot -v` prints the `SlotMeta`): the meta (with Agave
-//! 4.x's `parent_block_id` and `replay_fec_set_index`), the `index`
-//! row's presence counts, each FEC set's `erasure_meta` / `merkle_root_meta` rows, and the
-//! duplicate flag. Also prints the slot's JSON line as text for `--format text`.
+//! 4.x's `parent_block_id` and `replay_fec_set_index`), the `index` row's presence counts,
+//! each FEC set's `erasure_meta` / `merkle_root_meta` rows, the duplicate flag, and the
+//! slot's other versions Agave 4.x repaired by block id (`alt_meta`). Also prints the slot's
+//! JSON line as text for `--format text`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -44,6 +45,16 @@ pub fn add_detail<E: KvEngine>(
         })
         .collect();
     line["duplicate"] = json!(store.duplicate_slot_proof(slot)?.is_some());
+    // Agave 4.x's other versions of the slot, repaired by block id (`alt_meta`).
+    line["alternate_blocks"] = store
+        .alternate_slot_metas(slot)?
+        .into_iter()
+        .map(|(block_id, alt)| {
+            let mut v = meta_json(&alt);
+            v["block_id"] = json!(block_id.to_string());
+            v
+        })
+        .collect();
     Ok(())
 }
 

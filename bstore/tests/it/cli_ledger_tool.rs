@@ -178,8 +178,13 @@ fn check_slot_detail(ledger: &str, slot: u64) -> Value {
     }
     assert_eq!(v["dead"], slot == 13);
     assert_eq!(v["duplicate"], slot == 12);
+    assert_eq!(
+        v["alternate_blocks"],
+        serde_json::json!([]),
+        "no block-id repair here"
+    );
     let obj = v.as_object_mut().expect("object");
-    for added in ["meta", "index", "fec_sets", "duplicate"] {
+    for added in ["meta", "index", "fec_sets", "duplicate", "alternate_blocks"] {
         obj.remove(added);
     }
     assert_eq!(

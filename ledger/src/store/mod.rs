@@ -19,6 +19,7 @@
 
 mod agave_meta;
 pub mod alt_columns;
+mod alt_listing;
 pub mod column;
 pub mod columns;
 mod defect;
