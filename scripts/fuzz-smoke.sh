@@ -77,12 +77,12 @@ elif target == "parsed_instruction":
     for prog in range(12):
         for data in (b"", bytes([2, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0]), bytes([3, 1, 2, 3, 4, 5, 6, 7, 8, 9])):
             write(bytes([prog, 4]) + data)
-# slot_meta_decode and store_model start from an empty corpus (no real metas in the data;
+# slot_meta_decode, agave4_rows_decode and store_model start from an empty corpus (no real metas in the data;
 # the model's input is an operation string).
 PY
 }
 
-for target in shred_parse entries_decode block_component slot_meta_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction; do
+for target in shred_parse entries_decode block_component slot_meta_decode agave4_rows_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction; do
     seed "$target"
     extra=()
     # JSON-RPC: a dictionary of the method names and config keys reaches the params faster.

@@ -36,7 +36,11 @@ fn bench_insert(c: &mut Criterion) {
     group.throughput(Throughput::Elements(packets.len() as u64));
     group.sample_size(30);
     for (name, merkle, leader) in cases {
-        let options = InsertOptions { leader, merkle };
+        let options = InsertOptions {
+            leader,
+            merkle,
+            ..InsertOptions::default()
+        };
         group.bench_function(name, |b| {
             b.iter_batched(
                 || {

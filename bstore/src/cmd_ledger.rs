@@ -6,7 +6,9 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ShredRanges, ViewFetch};
-use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck, MerkleCheck};
+use bstore_ledger::store::{
+    AccessMode, Blockstore, InsertOptions, LeaderCheck, MerkleCheck, ShapeRules,
+};
 use bstore_ledger::stream::StreamReader;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Pubkey, Slot};
@@ -43,6 +45,11 @@ enum LedgerCommand {
         /// shreds of a pre-release Merkle layout, or test data changed after signing.
         #[arg(long)]
         skip_merkle_check: bool,
+        /// Accept shreds of any FEC-set shape: legacy and unchained Merkle shreds, sets
+        /// other than 32:32, DATA_COMPLETE inside a set. For slots written by pre-4.x
+        /// validators; by default Agave 4.x's shape rules apply.
+        #[arg(long)]
+        legacy_shapes: bool,
         /// Keep about this many data shreds: after each batch, purge the oldest slots up to
         /// the highest root (Agave's `--limit-ledger-size`; nothing above the root goes).
         #[arg(long, value_name = "SHREDS")]
@@ -194,6 +201,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
             batch,
             leader,
             skip_merkle_check,
+            legacy_shapes,
             limit_ledger_size,
             files,
         } => {
@@ -203,6 +211,11 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
                     MerkleCheck::Skip
                 } else {
                     MerkleCheck::Verify
+                },
+                shape: if legacy_shapes {
+                    ShapeRules::Legacy
+                } else {
+                    ShapeRules::Agave4
                 },
             };
             ingest(&ledger, batch.max(1), options, limit_ledger_size, &files)

@@ -30,6 +30,8 @@ fuzz_target!(|data: &[u8]| {
         if !failed {
             assert_eq!(again.len(), data.len());
         }
-        let _ = records.iter().map(|r| bstore_ledger::shred::ShredRef::parse(r).is_ok());
+        let _ = records
+            .iter()
+            .map(|r| bstore_ledger::shred::ShredRef::parse(r).is_ok());
     }
 });

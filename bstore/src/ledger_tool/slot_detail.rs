@@ -1,7 +1,9 @@
 //! `bstore ledger slot --verbose`: the rows the store keeps about one slot beside its
-//! entries (agave-ledger-tool's `slot -v` prints the `SlotMeta`): the meta, the `index`
-//! row's presence counts, each FEC set's `erasure_meta` / `merkle_root_meta` rows, and the
-//! duplicate flag. Also prints the slot's JSON line as text for `--format text`.
+//! entries (agave-ledger-tool's `slot -v` prints the `SlotMeta`): the meta (with Agave
+//! 4.x's `parent_block_id` and `replay_fec_set_index`), the `index` row's presence counts,
+//! each FEC set's `erasure_meta` / `merkle_root_meta` rows, the duplicate flag, and the
+//! slot's other versions Agave 4.x repaired by block id (`alt_meta`). Also prints the slot's
+//! JSON line as text for `--format text`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -43,6 +45,16 @@ pub fn add_detail<E: KvEngine>(
         })
         .collect();
     line["duplicate"] = json!(store.duplicate_slot_proof(slot)?.is_some());
+    // Agave 4.x's other versions of the slot, repaired by block id (`alt_meta`).
+    line["alternate_blocks"] = store
+        .alternate_slot_metas(slot)?
+        .into_iter()
+        .map(|(block_id, alt)| {
+            let mut v = meta_json(&alt);
+            v["block_id"] = json!(block_id.to_string());
+            v
+        })
+        .collect();
     Ok(())
 }
 
@@ -58,6 +70,10 @@ fn meta_json(meta: &SlotMeta) -> Value {
         "connected": meta.is_connected(),
         "parent_connected": meta.is_parent_connected(),
         "completed_data_indexes": meta.completed_data_indexes.iter().collect::<Vec<_>>(),
+        // Agave 4.x fields, base58 as agave-ledger-tool prints a hash (all zeros, i.e.
+        // `111…1`, = unknown: a row written before 4.x or a slot without a block header).
+        "parent_block_id": meta.parent_block_id.to_string(),
+        "replay_fec_set_index": meta.replay_fec_set_index,
     })
 }
 
@@ -134,6 +150,21 @@ fn scalar(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bstore_ledger::{Hash, Slot};
+
+    #[test]
+    fn meta_shows_the_agave_4x_fields() {
+        let mut meta = SlotMeta::new(Slot(9), Some(Slot(8)));
+        assert_eq!(
+            meta_json(&meta)["parent_block_id"],
+            "11111111111111111111111111111111"
+        );
+        meta.parent_block_id = Hash([1; 32]);
+        meta.replay_fec_set_index = 64;
+        let v = meta_json(&meta);
+        assert_eq!(v["parent_block_id"], Hash([1; 32]).to_string());
+        assert_eq!(v["replay_fec_set_index"], 64);
+    }
 
     #[test]
     fn text_nests_objects_and_lists_of_objects() {

@@ -147,3 +147,38 @@ fn ingest_with_leader_key_accepts_the_real_leader_and_refuses_another() {
     assert_eq!(bad["rejected"], 320);
     assert_eq!(bad["rejected_reasons"]["invalid_signature"], 320);
 }
+
+/// Agave 4.x's shape rules are the default: slots shredded by an older Agave (34 data
+/// shreds, the last set not full) are refused with the rule named, and go in whole with
+/// `--legacy-shapes`.
+#[test]
+fn ingest_applies_the_4x_shape_rules_unless_legacy_shapes() {
+    let file =
+        testdata().join("sig-agave-generated/agave.blockstore.test_get_rooted_block.shreds.bin");
+    let file = file.to_str().expect("utf-8");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ledger = dir.path().join("a");
+    let ledger = ledger.to_str().expect("utf-8");
+    let strict = &json_lines(&bstore(&["ledger", "ingest", "--ledger", ledger, file]))[0];
+    let rejected = strict["rejected"].as_u64().expect("rejected");
+    assert!(rejected > 0, "{strict}");
+    let reasons = strict["rejected_reasons"].as_object().expect("reasons");
+    assert!(
+        reasons
+            .keys()
+            .all(|k| k.ends_with("_not_fixed") || k.ends_with("_inside_set")),
+        "{strict}"
+    );
+    let ledger = dir.path().join("b");
+    let ledger = ledger.to_str().expect("utf-8");
+    let legacy = &json_lines(&bstore(&[
+        "ledger",
+        "ingest",
+        "--ledger",
+        ledger,
+        "--legacy-shapes",
+        file,
+    ]))[0];
+    assert_eq!(legacy["rejected"], 0, "{legacy}");
+    assert_eq!(legacy["slots_full"], serde_json::json!([10]), "{legacy}");
+}

@@ -155,6 +155,9 @@ fn check_slot_detail(ledger: &str, slot: u64) -> Value {
     let flags = meta["connected_flags"].as_u64().expect("flags");
     assert_eq!(meta["connected"], flags & 1 != 0);
     assert_eq!(meta["parent_connected"], flags & 0x80 != 0);
+    // Agave 4.x's fields: nothing here carries a block header or an UpdateParent marker.
+    assert_eq!(meta["parent_block_id"], "11111111111111111111111111111111");
+    assert_eq!(meta["replay_fec_set_index"], 0);
     let set_ends: Vec<u64> = v["data_sets"]
         .as_array()
         .expect("sets")
@@ -175,8 +178,13 @@ fn check_slot_detail(ledger: &str, slot: u64) -> Value {
     }
     assert_eq!(v["dead"], slot == 13);
     assert_eq!(v["duplicate"], slot == 12);
+    assert_eq!(
+        v["alternate_blocks"],
+        serde_json::json!([]),
+        "no block-id repair here"
+    );
     let obj = v.as_object_mut().expect("object");
-    for added in ["meta", "index", "fec_sets", "duplicate"] {
+    for added in ["meta", "index", "fec_sets", "duplicate", "alternate_blocks"] {
         obj.remove(added);
     }
     assert_eq!(

@@ -4,7 +4,7 @@
 use super::*;
 use crate::LedgerError;
 use crate::store::columns::Meta;
-use crate::store::slot_meta::CompletedIndexesFormat;
+use crate::store::slot_meta::SlotMetaFormat;
 
 fn assert_send_sync<T: Send + Sync>() {}
 
@@ -35,9 +35,11 @@ fn multi_get_returns_pinned_shreds_in_key_order() {
         .into_iter()
         .map(|i| data_shred(9, i, if i == 4 { 0x40 } else { 0 }))
         .collect();
-    // Hand-made shreds with zeroed proofs: no common root, so the root check is off.
+    // Hand-made shreds with zeroed proofs: no common root, so the root check is off; an
+    // unchained variant with DATA_COMPLETE inside its set, so the 4.x shape rules are too.
     let options = crate::store::InsertOptions {
         merkle: crate::store::MerkleCheck::Skip,
+        shape: crate::store::ShapeRules::Legacy,
         ..Default::default()
     };
     let out = store.insert_shreds_with(&shreds, options).expect("insert");
@@ -88,7 +90,7 @@ fn reads_agave_v1_meta_and_reports_corrupt_meta() {
     v1.completed_data_indexes.insert(5);
     let mut batch = store.engine.batch().expect("writable");
     batch
-        .put_bytes::<Meta>(Slot(3), &v1.encode_as(CompletedIndexesFormat::V1))
+        .put_bytes::<Meta>(Slot(3), &v1.encode_as(SlotMetaFormat::V1))
         .expect("put");
     batch.put_bytes::<Meta>(Slot(4), &[1, 2, 3]).expect("put");
     store.engine.write(batch).expect("write");

@@ -54,6 +54,8 @@ pub enum MerkleCheck {
 pub struct InsertOptions {
     pub leader: LeaderCheck,
     pub merkle: MerkleCheck,
+    /// Agave 4.x's FEC-set shape rules (`shape_rules.rs`), or none for legacy ledgers.
+    pub shape: super::shape_rules::ShapeRules,
 }
 
 /// Data shreds of one FEC set sit at `fec_set_index..fec_set_index + num_data`; a Merkle set

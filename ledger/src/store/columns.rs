@@ -9,13 +9,17 @@
 //! finds the presence, shapes and roots it expects.
 
 use super::agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
+use super::alt_columns::{
+    AltDataShred, AltIndex, AltMerkleRootMeta, AltMeta, DoubleMerkleMetaColumn,
+};
 use super::column::{Column, Compression, corrupt_key, corrupt_value};
 use super::slot_meta::SlotMeta;
 use crate::error::Result;
 use crate::types::{ShredIndex, Slot};
 
-/// Every column family this module declares, with its compression.
-pub const ALL: [(&str, Compression); 12] = [
+/// Every column family declared typed (this module and `alt_columns.rs`), with its
+/// compression. Opened read-write, they are created when missing; purges delete their rows.
+pub const ALL: [(&str, Compression); 17] = [
     (Meta::NAME, Meta::COMPRESSION),
     (DataShred::NAME, DataShred::COMPRESSION),
     (CodeShred::NAME, CodeShred::COMPRESSION),
@@ -31,15 +35,24 @@ pub const ALL: [(&str, Compression); 12] = [
     ),
     (DuplicateSlots::NAME, DuplicateSlots::COMPRESSION),
     (Orphans::NAME, Orphans::COMPRESSION),
+    (AltMeta::NAME, AltMeta::COMPRESSION),
+    (AltIndex::NAME, AltIndex::COMPRESSION),
+    (AltDataShred::NAME, AltDataShred::COMPRESSION),
+    (AltMerkleRootMeta::NAME, AltMerkleRootMeta::COMPRESSION),
+    (
+        DoubleMerkleMetaColumn::NAME,
+        DoubleMerkleMetaColumn::COMPRESSION,
+    ),
 ];
 
-/// Agave 3.x column families bstore does not write (it reads the history ones); a read-write
-/// open creates them empty (Agave opens a ledger read-only or as a secondary only when all of its columns exist).
-pub const AGAVE_OTHER_COLUMNS: [&str; 8] = [
+/// Agave 4.x column families bstore does not declare typed (it reads the history ones); a
+/// read-write open creates them empty (Agave opens a ledger read-only only when all of its
+/// columns exist). With [`ALL`], exactly Agave 4.x's set (`families.rs`); the retired
+/// `transaction_status_index` is no longer created.
+pub const AGAVE_OTHER_COLUMNS: [&str; 7] = [
     TRANSACTION_STATUS,
     ADDRESS_SIGNATURES,
     TRANSACTION_MEMOS,
-    "transaction_status_index",
     REWARDS,
     "perf_samples",
     "bank_hashes",
@@ -167,9 +180,8 @@ macro_rules! shred_keyed {
     };
 }
 
-/// `meta`: slot u64 BE (8) → [`SlotMeta`] (`docs/on-disk-layout.md#slotmeta`; V1 or V2 completed
-/// indexes read, V2
-/// written). The decoded `slot` field must equal the key.
+/// `meta`: slot u64 BE (8) → [`SlotMeta`] (`docs/on-disk-layout.md#slotmeta`; V1, V2 and V3
+/// rows read, V3 written as Agave 4.x writes it). The decoded `slot` field must equal the key.
 #[derive(Debug, Clone, Copy)]
 pub struct Meta;
 

@@ -32,6 +32,18 @@ pub enum InsertDefect {
         num_data: u64,
         num_coding: u64,
     },
+    /// A legacy or unchained Merkle shred: Agave 4.x parses only chained Merkle variants
+    /// (`ShapeRules::Agave4`).
+    VariantRetired { variant: u8 },
+    /// The shred is not in a fixed 32-shred FEC set: `fec_set_index` is not a multiple of
+    /// 32 or the index is outside `fec_set_index..fec_set_index + 32`.
+    SetNotFixed { fec_set_index: u32 },
+    /// A coding shred of a set that is not 32 data : 32 coding.
+    ErasureConfigNotFixed { num_data: u16, num_code: u16 },
+    /// DATA_COMPLETE on a data shred that is not its set's last (`fec_set_index + 31`).
+    DataCompleteInsideSet { fec_set_index: u32 },
+    /// LAST_IN_SLOT where `index + 1` is not a multiple of 32 (the last set is not full).
+    LastInSlotInsideSet,
 }
 
 impl InsertDefect {
@@ -44,6 +56,11 @@ impl InsertDefect {
             Self::ParentMismatch { .. } => "parent_mismatch",
             Self::MerkleRootMismatch { .. } => "merkle_root_mismatch",
             Self::ErasureConfigConflict { .. } => "erasure_config_conflict",
+            Self::VariantRetired { .. } => "variant_retired",
+            Self::SetNotFixed { .. } => "set_not_fixed",
+            Self::ErasureConfigNotFixed { .. } => "erasure_config_not_fixed",
+            Self::DataCompleteInsideSet { .. } => "data_complete_inside_set",
+            Self::LastInSlotInsideSet => "last_in_slot_inside_set",
         }
     }
 }
@@ -84,6 +101,27 @@ impl fmt::Display for InsertDefect {
                 f,
                 "coding header differs from FEC set {fec_set_index}'s erasure meta \
                  ({num_data} data, {num_coding} coding, first coding index as stored)"
+            ),
+            Self::VariantRetired { variant } => write!(
+                f,
+                "variant {variant:#04x} is not a chained Merkle shred (Agave 4.x shape rules; \
+                 legacy ledgers need ShapeRules::Legacy)"
+            ),
+            Self::SetNotFixed { fec_set_index } => write!(
+                f,
+                "not in a fixed 32-shred FEC set (fec_set_index {fec_set_index})"
+            ),
+            Self::ErasureConfigNotFixed { num_data, num_code } => write!(
+                f,
+                "coding shred of a {num_data}:{num_code} set, Agave 4.x takes only 32:32"
+            ),
+            Self::DataCompleteInsideSet { fec_set_index } => write!(
+                f,
+                "DATA_COMPLETE before the last shred of FEC set {fec_set_index}"
+            ),
+            Self::LastInSlotInsideSet => write!(
+                f,
+                "LAST_IN_SLOT at an index whose FEC set is not full (index + 1 not a multiple of 32)"
             ),
         }
     }

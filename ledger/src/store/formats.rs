@@ -1,6 +1,6 @@
 //! Before a ledger is opened read-write (`docs/on-disk-layout.md#opening-read-write`): every
-//! column family on disk must be one bstore writes or one Agave 3.x keeps and bstore leaves
-//! alone, and the newest row of each column bstore rewrites must decode. A ledger from a newer
+//! column family on disk must be one of Agave 4.x's set or a retired one (`families.rs`),
+//! and the newest row of each column bstore rewrites must decode. A ledger from a newer
 //! validator with a column or row format bstore does not know is refused read-write (bstore
 //! would write rows that validator cannot read, or miss rows it must keep); read-only and
 //! secondary opens are not checked.
@@ -9,21 +9,17 @@ use std::path::Path;
 
 use super::Column;
 use super::blockstore::Blockstore;
-use super::columns::{self, ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta};
+use super::columns::{ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta};
+use super::families;
 use super::kv::{Direction, KvEngine};
 use crate::error::{LedgerError, Result};
-
-/// Column families besides `columns::ALL` and `columns::AGAVE_OTHER_COLUMNS` that a
-/// known ledger may hold: RocksDB's own `default`, and the `program_costs` of Agave 1.x–2.x.
-const OTHER_KNOWN: [&str; 2] = ["default", "program_costs"];
 
 /// The column families on disk bstore does not know, if any.
 pub fn unknown_columns(names: &[String]) -> Vec<&str> {
     names
         .iter()
         .map(String::as_str)
-        .filter(|n| !columns::ALL.iter().any(|(known, _)| known == n))
-        .filter(|n| !columns::AGAVE_OTHER_COLUMNS.contains(n) && !OTHER_KNOWN.contains(n))
+        .filter(|n| !families::is_known(n))
         .collect()
 }
 

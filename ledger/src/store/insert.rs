@@ -23,6 +23,7 @@ use super::index_set::ShredIndexSet;
 use super::kv::KvEngine;
 use super::presence::{PresenceCache, ShredColumn};
 use super::sets::{CallSets, Origin};
+use super::shape_rules;
 use super::slot_meta::SlotMeta;
 use super::typed::{Batch, Engine};
 use crate::FormatError;
@@ -328,6 +329,9 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
                 },
             )));
         };
+        if let Some(defect) = shape_rules::check(shred, self.options.shape) {
+            return Ok(reject(slot, index, defect));
+        }
         let (engine, cache, now_ms) = (self.engine, self.cache, self.now_ms);
         let w = chain::slot_work(&mut self.slots, engine, slot)?;
         if w.data.is_none() {
@@ -387,6 +391,9 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
 
     fn add_code(&mut self, shred: &ShredRef<'_>, origin: Origin) -> Result<Verdict> {
         let (slot, index) = (shred.slot(), shred.index().0);
+        if let Some(defect) = shape_rules::check(shred, self.options.shape) {
+            return Ok(reject(slot, index, defect));
+        }
         let (engine, cache) = (self.engine, self.cache);
         let w = chain::slot_work(&mut self.slots, engine, slot)?;
         if w.code.is_none() {

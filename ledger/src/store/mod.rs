@@ -3,7 +3,8 @@
 //!
 //! Always built (pure codecs, usable by fuzz targets without RocksDB):
 //! - [`column`]: the one [`Column`] trait: name, key bytes, value codec.
-//! - [`columns`]: every column family, declared once with its key and value byte layout.
+//! - [`columns`]: every column family, declared once with its key and value byte layout;
+//!   [`alt_columns`]: the ones Agave 4.x added; [`families`]: Agave 4.x's family set.
 //! - [`SlotMeta`] (`docs/on-disk-layout.md#slotmeta`) and its [`CompletedDataIndexes`] bitset.
 //! - [`InsertDefect`]: why a well-formed shred was refused by the store.
 //!
@@ -17,9 +18,12 @@
 //! Start reading at [`Blockstore`], then `insert.rs`.
 
 mod agave_meta;
+pub mod alt_columns;
+mod alt_listing;
 pub mod column;
 pub mod columns;
 mod defect;
+pub mod families;
 mod index_set;
 mod slot_meta;
 
@@ -46,16 +50,19 @@ mod recover;
 mod rocks;
 mod roots;
 mod sets;
+mod shape_rules;
 mod typed;
 pub(crate) mod wire;
 
 pub use agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
+pub use alt_columns::{BlockLocation, DoubleMerkleMeta};
 pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};
 pub use column::Column;
 pub use defect::InsertDefect;
 pub use duplicates::{DuplicateKind, DuplicateSlot};
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};
-pub use slot_meta::{CompletedIndexesFormat, MAX_NEXT_SLOTS, SlotMeta};
+pub use shape_rules::ShapeRules;
+pub use slot_meta::{MAX_NEXT_SLOTS, SlotMeta, SlotMetaFormat};
 
 pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
 pub use history_scan::{AddressSignature, MAX_SLOTS_PER_SIGNATURE};

@@ -101,8 +101,8 @@ fn purged_columns() -> impl Iterator<Item = &'static str> {
 fn upper_key(to: Slot) -> Vec<u8> {
     match to.0.checked_add(1) {
         Some(next) => next.to_be_bytes().to_vec(),
-        // Past every key of slot u64::MAX (keys are at most 16 bytes).
-        None => vec![0xFF; 17],
+        // Past every key of slot u64::MAX (keys are at most 48 bytes: `alt_data_shred`).
+        None => vec![0xFF; 49],
     }
 }
 

@@ -4,18 +4,25 @@
 //! Layout (bincode 1.x fixint, little-endian): `slot` u64 ‖ `consumed` u64 ‖ `received` u64 ‖
 //! `first_shred_timestamp` u64 ‖ `last_index` u64 (`u64::MAX` = none) ‖ `parent_slot` u64
 //! (`u64::MAX` = none) ‖ `next_slots` (u64 count ‖ u64 each) ‖ `connected_flags` u8 ‖
-//! `completed_data_indexes` in one of two encodings:
-//! - V1 (Agave ≤ 3.0): u64 count ‖ u32 each, strictly ascending;
-//! - V2 (Agave ≥ 3.1): u64 byte length (normally 4096) ‖ the 32,768-bit bitmap.
+//! `completed_data_indexes` ‖ (V3 only) `parent_block_id` 32 bytes ‖
+//! `replay_fec_set_index` u32. Three row versions:
+//! - V1 (Agave ≤ 3.0): indexes as u64 count ‖ u32 each, strictly ascending. Agave 4.x no
+//!   longer reads these rows (it would take the count for a bitmap length); bstore still
+//!   does, as a documented legacy read, and rewrites any row it touches as V3.
+//! - V2 (Agave 3.1): indexes as u64 byte length (4096) ‖ the 32,768-bit bitmap.
+//! - V3 (Agave 4.x, written): V2 ‖ `parent_block_id` (a plain 32-byte hash, no option tag;
+//!   all zeros = unknown) ‖ `replay_fec_set_index` u32. A V2 row reads as V3 with both
+//!   fields zero, as Agave 4.x reads it.
 //!
-//! Decoding tries V2 strictly, then V1 strictly, then V2 with trailing bytes (fields a later
-//! Agave appends). Every length is checked against the bytes left before anything is
+//! Decoding tries, in order: V2 exactly, V3 exactly, V1 exactly, V3 with trailing bytes
+//! (fields a later Agave appends); V3 only with the full 4096-byte bitmap. A V2 bitmap
+//! followed by 1–35 bytes is a truncated V3 row and an error. Every length is checked against the bytes left before anything is
 //! allocated, so corrupt bytes give an error, never a panic or a huge allocation.
 
 use super::index_set::{BITMAP_BYTES, CompletedDataIndexes};
 use super::wire::Reader;
 use crate::shred::MAX_SHREDS_PER_SLOT;
-use crate::types::Slot;
+use crate::types::{Hash, Slot};
 
 /// Per-slot bookkeeping of the shreds held. See the module docs for the byte layout.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,16 +44,30 @@ pub struct SlotMeta {
     pub connected_flags: u8,
     /// Every index of a data-complete shred held (whether or not its data set is complete).
     pub completed_data_indexes: CompletedDataIndexes,
+    /// The block id (last FEC set's Merkle root) of the parent block, paired with
+    /// `parent_slot`; all zeros when unknown (rows older than Agave 4.x, slots without a
+    /// block header). Agave 4.x sets it from the block header in the data of shred 0, and
+    /// replaces it when an UpdateParent marker moves the slot to another parent.
+    pub parent_block_id: Hash,
+    /// The first data shred index replay starts at: 0 = the block header (the whole slot);
+    /// non-zero = the FEC set after an UpdateParent marker (replay skips the prefix built
+    /// on the optimistic parent). Invariant: a multiple of 32 (an FEC set's first index).
+    pub replay_fec_set_index: u32,
 }
 
-/// Which encoding of `completed_data_indexes` to write.
+/// Which row version to write (`docs/on-disk-layout.md#slotmeta`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CompletedIndexesFormat {
-    /// The sorted `u32` list of Agave ≤ 3.0.
+pub enum SlotMetaFormat {
+    /// Agave ≤ 3.0: the sorted `u32` list, no trailing fields (tests of legacy ledgers).
     V1,
-    /// The 4096-byte bitmap of Agave ≥ 3.1 (what the store writes).
+    /// Agave 3.1: the 4096-byte bitmap, no trailing fields.
     V2,
+    /// Agave 4.x: V2 ‖ `parent_block_id` ‖ `replay_fec_set_index` (what the store writes).
+    V3,
 }
+
+/// Bytes of the V3 trailing fields: `parent_block_id` (32) ‖ `replay_fec_set_index` (4).
+const V3_TAIL: usize = 36;
 
 const NONE_SENTINEL: u64 = u64::MAX;
 
@@ -73,6 +94,8 @@ impl SlotMeta {
                 0
             },
             completed_data_indexes: CompletedDataIndexes::new(),
+            parent_block_id: Hash::default(),
+            replay_fec_set_index: 0,
         }
     }
 
@@ -101,14 +124,20 @@ impl SlotMeta {
         self.connected_flags & Self::PARENT_CONNECTED != 0
     }
 
-    /// Encodes with V2 completed indexes (what the store writes).
-    pub fn encode(&self) -> Vec<u8> {
-        self.encode_as(CompletedIndexesFormat::V2)
+    /// An UpdateParent marker moved the slot to another parent (replay starts past 0).
+    pub fn has_update_parent(&self) -> bool {
+        self.replay_fec_set_index > 0
     }
 
-    /// Encodes with the chosen `completed_data_indexes` format.
-    pub fn encode_as(&self, format: CompletedIndexesFormat) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 * 9 + 8 * self.next_slots.len() + 1 + BITMAP_BYTES);
+    /// Encodes as Agave 4.x writes (V3).
+    pub fn encode(&self) -> Vec<u8> {
+        self.encode_as(SlotMetaFormat::V3)
+    }
+
+    /// Encodes as row version `format`. V1 and V2 drop the 4.x fields.
+    pub fn encode_as(&self, format: SlotMetaFormat) -> Vec<u8> {
+        let mut out =
+            Vec::with_capacity(8 * 8 + 8 * self.next_slots.len() + 1 + BITMAP_BYTES + V3_TAIL);
         for v in [
             self.slot.0,
             self.consumed,
@@ -125,21 +154,25 @@ impl SlotMeta {
         }
         out.push(self.connected_flags);
         match format {
-            CompletedIndexesFormat::V2 => {
+            SlotMetaFormat::V2 | SlotMetaFormat::V3 => {
                 out.extend_from_slice(&(BITMAP_BYTES as u64).to_le_bytes());
                 out.extend_from_slice(&self.completed_data_indexes.to_bitmap());
             }
-            CompletedIndexesFormat::V1 => {
+            SlotMetaFormat::V1 => {
                 out.extend_from_slice(&(self.completed_data_indexes.len() as u64).to_le_bytes());
                 for i in self.completed_data_indexes.iter() {
                     out.extend_from_slice(&i.to_le_bytes());
                 }
             }
         }
+        if format == SlotMetaFormat::V3 {
+            out.extend_from_slice(self.parent_block_id.as_bytes());
+            out.extend_from_slice(&self.replay_fec_set_index.to_le_bytes());
+        }
         out
     }
 
-    /// Decodes either encoding. The error is a human-readable reason naming the slot; the
+    /// Decodes any row version. The error is a human-readable reason naming the slot; the
     /// store wraps it in `LedgerError::CorruptValue` with the column and key.
     ///
     /// Every count is bounded before it is used, so a corrupt meta can never make a reader
@@ -171,15 +204,24 @@ impl SlotMeta {
         }
         let connected_flags = r.u8("connected_flags")?;
         let rest = r.rest();
-        let completed_data_indexes = decode_v2(rest, Trailing::Reject)
-            .or_else(|| decode_v1(rest))
-            .or_else(|| decode_v2(rest, Trailing::Allow))
-            .ok_or_else(|| {
-                format!(
-                    "completed_data_indexes ({} bytes) is neither V2 nor V1",
+        let (completed_data_indexes, tail) = decode_v2(rest, Tail::None)
+            .or_else(|| decode_v2(rest, Tail::V3))
+            .or_else(|| decode_v1(rest).map(|set| (set, Default::default())))
+            .or_else(|| decode_v2(rest, Tail::V3AndMore))
+            .ok_or_else(|| match v2_tail_len(rest) {
+                Some(n @ 1..V3_TAIL) => format!(
+                    "slot {slot}: {n} bytes after completed_data_indexes: a truncated \
+                     parent_block_id / replay_fec_set_index"
+                ),
+                _ => format!(
+                    "slot {slot}: completed_data_indexes ({} bytes) is neither V2/V3 nor V1",
                     rest.len()
-                )
+                ),
             })?;
+        let V3Fields {
+            parent_block_id,
+            replay_fec_set_index,
+        } = tail;
         Ok(Self {
             slot,
             consumed,
@@ -190,6 +232,8 @@ impl SlotMeta {
             next_slots,
             connected_flags,
             completed_data_indexes,
+            parent_block_id,
+            replay_fec_set_index,
         })
     }
 }
@@ -224,10 +268,22 @@ fn check_counts(
     Ok(())
 }
 
+/// What may follow a V2 bitmap.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Trailing {
-    Reject,
-    Allow,
+enum Tail {
+    /// Nothing: a V2 row.
+    None,
+    /// Exactly the V3 fields.
+    V3,
+    /// The V3 fields and more (a later Agave's fields, skipped as Agave skips them).
+    V3AndMore,
+}
+
+/// The Agave 4.x fields after the bitmap; zero when the row has none (V1, V2).
+#[derive(Default)]
+struct V3Fields {
+    parent_block_id: Hash,
+    replay_fec_set_index: u32,
 }
 
 fn read_u64_at(bytes: &[u8], pos: usize) -> Option<u64> {
@@ -235,14 +291,41 @@ fn read_u64_at(bytes: &[u8], pos: usize) -> Option<u64> {
     Some(u64::from_le_bytes(b.try_into().ok()?))
 }
 
-/// V2: u64 length (≤ 4096) then the bitmap bytes.
-fn decode_v2(rest: &[u8], trailing: Trailing) -> Option<CompletedDataIndexes> {
+/// The bytes after a V2 bitmap, when the bitmap fits.
+fn v2_tail_len(rest: &[u8]) -> Option<usize> {
+    let len = usize::try_from(read_u64_at(rest, 0)?).ok()?;
+    rest.len().checked_sub(len.checked_add(8)?)
+}
+
+/// V2: u64 length (≤ 4096) then the bitmap bytes, then what `tail` allows.
+fn decode_v2(rest: &[u8], tail: Tail) -> Option<(CompletedDataIndexes, V3Fields)> {
     let len = usize::try_from(read_u64_at(rest, 0)?).ok()?;
     let end = len.checked_add(8)?;
-    if trailing == Trailing::Reject && rest.len() != end {
+    let after = rest.len().checked_sub(end)?;
+    // A V3 row carries the full 4096-byte bitmap (every Agave writes exactly that); a
+    // shorter "bitmap" followed by bytes is a V1 list (12 entries = 48 bytes would otherwise
+    // read as a 12-byte bitmap and the V3 fields).
+    let fits = match tail {
+        Tail::None => after == 0,
+        Tail::V3 => after == V3_TAIL && len == BITMAP_BYTES,
+        Tail::V3AndMore => after > V3_TAIL && len == BITMAP_BYTES,
+    };
+    if !fits {
         return None;
     }
-    CompletedDataIndexes::from_bitmap(rest.get(8..end)?)
+    let set = CompletedDataIndexes::from_bitmap(rest.get(8..end)?)?;
+    if tail == Tail::None {
+        return Some((set, V3Fields::default()));
+    }
+    let id: [u8; 32] = rest.get(end..end.checked_add(32)?)?.try_into().ok()?;
+    let fec: [u8; 4] = rest.get(end + 32..end + V3_TAIL)?.try_into().ok()?;
+    Some((
+        set,
+        V3Fields {
+            parent_block_id: Hash(id),
+            replay_fec_set_index: u32::from_le_bytes(fec),
+        },
+    ))
 }
 
 /// V1: u64 count then exactly that many u32, strictly ascending, each < 32,768.

@@ -34,6 +34,8 @@ fn expected(completed: &[u32]) -> SlotMeta {
         next_slots: vec![Slot(6), Slot(9)],
         connected_flags: SlotMeta::PARENT_CONNECTED,
         completed_data_indexes: completed.iter().copied().collect(),
+        parent_block_id: Hash::default(),
+        replay_fec_set_index: 0,
     }
 }
 
@@ -54,24 +56,84 @@ fn decodes_v1_by_hand() {
     b.extend([2, 0, 0, 0]);
     b.extend([6, 0, 0, 0]);
     assert_eq!(SlotMeta::decode(&b), Ok(expected(&[2, 6])));
-    assert_eq!(expected(&[2, 6]).encode_as(CompletedIndexesFormat::V1), b);
+    assert_eq!(expected(&[2, 6]).encode_as(SlotMetaFormat::V1), b);
 }
 
 #[test]
-fn decodes_v2_by_hand_and_writes_v2() {
+fn decodes_v2_by_hand_with_the_4x_fields_zero() {
     let mut b = head();
     b.extend(v2_tail());
     let meta = expected(&[2, 6, 32_767]);
     assert_eq!(SlotMeta::decode(&b), Ok(meta.clone()));
-    assert_eq!(meta.encode(), b);
+    assert_eq!(meta.encode_as(SlotMetaFormat::V2), b);
+}
+
+/// The V3 fields: parent_block_id 0x11 ×32, replay_fec_set_index 64.
+fn v3_fields() -> Vec<u8> {
+    let mut b = vec![0x11; 32];
+    b.extend([64, 0, 0, 0]);
+    b
 }
 
 #[test]
-fn decodes_v2_with_trailing_fields() {
+fn decodes_and_writes_v3_by_hand() {
     let mut b = head();
     b.extend(v2_tail());
+    b.extend(v3_fields());
+    let mut meta = expected(&[2, 6, 32_767]);
+    meta.parent_block_id = Hash([0x11; 32]);
+    meta.replay_fec_set_index = 64;
+    assert_eq!(SlotMeta::decode(&b), Ok(meta.clone()));
+    assert_eq!(meta.encode(), b, "the store writes V3 byte for byte");
+    assert_eq!(b.len(), 8 * 7 + 16 + 1 + 8 + 4096 + 36);
+    assert!(meta.has_update_parent());
+}
+
+#[test]
+fn a_v2_row_rewritten_is_v3_with_zero_fields() {
+    let mut b = head();
+    b.extend(v2_tail());
+    let meta = SlotMeta::decode(&b).expect("V2");
+    let mut want = b.clone();
+    want.extend([0u8; 36]);
+    assert_eq!(meta.encode(), want);
+}
+
+#[test]
+fn decodes_v3_with_trailing_fields() {
+    let mut b = head();
+    b.extend(v2_tail());
+    b.extend(v3_fields());
     b.extend([1, 2, 3, 4, 5, 6, 7, 8, 9]); // fields a later Agave appends
-    assert_eq!(SlotMeta::decode(&b), Ok(expected(&[2, 6, 32_767])));
+    let meta = SlotMeta::decode(&b).expect("V3 and more");
+    assert_eq!(meta.replay_fec_set_index, 64);
+    assert_eq!(meta.parent_block_id, Hash([0x11; 32]));
+}
+
+#[test]
+fn a_v1_list_of_twelve_is_not_a_v3_row() {
+    // 8 + 12 × 4 bytes after the flags is also "a 12-byte bitmap and 36 more bytes".
+    let values: Vec<u32> = (0..12).collect();
+    let mut b = head();
+    b.extend(12u64.to_le_bytes());
+    for v in &values {
+        b.extend(v.to_le_bytes());
+    }
+    assert_eq!(SlotMeta::decode(&b), Ok(expected(&values)));
+}
+
+#[test]
+fn a_truncated_v3_tail_is_an_error_naming_the_slot() {
+    for n in [1, 4, 32, 35] {
+        let mut b = head();
+        b.extend(v2_tail());
+        b.extend(&v3_fields()[..n]);
+        let err = SlotMeta::decode(&b).expect_err("truncated");
+        assert!(
+            err.contains("slot 5") && err.contains("truncated"),
+            "{n}: {err}"
+        );
+    }
 }
 
 #[test]
@@ -197,9 +259,10 @@ fn arb_meta() -> impl Strategy<Value = SlotMeta> {
         proptest::collection::vec(any::<u64>(), 0..8),
         any::<u8>(),
         proptest::collection::btree_set(0u32..32_768, 0..64),
+        (any::<[u8; 32]>(), any::<u32>()),
     )
         .prop_map(
-            |(slot, a, b, ts, last, parent, next, flags, done)| SlotMeta {
+            |(slot, a, b, ts, last, parent, next, flags, done, (id, fec))| SlotMeta {
                 slot: Slot(slot),
                 consumed: a.min(b),
                 received: a.max(b),
@@ -209,18 +272,20 @@ fn arb_meta() -> impl Strategy<Value = SlotMeta> {
                 next_slots: next.into_iter().map(Slot).collect(),
                 connected_flags: flags,
                 completed_data_indexes: done.into_iter().collect(),
+                parent_block_id: Hash(id),
+                replay_fec_set_index: fec,
             },
         )
 }
 
 proptest! {
     #[test]
-    fn round_trips_both_formats(meta in arb_meta()) {
+    fn round_trips_every_version(meta in arb_meta()) {
         prop_assert_eq!(SlotMeta::decode(&meta.encode()), Ok(meta.clone()));
-        prop_assert_eq!(
-            SlotMeta::decode(&meta.encode_as(CompletedIndexesFormat::V1)),
-            Ok(meta.clone())
-        );
+        let old = SlotMeta { parent_block_id: Hash::default(), replay_fec_set_index: 0, ..meta };
+        for format in [SlotMetaFormat::V1, SlotMetaFormat::V2] {
+            prop_assert_eq!(SlotMeta::decode(&old.encode_as(format)), Ok(old.clone()));
+        }
     }
 
     #[test]

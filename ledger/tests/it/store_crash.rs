@@ -42,7 +42,10 @@ fn run_writer(dir: &str) {
     let store = open_rw(std::path::Path::new(dir));
     let mut out = std::io::stdout().lock();
     for (n, call) in calls().iter().enumerate() {
-        store.insert_shreds(call).expect("insert");
+        // The Agave-generated slots were shredded by a pre-4.x Agave (34-shred slots).
+        store
+            .insert_shreds_with(call, common::legacy_shapes())
+            .expect("insert");
         writeln!(out, "CALL-DONE {n}").expect("stdout");
         out.flush().expect("stdout");
     }
@@ -144,7 +147,9 @@ fn writer_killed_mid_ingest_loses_no_returned_call() {
 
     // Ingest resumes after the crash: inserting everything again completes every slot.
     for call in &calls {
-        store.insert_shreds(call).expect("insert after reopen");
+        store
+            .insert_shreds_with(call, common::legacy_shapes())
+            .expect("insert after reopen");
     }
     let metas: Vec<_> = store.slot_metas(..).map(|m| m.expect("meta")).collect();
     let with_shreds: Vec<Slot> = metas

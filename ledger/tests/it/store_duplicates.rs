@@ -119,12 +119,14 @@ fn two_roots_in_one_set_refuse_the_second_and_store_a_proof() {
 fn two_shapes_in_one_set_refuse_the_second_and_store_a_proof() {
     // A second coding shred of set 0 claiming 31 coding shreds instead of 32. Roots are not
     // compared here (MerkleCheck::Skip), as for legacy sets, which have none: the shape is
-    // what conflicts.
+    // what conflicts. Agave 4.x's shape rules would drop a 32:31 shred before this check
+    // (`store_agave4_rules.rs`): it concerns ledgers of older validators.
     let (_, a) = version(1, 1);
     let mut b = a[1].clone();
     b[85..87].copy_from_slice(&31u16.to_le_bytes());
     let skip = InsertOptions {
         merkle: MerkleCheck::Skip,
+        shape: bstore_ledger::store::ShapeRules::Legacy,
         ..InsertOptions::default()
     };
     let store = store();

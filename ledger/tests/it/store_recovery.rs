@@ -34,7 +34,10 @@ fn mainnet_set_is_recovered_on_insert() {
     let input = common::read_records(&format!("{MAINNET}/input_shreds.bin"));
     let expected = common::read_records(&format!("{MAINNET}/expected_recovered_shreds.bin"));
     let store = Blockstore::in_memory();
-    let out = store.insert_shreds(&input).expect("insert");
+    // A 2024 mainnet set of unchained Merkle shreds: older than Agave 4.x's shape rules.
+    let out = store
+        .insert_shreds_with(&input, common::legacy_shapes())
+        .expect("insert");
     assert!(out.rejected.is_empty(), "{:?}", out.rejected);
     assert!(out.recovery_failed.is_empty(), "{:?}", out.recovery_failed);
     assert_eq!(out.recovered, 5, "5 of the 7 data shreds were missing");
@@ -157,7 +160,9 @@ fn a_corrupted_coding_shred_never_yields_a_data_shred() {
                 false => bad.push(shred),
             }
             let store = Blockstore::in_memory();
-            let out = store.insert_shreds(&bad).expect("insert");
+            let out = store
+                .insert_shreds_with(&bad, common::legacy_shapes())
+                .expect("insert");
             assert!(!out.rejected.is_empty(), "byte {pos}: nothing refused");
             for i in 483..490u32 {
                 if let Some(stored) = store.data_shred(slot, ShredIndex(i)).expect("read") {
@@ -175,8 +180,9 @@ fn insert_subset(packets: &[Vec<u8>], keep: &[usize], calls: usize) -> Blockstor
     let store = Blockstore::in_memory();
     let per_call = keep.len().div_ceil(calls.max(1)).max(1);
     for chunk in keep.chunks(per_call) {
+        // A 34:34 set made by an older Agave shredder: not a 4.x shape.
         let out = store
-            .insert_shreds(chunk.iter().map(|&i| &packets[i]))
+            .insert_shreds_with(chunk.iter().map(|&i| &packets[i]), common::legacy_shapes())
             .expect("insert");
         assert!(out.rejected.is_empty(), "{:?}", out.rejected);
         assert!(out.recovery_failed.is_empty(), "{:?}", out.recovery_failed);

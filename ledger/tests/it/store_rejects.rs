@@ -9,13 +9,16 @@
 use crate::store_support;
 
 use bstore_ledger::shred::{ShredDefect, ShredRef};
-use bstore_ledger::store::{CompletedDataSet, InsertDefect, InsertOptions, MerkleCheck};
+use bstore_ledger::store::{
+    CompletedDataSet, InsertDefect, InsertOptions, MerkleCheck, ShapeRules,
+};
 use bstore_ledger::{FormatError, LedgerError, ShredIndex, Slot};
 use store_support::{SlotExpectation, open_rw, testnet};
 
 const META_RULES_ONLY: InsertOptions = InsertOptions {
     leader: bstore_ledger::store::LeaderCheck::Skip,
     merkle: MerkleCheck::Skip,
+    shape: ShapeRules::Legacy,
 };
 
 fn index_of(packet: &[u8]) -> u32 {

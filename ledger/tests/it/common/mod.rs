@@ -22,15 +22,26 @@ pub fn testdata() -> PathBuf {
 /// Firedancer's early localnet fixtures use a pre-release Merkle layout (the root stored in
 /// the payload): their proofs do not evaluate to one root per set, so insert's root check
 /// refuses them, as Agave's would (`store_merkle_checks::early_merkle_layout_is_refused_by_default`).
-/// Importing them takes `MerkleCheck::Skip`; every other fixture is inserted with defaults.
+/// Importing them takes `MerkleCheck::Skip`. Every fixture was made by a pre-4.x validator
+/// (legacy and unchained Merkle shreds, sets other than 32:32), so all take
+/// [`legacy_shapes`]'s `ShapeRules::Legacy`.
 pub fn insert_options(name: &str) -> bstore_ledger::store::InsertOptions {
     let early = ["localnet-slot0-shreds.ar", "localnet-v14-slot0-shreds.ar"];
     bstore_ledger::store::InsertOptions {
+        shape: bstore_ledger::store::ShapeRules::Legacy,
         merkle: if early.iter().any(|f| name.ends_with(f)) {
             bstore_ledger::store::MerkleCheck::Skip
         } else {
             bstore_ledger::store::MerkleCheck::Verify
         },
+        ..Default::default()
+    }
+}
+
+/// Default checks without Agave 4.x's shape rules: for shreds older validators made.
+pub fn legacy_shapes() -> bstore_ledger::store::InsertOptions {
+    bstore_ledger::store::InsertOptions {
+        shape: bstore_ledger::store::ShapeRules::Legacy,
         ..Default::default()
     }
 }

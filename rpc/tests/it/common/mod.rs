@@ -149,8 +149,13 @@ pub fn build_ledger() -> TestLedger {
     let entries = agave_entries();
     let mut previous = Hash::default().to_string();
     for (slot, file) in AGAVE_SLOTS.iter().zip(AGAVE_FILES) {
+        // Shredded by a pre-4.x Agave (34-shred slots): not Agave 4.x's 32:32 shapes.
+        let legacy = bstore_ledger::store::InsertOptions {
+            shape: bstore_ledger::store::ShapeRules::Legacy,
+            ..Default::default()
+        };
         let outcome = store
-            .insert_shreds(read_records(file))
+            .insert_shreds_with(read_records(file), legacy)
             .expect("insert agave shreds");
         assert_eq!(outcome.slots_full, vec![Slot(*slot)], "{file}");
         let key = file.rsplit('/').next().expect("file name");
