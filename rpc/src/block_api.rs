@@ -3,7 +3,7 @@
 //! The server's own path (`methods/block.rs`) adds availability, commitment and the memory
 //! budget around the same two steps.
 
-use bstore_ledger::fetch::{AllowDead, DataSetView, FetchBuffer, ViewFetch};
+use bstore_ledger::fetch::{DataSetView, FetchBuffer, fetch_block_views};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, Slot};
 
@@ -36,7 +36,7 @@ impl<'b> FetchedBlock<'b> {
         let previous = previous_blockhash(store, meta.parent_slot, buf)?;
         let block_time = store.block_time(slot)?;
         let block_height = store.block_height(slot)?;
-        let views = match store.fetch_slot_views(slot, 0, AllowDead::No, buf) {
+        let views = match fetch_block_views(store, slot, &meta, buf) {
             Ok(views) => views,
             Err(
                 bstore_ledger::LedgerError::DeadSlot { .. }
@@ -46,12 +46,7 @@ impl<'b> FetchedBlock<'b> {
             }
             Err(e) => return Err(e.into()),
         };
-        let blockhash = views
-            .sets
-            .last()
-            .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
-            .map(|entry| entry.hash());
-        let (true, Some(blockhash)) = (views.is_full, blockhash) else {
+        let (true, Some(blockhash)) = (views.is_full, views.blockhash()) else {
             return Err(RpcError::BlockNotAvailable { slot });
         };
         let signatures = block_signatures(&views.sets);

@@ -4,6 +4,7 @@
 
 mod api;
 mod assembly;
+mod block;
 mod components;
 mod defect;
 mod deshred;
@@ -14,6 +15,7 @@ mod store_fetch;
 
 pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch, last_entry_hash};
 pub use assembly::{SlotShreds, group_by_slot};
+pub use block::{block_start, fetch_block_views, parent_blockhash};
 pub use components::{Component, ComponentFetch, SlotComponent, SlotComponents};
 pub use defect::DataDefect;
 pub use deshred::{check_range_into, deshred, deshred_into};

@@ -9,7 +9,7 @@ use super::columns::{
 };
 use super::kv::{KvEngine, KvRead};
 use crate::error::{LedgerError, Result};
-use crate::fetch::{AllowDead, FetchBuffer, ViewFetch, last_entry_hash};
+use crate::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
 use crate::history::BlockRecord;
 use crate::types::{Hash, Slot};
 
@@ -83,24 +83,16 @@ impl<E: KvEngine> Blockstore<E> {
             return Err(not_a_block(slot, "no slot meta"));
         };
         let parent_slot = meta.parent_slot.unwrap_or_default();
-        let previous_blockhash = match meta.parent_slot {
-            Some(parent) if !self.is_dead(parent)? => {
-                last_entry_hash(self, parent, buf)?.unwrap_or_default()
-            }
-            _ => Hash::default(),
-        };
+        let previous_blockhash = parent_blockhash(self, meta.parent_slot, buf)?.unwrap_or_default();
         let block_time = self.block_time(slot)?;
         let block_height = self.block_height(slot)?;
         let rewards = self.rewards_row(slot)?;
-        let views = self.fetch_slot_views(slot, 0, AllowDead::No, buf)?;
+        let views = fetch_block_views(self, slot, &meta, buf)?;
         if !views.is_full {
             return Err(not_a_block(slot, "the slot is not full"));
         }
         let blockhash = views
-            .sets
-            .last()
-            .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
-            .map(|entry| entry.hash())
+            .blockhash()
             .ok_or_else(|| not_a_block(slot, "the slot has no entries"))?;
         let signatures: Vec<&[u8; 64]> = views
             .sets

@@ -2,7 +2,7 @@
 //! the parent's last data set for `previousBlockhash`, then the encoder, all on a fetch
 //! worker so the I/O threads only move bytes.
 
-use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch, last_entry_hash};
+use bstore_ledger::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, LedgerError, Slot};
 
@@ -34,32 +34,19 @@ pub async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result<Answer
         .await
 }
 
-/// The parent's last entry hash, from the parent's last completed data set only.
+/// The block's `previousBlockhash` (`bstore_ledger::fetch::parent_blockhash`: the parent's
+/// blockhash when the parent is full and not dead).
 ///
 /// Agave's RPC (`get_rooted_block(slot, require_previous_blockhash = true)`) refuses a
-/// block whose parent has no entries in the ledger; its blockstore without that flag
-/// (ledger-tool) answers with the default hash. bstore answers with the default hash
-/// (`11111111111111111111111111111111`), so the first block of a ledger that starts at a
-/// snapshot is still served. A dead parent, or one whose last set does not decode, counts
-/// as absent, as in Agave.
+/// block without one; its blockstore without that flag (ledger-tool) answers with the
+/// default hash. bstore answers with the default hash (`11111111111111111111111111111111`),
+/// so the first block of a ledger that starts at a snapshot is still served.
 pub fn previous_blockhash(
     store: &Blockstore,
     parent: Option<Slot>,
     buf: &mut FetchBuffer,
 ) -> Result<Hash, RpcError> {
-    let Some(parent) = parent else {
-        return Ok(Hash::default());
-    };
-    if store.is_dead(parent)? {
-        return Ok(Hash::default());
-    }
-    match last_entry_hash(store, parent, buf) {
-        Ok(hash) => Ok(hash.unwrap_or_default()),
-        Err(e) => {
-            log::warn!("parent slot {parent}: {e}; previousBlockhash is the default hash");
-            Ok(Hash::default())
-        }
-    }
+    Ok(parent_blockhash(store, parent, buf)?.unwrap_or_default())
 }
 
 /// Fetches `slot` and encodes it per `cfg` (what a fetch worker runs). The text's size is
@@ -76,19 +63,14 @@ pub fn block_json(
     let previous = previous_blockhash(store, available.meta.parent_slot, buf)?;
     let block_time = store.block_time(slot)?;
     let block_height = store.block_height(slot)?;
-    let views = store
-        .fetch_slot_views(slot, 0, AllowDead::No, buf)
+    let views = fetch_block_views(store, slot, &available.meta, buf)
         .map_err(|e| fetch_error(store, bounds, slot, e))?;
-    let last_entry = views
-        .sets
-        .last()
-        .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?));
-    let (true, Some(last_entry)) = (views.is_full, last_entry) else {
+    let (true, Some(blockhash)) = (views.is_full, views.blockhash()) else {
         return Err(RpcError::BlockNotAvailable { slot });
     };
     let header = BlockHeader {
         parent_slot: available.meta.parent_slot.unwrap_or_default(),
-        blockhash: last_entry.hash(),
+        blockhash,
         previous_blockhash: previous,
         block_time,
         block_height,

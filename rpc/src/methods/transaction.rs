@@ -5,7 +5,7 @@
 //! confirmed block). A status that does not decode counts as absent, as in Agave.
 
 use bstore_ledger::entry::TransactionView;
-use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
+use bstore_ledger::fetch::{FetchBuffer, fetch_block_views};
 use bstore_ledger::history::StatusMeta;
 use bstore_ledger::{LedgerError, Slot};
 
@@ -60,7 +60,11 @@ pub fn get_transaction(
         );
         return Ok("null".into());
     };
-    let views = match store.fetch_slot_views(slot, 0, AllowDead::No, buf) {
+    // Agave 4.4 counts a transaction's index from the block's start (`replay_fec_set_index`).
+    let Some(slot_meta) = store.meta(slot)? else {
+        return Ok("null".into());
+    };
+    let views = match fetch_block_views(store, slot, &slot_meta, buf) {
         Ok(views) => views,
         Err(LedgerError::DeadSlot { .. } | LedgerError::SlotCleanedUp { .. }) => {
             return Ok("null".into());
