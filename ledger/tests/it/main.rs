@@ -4,6 +4,7 @@
 mod common;
 mod deshred_real;
 mod fetch_block_components;
+mod fetch_block_frame;
 mod fetch_concurrent_readers;
 mod fetch_corrupt_store;
 mod fetch_ranges_model;
