@@ -37,6 +37,7 @@ pub fn repair(
                 "backup": report.backup,
                 "backed_up": report.backed_up,
                 "restored_current": report.restored_current,
+                "wal_salvaged": report.wal_salvaged,
                 "rocksdb_repair": report.rocksdb_repair,
                 "before": report_json(&report.before),
                 "after": report_json(&report.after),
@@ -54,6 +55,9 @@ pub fn repair(
             }
             if let Some(manifest) = &report.restored_current {
                 println!("restored CURRENT (it names {manifest})");
+            }
+            if report.wal_salvaged {
+                println!("replayed the write-ahead logs skipping damaged records, and flushed");
             }
             if report.rocksdb_repair {
                 println!("ran RocksDB's repair");
@@ -90,7 +94,7 @@ fn report_json(r: &CheckReport) -> Value {
         "healthy": r.is_healthy(),
         "wal_recovery_mode": r.wal_recovery.name(),
         "files": r.files,
-        "live_sst_files": r.live_sst_files,
+        "sst_files": r.sst_files.iter().map(|f| json!({"column": f.column, "name": f.name, "bytes": f.bytes})).collect::<Vec<_>>(),
         "wal_files": r.wal_files.iter().map(|(n, s)| json!({"name": n, "bytes": s})).collect::<Vec<_>>(),
         "column_entries": columns,
         "damage": r.damage.iter().map(|d| json!({"file": d.file, "reason": d.reason})).collect::<Vec<_>>(),
@@ -102,7 +106,7 @@ fn print_text(r: &CheckReport) {
         "{}: {} files, {} live SST files, {} write-ahead logs (replayed as {})",
         r.path.display(),
         r.files,
-        r.live_sst_files,
+        r.sst_files.len(),
         r.wal_files.len(),
         r.wal_recovery
     );

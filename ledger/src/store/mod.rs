@@ -78,7 +78,7 @@ pub use read_path::ReadPath;
 #[cfg(feature = "storage")]
 pub use rocks::{PinnedBytes, RocksEngine};
 #[cfg(feature = "storage")]
-pub use rocks_check::{CheckReport, ColumnCheck, Damage, check};
+pub use rocks_check::{CheckReport, ColumnCheck, Damage, SstFile, check};
 #[cfg(feature = "storage")]
 pub use rocks_repair::{RepairReport, repair};
 pub use roots::RootIter;

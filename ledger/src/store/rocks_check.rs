@@ -18,6 +18,17 @@ pub struct Damage {
     pub reason: String,
 }
 
+/// One live SST file as RocksDB's metadata lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SstFile {
+    /// The column family it belongs to.
+    pub column: String,
+    /// The file name in the database directory (`000123.sst`).
+    pub name: String,
+    /// The size the metadata lists.
+    pub bytes: u64,
+}
+
 /// Entries read back, checksums verified, from one column family.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColumnCheck {
@@ -34,8 +45,8 @@ pub struct CheckReport {
     pub wal_recovery: WalRecoveryMode,
     /// Files in the database directory.
     pub files: usize,
-    /// Live SST files in RocksDB's metadata (0 when the database did not open).
-    pub live_sst_files: usize,
+    /// Live SST files in RocksDB's metadata (none when the database did not open).
+    pub sst_files: Vec<SstFile>,
     /// Write-ahead logs with their sizes.
     pub wal_files: Vec<(String, u64)>,
     /// Every column family read in full.
@@ -70,7 +81,7 @@ pub fn check(ledger: &Path, wal_recovery: Option<WalRecoveryMode>) -> Result<Che
         path: db.clone(),
         wal_recovery,
         files: names.len(),
-        live_sst_files: 0,
+        sst_files: Vec::new(),
         wal_files: open_checks::wal_files(&db),
         columns: Vec::new(),
         damage: Vec::new(),
@@ -107,7 +118,14 @@ pub fn check(ledger: &Path, wal_recovery: Option<WalRecoveryMode>) -> Result<Che
         }
     };
     let live = engine.live_files()?;
-    report.live_sst_files = live.len();
+    report.sst_files = live
+        .iter()
+        .map(|f| SstFile {
+            column: f.column.clone(),
+            name: f.name.clone(),
+            bytes: f.size,
+        })
+        .collect();
     for (file, reason) in open_checks::live_file_problems(&db, &live) {
         report.damage.push(damage(&file, reason));
     }

@@ -7,7 +7,9 @@
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use super::AccessMode;
 use super::open_checks::{self, CURRENT, ROCKSDB_DIR, io_error};
+use super::open_options::OpenOptions;
 use super::rocks::RocksEngine;
 use super::rocks_check::{CheckReport, check};
 use super::wal_mode::WalRecoveryMode;
@@ -20,8 +22,11 @@ pub struct RepairReport {
     pub backup: Option<PathBuf>,
     /// The files copied into the backup.
     pub backed_up: Vec<String>,
-    /// The MANIFEST a rewritten `CURRENT` names, when restoring `CURRENT` was enough.
+    /// The MANIFEST a rewritten `CURRENT` names, when `CURRENT` was missing.
     pub restored_current: Option<String>,
+    /// Whether the write-ahead logs were replayed skipping damaged records and flushed
+    /// (the database opened that way and was then healthy).
+    pub wal_salvaged: bool,
     /// Whether RocksDB's own repair ran.
     pub rocksdb_repair: bool,
     /// The check before the repair.
@@ -31,9 +36,11 @@ pub struct RepairReport {
 }
 
 /// Repairs the database of `ledger` after copying every file into `backup`. A healthy
-/// database is left alone. A missing `CURRENT` is first restored to name the newest
-/// MANIFEST (nothing is lost when that MANIFEST is intact); when the database is still
-/// damaged, RocksDB's repair runs. The report ends with a fresh [`check`].
+/// database is left alone. Steps, each only while damage remains: a missing `CURRENT` is
+/// restored to name the newest MANIFEST (nothing is lost when that MANIFEST is intact); the
+/// write-ahead logs are replayed read-write skipping damaged records and flushed (only the
+/// damaged write batches are lost); RocksDB's repair rebuilds the MANIFEST from the files.
+/// The report ends with a fresh [`check`].
 pub fn repair(ledger: &Path, backup: &Path) -> Result<RepairReport> {
     let db = ledger.join(ROCKSDB_DIR);
     let before = check(ledger, Some(WalRecoveryMode::AbsoluteConsistency))?;
@@ -42,6 +49,7 @@ pub fn repair(ledger: &Path, backup: &Path) -> Result<RepairReport> {
             backup: None,
             backed_up: Vec::new(),
             restored_current: None,
+            wal_salvaged: false,
             rocksdb_repair: false,
             after: before.clone(),
             before,
@@ -56,9 +64,13 @@ pub fn repair(ledger: &Path, backup: &Path) -> Result<RepairReport> {
         restored_current = Some(manifest);
     }
     let mut after = check(ledger, Some(WalRecoveryMode::AbsoluteConsistency))?;
+    let mut wal_salvaged = false;
+    if !after.is_healthy() && salvage_wal(ledger) {
+        wal_salvaged = true;
+        after = check(ledger, Some(WalRecoveryMode::AbsoluteConsistency))?;
+    }
     let rocksdb_repair = !after.is_healthy();
     if rocksdb_repair {
-        restored_current = None;
         RocksEngine::repair_database(&db)?;
         after = check(ledger, Some(WalRecoveryMode::AbsoluteConsistency))?;
     }
@@ -66,10 +78,20 @@ pub fn repair(ledger: &Path, backup: &Path) -> Result<RepairReport> {
         backup: Some(backup.to_path_buf()),
         backed_up,
         restored_current,
+        wal_salvaged,
         rocksdb_repair,
         before,
         after,
     })
+}
+
+/// Opens the database read-write replaying the logs with `skip_any_corrupted_record`, and
+/// flushes so the replayed records are in SST files; `false` when it does not open or
+/// flush (RocksDB's repair comes next).
+fn salvage_wal(ledger: &Path) -> bool {
+    let options = OpenOptions::existing(AccessMode::ReadWrite)
+        .with_wal_recovery(Some(WalRecoveryMode::SkipAnyCorruptedRecord));
+    RocksEngine::open_with(ledger, &options).is_ok_and(|engine| engine.flush().is_ok())
 }
 
 /// Copies every file of `db` into `backup` (new or empty, outside `db`) and syncs it.

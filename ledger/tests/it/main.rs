@@ -2,6 +2,8 @@
 //! scenario.
 
 mod common;
+#[cfg(feature = "storage")]
+mod damage_support;
 mod deshred_real;
 mod fetch_concurrent_readers;
 mod fetch_corrupt_store;
@@ -14,6 +16,9 @@ mod recovery_real;
 mod store_agave_rows;
 mod store_concurrent_readers;
 mod store_crash;
+mod store_damage_current;
+mod store_damage_missing_sst;
+mod store_damage_wal;
 mod store_duplicates;
 mod store_merkle_checks;
 mod store_model;
