@@ -11,11 +11,16 @@ use bstore_ledger::store::{AccessMode, Blockstore};
 fn replay_reads_beside_an_open_writer_by_default() {
     let dir = tempfile::tempdir().expect("tempdir");
     let ledger = dir.path().join("ledger");
-    generate(&ledger, 3);
+    let summary = generate(&ledger, 3);
+    let seed = summary["genesis_parent_blockhash"]
+        .as_str()
+        .expect("seed")
+        .to_string();
     let writer = Blockstore::open(&ledger, AccessMode::ReadWrite).expect("writer");
     let l = ledger.to_str().expect("utf-8");
     for access in [None, Some("secondary"), Some("read-only")] {
         let mut args = vec!["replay", "--ledger", l, "--format", "json"];
+        args.extend(["--parent-blockhash", seed.as_str()]);
         args.extend(access.map(|a| ["--access", a]).into_iter().flatten());
         let out = bstore(&args);
         assert!(out.contains("\"replayed\":3"), "{access:?}: {out}");
