@@ -343,6 +343,9 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
                 hashes_per_tick,
                 with_code,
             };
+            if first_slot == 0 {
+                return Err("--first-slot must be at least 1 (its parent is first-1)".into());
+            }
             let store = Blockstore::open_with(&ledger, &wal.create_if_missing())?;
             generate(&store, slots, first_slot, seed, spec, with_history)
         }
@@ -471,9 +474,6 @@ fn generate(
     spec: SlotSpec,
     with_history: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    if first == 0 {
-        return Err("--first-slot must be at least 1 (its parent is first-1)".into());
-    }
     let mut generator = SlotGenerator::new(seed, 1);
     let progress = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(slots);

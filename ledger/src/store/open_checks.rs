@@ -172,9 +172,12 @@ pub(crate) fn files_read_at_open(db: &Path) -> String {
         names.push(format!("{name} ({size} bytes)"));
     }
     if names.is_empty() {
-        return "a file read at open (RocksDB does not say which)".to_string();
+        return "the file RocksDB names, if any".to_string();
     }
-    format!("one of {}", names.join(", "))
+    format!(
+        "the file RocksDB names, or else one of the files it replays at open: {}",
+        names.join(", ")
+    )
 }
 
 /// The names of the regular files directly in `dir`, sorted; empty when `dir` is missing.
