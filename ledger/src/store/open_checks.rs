@@ -114,7 +114,8 @@ pub(crate) fn verify_live_files(db: &Path, files: &[LiveFile]) -> Result<()> {
     };
     let more = match problems.len() - 1 {
         0 => String::new(),
-        n => format!(" (and {} more damaged)", count(n, "file")),
+        1 => " (and 1 more damaged file)".to_string(),
+        n => format!(" (and {n} more damaged files)"),
     };
     Err(LedgerError::Damaged {
         path: db.to_path_buf(),

@@ -97,6 +97,13 @@ fn cf_options(compression: Compression) -> Options {
     opts
 }
 
+/// Whether a MANIFEST probe fails on a damaged live file or only lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Paranoid {
+    Yes,
+    No,
+}
+
 /// An open RocksDB database. `Send + Sync`: RocksDB serialises concurrent access itself.
 pub struct RocksEngine {
     db: DB,
@@ -210,17 +217,49 @@ impl RocksEngine {
         Ok(Self { db, mode })
     }
 
-    /// Every live SST file exists with its listed size. A secondary may list files its
-    /// primary deleted in a compaction since the open: it catches up once and checks again.
+    /// Every live SST file exists with its listed size. A secondary cannot tell: it
+    /// recovers to the newest state whose files all exist, so a missing file reads as an
+    /// older, smaller ledger. It is checked through a read-only probe of the MANIFEST
+    /// instead, which may race a live primary's compaction: a failing probe is retried once.
     fn verify_live_files(&self, path: &Path) -> Result<()> {
-        let first = open_checks::verify_live_files(path, &self.live_files()?);
-        match (&self.mode, first) {
-            (AccessMode::Secondary { .. }, Err(_)) => {
-                self.catch_up()?;
-                open_checks::verify_live_files(path, &self.live_files()?)
-            }
-            (_, result) => result,
-        }
+        let AccessMode::Secondary { secondary_path } = &self.mode else {
+            return open_checks::verify_live_files(path, &self.live_files()?);
+        };
+        let scratch = secondary_path.join("bstore-manifest-probe");
+        std::fs::create_dir_all(&scratch)
+            .map_err(|e| open_checks::io_error("cannot create", &scratch, e))?;
+        let probe = || -> Result<()> {
+            let files = Self::manifest_live_files(path, &scratch, Paranoid::Yes)?;
+            open_checks::verify_live_files(path, &files)
+        };
+        probe().or_else(|_| probe())
+    }
+
+    /// The live SST files the MANIFEST of `path` lists, through a read-only open that reads
+    /// no write-ahead log (its log directory is the empty `scratch`). `Paranoid::Yes` fails
+    /// naming any live file that is missing or has the wrong size; `No` lists them all.
+    pub(crate) fn manifest_live_files(
+        path: &Path,
+        scratch: &Path,
+        paranoid: Paranoid,
+    ) -> Result<Vec<LiveFile>> {
+        let descriptors: Vec<ColumnFamilyDescriptor> = Self::column_names(path)?
+            .into_iter()
+            .map(|name| ColumnFamilyDescriptor::new(name, Options::default()))
+            .collect();
+        let mut opts = Options::default();
+        opts.set_paranoid_checks(paranoid == Paranoid::Yes);
+        opts.set_wal_dir(scratch);
+        opts.set_db_log_dir(scratch);
+        // Table files are opened on demand: the probe only needs the metadata.
+        opts.set_max_open_files(16);
+        let probe = DB::open_cf_descriptors_read_only(&opts, path, descriptors, false)
+            .map_err(|e| open_failure(path, &AccessMode::ReadOnly, e))?;
+        let engine = Self {
+            db: probe,
+            mode: AccessMode::ReadOnly,
+        };
+        engine.live_files()
     }
 
     /// The live SST files in RocksDB's metadata.

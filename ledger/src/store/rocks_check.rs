@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use super::AccessMode;
-use super::open_checks::{self, CURRENT, ROCKSDB_DIR};
+use super::open_checks::{self, CURRENT, LiveFile, ROCKSDB_DIR};
 use super::open_options::OpenOptions;
-use super::rocks::RocksEngine;
+use super::rocks::{Paranoid, RocksEngine};
 use super::wal_mode::WalRecoveryMode;
 use crate::error::{LedgerError, Result};
 
@@ -62,6 +62,24 @@ impl CheckReport {
     }
 }
 
+/// The live SST files the MANIFEST lists, read without replaying a log and without failing
+/// on a damaged file (the probe's scratch directory is removed afterwards).
+fn list_live_files(db: &Path) -> Result<Vec<LiveFile>> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let scratch = std::env::temp_dir().join(format!(
+        "bstore-check-{}-{nanos}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| open_checks::io_error("cannot create", &scratch, e))?;
+    let files = RocksEngine::manifest_live_files(db, &scratch, Paranoid::No);
+    // Best effort: a leftover empty directory in the system temp dir is harmless.
+    let _ = std::fs::remove_dir_all(&scratch);
+    files
+}
+
 /// Checks the database of `ledger`: `CURRENT` and the MANIFEST it names exist; RocksDB opens
 /// it read-only, replaying every write-ahead log under `wal_recovery` (default
 /// `absolute_consistency`: any damaged record counts); every live SST file exists with its
@@ -104,10 +122,29 @@ pub fn check(ledger: &Path, wal_recovery: Option<WalRecoveryMode>) -> Result<Che
         ));
         return Ok(report);
     }
+    let listed = list_live_files(&db);
+    match &listed {
+        Ok(live) => {
+            report.sst_files = live
+                .iter()
+                .map(|f| SstFile {
+                    column: f.column.clone(),
+                    name: f.name.clone(),
+                    bytes: f.size,
+                })
+                .collect();
+            for (file, reason) in open_checks::live_file_problems(&db, live) {
+                report.damage.push(damage(&file, reason));
+            }
+        }
+        Err(e) => report.damage.push(damage("MANIFEST", e.to_string())),
+    }
     let options =
         OpenOptions::existing(AccessMode::ReadOnly).with_wal_recovery(Some(wal_recovery));
     let engine = match RocksEngine::open_unverified(ledger, &options) {
         Ok(engine) => engine,
+        // A damaged live file is already reported by name; the open fails on it too.
+        Err(_) if !report.damage.is_empty() => return Ok(report),
         Err(e) => {
             let file = match &e {
                 LedgerError::Damaged { file, .. } => file.clone(),
@@ -117,18 +154,6 @@ pub fn check(ledger: &Path, wal_recovery: Option<WalRecoveryMode>) -> Result<Che
             return Ok(report);
         }
     };
-    let live = engine.live_files()?;
-    report.sst_files = live
-        .iter()
-        .map(|f| SstFile {
-            column: f.column.clone(),
-            name: f.name.clone(),
-            bytes: f.size,
-        })
-        .collect();
-    for (file, reason) in open_checks::live_file_problems(&db, &live) {
-        report.damage.push(damage(&file, reason));
-    }
     for name in RocksEngine::column_names(&db)? {
         match engine.scan_verified(&name) {
             Ok(entries) => report.columns.push(ColumnCheck { name, entries }),
