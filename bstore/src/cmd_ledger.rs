@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ShredRanges, ViewFetch};
 use bstore_ledger::store::{
