@@ -45,7 +45,10 @@ pub fn repair(
         ),
         Format::Text => {
             match &report.backup {
-                None => println!("{}: healthy, nothing to repair", report.before.path.display()),
+                None => println!(
+                    "{}: healthy, nothing to repair",
+                    report.before.path.display()
+                ),
                 Some(dir) => println!(
                     "backed up {} files of {} into {}",
                     report.backed_up.len(),

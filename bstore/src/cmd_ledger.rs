@@ -8,9 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ShredRanges, ViewFetch};
-use bstore_ledger::store::{
-    Blockstore, InsertOptions, LeaderCheck, MerkleCheck, WalRecoveryMode,
-};
+use bstore_ledger::store::{Blockstore, InsertOptions, LeaderCheck, MerkleCheck, WalRecoveryMode};
 use bstore_ledger::stream::StreamReader;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Pubkey, Slot};

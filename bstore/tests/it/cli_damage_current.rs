@@ -10,7 +10,6 @@ use crate::common::{bstore, testnet_stream_file};
 
 const SLOTS: u64 = 40;
 
-
 #[test]
 fn every_command_fails_on_a_deleted_current_and_repair_restores_it() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -24,7 +23,16 @@ fn every_command_fails_on_a_deleted_current_and_repair_restores_it() {
     let s = stream.to_str().expect("utf-8");
     let commands: [&[&str]; 13] = [
         &["ledger", "ingest", "--ledger", l, s],
-        &["ledger", "generate", "--ledger", l, "--slots", "2", "--shreds-per-slot", "32"],
+        &[
+            "ledger",
+            "generate",
+            "--ledger",
+            l,
+            "--slots",
+            "2",
+            "--shreds-per-slot",
+            "32",
+        ],
         &["ledger", "bounds", "--ledger", l],
         &["ledger", "bounds", "--ledger", l, "--access", "read-only"],
         &["ledger", "roots", "--ledger", l],
@@ -35,7 +43,15 @@ fn every_command_fails_on_a_deleted_current_and_repair_restores_it() {
         &["replay", "--ledger", l, "--access", "read-write"],
         &["replay", "--ledger", l, "--access", "read-only"],
         &["serve", "--ledger", l, "--rpc-addr", "127.0.0.1:0"],
-        &["serve", "--ledger", l, "--access", "primary", "--rpc-addr", "127.0.0.1:0"],
+        &[
+            "serve",
+            "--ledger",
+            l,
+            "--access",
+            "primary",
+            "--rpc-addr",
+            "127.0.0.1:0",
+        ],
     ];
     for _ in 0..2 {
         for args in commands {
@@ -45,7 +61,11 @@ fn every_command_fails_on_a_deleted_current_and_repair_restores_it() {
     }
     assert!(!ledger.join("rocksdb/CURRENT").exists(), "no new CURRENT");
     assert_nothing_lost(&before, &ledger, "every command");
-    assert_eq!(db_files(&ledger).len(), before.len(), "no new database file");
+    assert_eq!(
+        db_files(&ledger).len(),
+        before.len(),
+        "no new database file"
+    );
 
     let report = check_json(&ledger);
     assert_eq!(report["damage"][0]["file"], "CURRENT", "{report}");

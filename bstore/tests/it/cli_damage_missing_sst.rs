@@ -2,7 +2,9 @@
 //! answer as if the ledger were smaller, with exit code 0; now every access mode fails
 //! naming the file, and `ledger check` reports it.
 
-use crate::cli_damage_support::{assert_nothing_lost, bstore_fails, check_json, db_files, generate};
+use crate::cli_damage_support::{
+    assert_nothing_lost, bstore_fails, check_json, db_files, generate,
+};
 
 const SLOTS: u64 = 85;
 
@@ -40,5 +42,8 @@ fn a_missing_sst_fails_every_read_naming_the_file() {
     assert_nothing_lost(&before, &ledger, "every command");
     let report = check_json(&ledger);
     let damage = report["damage"].as_array().expect("damage");
-    assert!(damage.iter().any(|d| d["file"] == meta_sst.as_str()), "{report}");
+    assert!(
+        damage.iter().any(|d| d["file"] == meta_sst.as_str()),
+        "{report}"
+    );
 }

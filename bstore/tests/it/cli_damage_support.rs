@@ -98,5 +98,8 @@ pub fn check_json(ledger: &Path) -> Value {
 /// `bstore ledger bounds --format json` (a secondary) of `ledger`.
 pub fn bounds(ledger: &Path) -> Value {
     let l = ledger.to_str().expect("utf-8");
-    json_lines(&bstore(&["ledger", "bounds", "--ledger", l, "--format", "json"])).remove(0)
+    json_lines(&bstore(&[
+        "ledger", "bounds", "--ledger", l, "--format", "json",
+    ]))
+    .remove(0)
 }

@@ -22,9 +22,10 @@ fn a_corrupt_wal_record_fails_by_default_and_repair_keeps_the_rest() {
     let ledger = dir.path().join("ledger");
     {
         let store = Blockstore::open(&ledger, AccessMode::ReadWrite).expect("create");
-        let packets =
-            bstore_ledger::stream::read_stream_file(&testdata().join("sig-testnet-417955322/shreds.bin"))
-                .expect("testnet shreds");
+        let packets = bstore_ledger::stream::read_stream_file(
+            &testdata().join("sig-testnet-417955322/shreds.bin"),
+        )
+        .expect("testnet shreds");
         store.insert_shreds(&packets).expect("insert");
         for root in 1..=ROOTS {
             store.set_roots([Slot(root as u64)]).expect("root");
@@ -49,7 +50,13 @@ fn a_corrupt_wal_record_fails_by_default_and_repair_keeps_the_rest() {
     let commands: [&[&str]; 6] = [
         &["ledger", "bounds", "--ledger", l],
         &["ledger", "bounds", "--ledger", l, "--access", "read-only"],
-        &["ledger", "ingest", "--ledger", l, stream.to_str().expect("utf-8")],
+        &[
+            "ledger",
+            "ingest",
+            "--ledger",
+            l,
+            stream.to_str().expect("utf-8"),
+        ],
         &["ledger", "purge", "--ledger", l, "3"],
         &["replay", "--ledger", l],
         &["replay", "--ledger", l, "--access", "read-write"],
@@ -96,6 +103,12 @@ fn a_corrupt_wal_record_fails_by_default_and_repair_keeps_the_rest() {
         let copy = std::fs::read(backup.join(name)).expect("backed up");
         assert!(&copy == bytes, "{name} backed up as it was");
     }
-    let after = json_lines(&bstore(&["ledger", "roots", "--ledger", l, "--format", "json"]));
-    assert_eq!(roots(&after[0]), ROOTS, "the records after the damage: {repaired}");
+    let after = json_lines(&bstore(&[
+        "ledger", "roots", "--ledger", l, "--format", "json",
+    ]));
+    assert_eq!(
+        roots(&after[0]),
+        ROOTS,
+        "the records after the damage: {repaired}"
+    );
 }

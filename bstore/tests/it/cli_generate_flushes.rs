@@ -22,14 +22,20 @@ fn generate_and_ingest_flush_before_they_exit() {
             .iter()
             .any(|f| f["column"] == column)
     };
-    assert!(in_ssts(&report, "data_shred") && in_ssts(&report, "root"), "{report}");
+    assert!(
+        in_ssts(&report, "data_shred") && in_ssts(&report, "root"),
+        "{report}"
+    );
     let logged: u64 = report["wal_files"]
         .as_array()
         .expect("wal_files")
         .iter()
         .map(|f| f["bytes"].as_u64().expect("bytes"))
         .sum();
-    assert!(logged < 4096, "{logged} bytes left only in the log: {report}");
+    assert!(
+        logged < 4096,
+        "{logged} bytes left only in the log: {report}"
+    );
 
     let other = dir.path().join("ingested");
     let file = testdata().join("sig-testnet-417955322/shreds.bin");

@@ -64,7 +64,10 @@ fn replay_marks_a_huge_num_hashes_slot_dead_with_a_hash_limit_reason() {
     // The default access only reads: dead, but not marked.
     let l = replay_line(&ledger, &["--hashes-per-tick", "62500"]);
     assert_eq!(l["status"], "dead", "{l}");
-    let l = replay_line(&ledger, &["--hashes-per-tick", "62500", "--access", "read-write"]);
+    let l = replay_line(
+        &ledger,
+        &["--hashes-per-tick", "62500", "--access", "read-write"],
+    );
     assert_eq!(l["status"], "dead", "{l}");
     assert_eq!(l["reason"], "ticks", "{l}");
     assert!(

@@ -141,7 +141,10 @@ pub(crate) fn live_file_problems(db: &Path, files: &[LiveFile]) -> Vec<(String, 
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 problems.push((f.name.clone(), format!("missing; it is {listed}")))
             }
-            Err(e) => problems.push((f.name.clone(), format!("cannot be read ({e}); it is {listed}"))),
+            Err(e) => problems.push((
+                f.name.clone(),
+                format!("cannot be read ({e}); it is {listed}"),
+            )),
         }
     }
     problems
@@ -263,7 +266,10 @@ mod tests {
             DirState::CreateNew
         );
         touch(&dir.path().join("shreds.bin"));
-        assert_eq!(inspect(dir.path(), &create).expect("unrelated file"), DirState::CreateNew);
+        assert_eq!(
+            inspect(dir.path(), &create).expect("unrelated file"),
+            DirState::CreateNew
+        );
         touch(&dir.path().join(ROCKSDB_DIR).join("000012.sst"));
         let err = inspect(dir.path(), &create).expect_err("files without CURRENT");
         assert!(matches!(err, LedgerError::WouldOverwrite { .. }), "{err}");
@@ -289,7 +295,10 @@ mod tests {
         let err = inspect(dir.path(), &existing).expect_err("damaged");
         assert!(matches!(err, LedgerError::Damaged { ref file, .. } if file == CURRENT));
         touch(&dir.path().join(ROCKSDB_DIR).join(CURRENT));
-        assert_eq!(inspect(dir.path(), &existing).expect("opens"), DirState::Database);
+        assert_eq!(
+            inspect(dir.path(), &existing).expect("opens"),
+            DirState::Database
+        );
     }
 
     #[test]
@@ -305,6 +314,9 @@ mod tests {
         let err = verify_live_files(dir.path(), &[file("000007.sst", 2), file("000009.sst", 5)])
             .expect_err("damaged");
         let text = err.to_string();
-        assert!(text.contains("000007.sst") && text.contains("1 more"), "{text}");
+        assert!(
+            text.contains("000007.sst") && text.contains("1 more"),
+            "{text}"
+        );
     }
 }

@@ -68,10 +68,7 @@ fn list_live_files(db: &Path) -> Result<Vec<LiveFile>> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
-    let scratch = std::env::temp_dir().join(format!(
-        "bstore-check-{}-{nanos}",
-        std::process::id()
-    ));
+    let scratch = std::env::temp_dir().join(format!("bstore-check-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&scratch)
         .map_err(|e| open_checks::io_error("cannot create", &scratch, e))?;
     let files = RocksEngine::manifest_live_files(db, &scratch, Paranoid::No);
@@ -139,8 +136,7 @@ pub fn check(ledger: &Path, wal_recovery: Option<WalRecoveryMode>) -> Result<Che
         }
         Err(e) => report.damage.push(damage("MANIFEST", e.to_string())),
     }
-    let options =
-        OpenOptions::existing(AccessMode::ReadOnly).with_wal_recovery(Some(wal_recovery));
+    let options = OpenOptions::existing(AccessMode::ReadOnly).with_wal_recovery(Some(wal_recovery));
     let engine = match RocksEngine::open_unverified(ledger, &options) {
         Ok(engine) => engine,
         // A damaged live file is already reported by name; the open fails on it too.

@@ -106,7 +106,9 @@ fn back_up(db: &Path, backup: &Path) -> Result<Vec<String>> {
         let parent_abs =
             std::fs::canonicalize(parent).map_err(|e| io_error("cannot resolve", parent, e))?;
         if parent_abs.starts_with(&db_abs) {
-            return Err(refuse("the backup must be outside the database directory".into()));
+            return Err(refuse(
+                "the backup must be outside the database directory".into(),
+            ));
         }
     }
     match std::fs::read_dir(backup) {

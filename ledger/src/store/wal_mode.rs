@@ -89,9 +89,14 @@ mod tests {
     #[test]
     fn names_round_trip_and_unknown_names_are_refused() {
         for mode in WalRecoveryMode::ALL {
-            assert_eq!(mode.name().parse::<WalRecoveryMode>().expect("parses"), mode);
+            assert_eq!(
+                mode.name().parse::<WalRecoveryMode>().expect("parses"),
+                mode
+            );
         }
-        let err = "pointintime".parse::<WalRecoveryMode>().expect_err("unknown");
+        let err = "pointintime"
+            .parse::<WalRecoveryMode>()
+            .expect_err("unknown");
         assert!(err.to_string().contains("pointintime"), "{err}");
     }
 

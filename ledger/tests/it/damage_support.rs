@@ -71,7 +71,10 @@ pub fn assert_nothing_lost(before: &BTreeMap<String, Vec<u8>>, dir: &Path, what:
 
 /// The names of the database's files ending in `suffix`.
 pub fn names_ending(dir: &Path, suffix: &str) -> Vec<String> {
-    files(dir).into_keys().filter(|n| n.ends_with(suffix)).collect()
+    files(dir)
+        .into_keys()
+        .filter(|n| n.ends_with(suffix))
+        .collect()
 }
 
 /// The three access modes, the secondary's files in `secondary`.

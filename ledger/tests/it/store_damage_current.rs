@@ -21,7 +21,10 @@ fn a_deleted_current_is_an_error_everywhere_and_nothing_is_deleted() {
 
         for mode in every_mode(secondary.path()) {
             let err = open_err(dir.path(), mode.clone());
-            assert!(matches!(err, LedgerError::Damaged { .. }), "{mode:?}: {err}");
+            assert!(
+                matches!(err, LedgerError::Damaged { .. }),
+                "{mode:?}: {err}"
+            );
             assert!(err.to_string().contains("CURRENT"), "{mode:?}: {err}");
         }
         // Twice, as the user report did: the default read-write open may create a ledger,

@@ -3,7 +3,9 @@
 //! as if the file's rows had never been written), and `check` reports it.
 #![cfg(feature = "storage")]
 
-use crate::damage_support::{Flush, assert_nothing_lost, db, every_mode, files, open_err, small_ledger};
+use crate::damage_support::{
+    Flush, assert_nothing_lost, db, every_mode, files, open_err, small_ledger,
+};
 
 use bstore_ledger::store::check;
 
@@ -34,7 +36,11 @@ fn a_missing_or_truncated_sst_is_an_error_naming_it_in_every_mode() {
     }
     assert_nothing_lost(&before, dir.path(), "opens");
     let report = check(dir.path(), None).expect("check");
-    assert!(report.damage.iter().any(|d| d.file == data), "{:?}", report.damage);
+    assert!(
+        report.damage.iter().any(|d| d.file == data),
+        "{:?}",
+        report.damage
+    );
 
     std::fs::write(&path, &bytes).expect("restore");
     let roots_path = db(dir.path()).join(&roots);
@@ -45,5 +51,9 @@ fn a_missing_or_truncated_sst_is_an_error_naming_it_in_every_mode() {
         assert!(err.to_string().contains(&roots), "{mode:?}: {err}");
     }
     let report = check(dir.path(), None).expect("check");
-    assert!(report.damage.iter().any(|d| d.file == roots), "{:?}", report.damage);
+    assert!(
+        report.damage.iter().any(|d| d.file == roots),
+        "{:?}",
+        report.damage
+    );
 }

@@ -4,8 +4,7 @@
 #![cfg(feature = "storage")]
 
 use crate::damage_support::{
-    Flush, ROOTED, assert_nothing_lost, db, every_mode, files, names_ending, open_err,
-    small_ledger,
+    Flush, ROOTED, assert_nothing_lost, db, every_mode, files, names_ending, open_err, small_ledger,
 };
 
 use bstore_ledger::store::{AccessMode, Blockstore, OpenOptions, WalRecoveryMode, check};
@@ -31,7 +30,10 @@ fn a_corrupt_wal_record_is_an_error_by_default_and_the_data_is_kept() {
     let secondary = tempfile::tempdir().expect("tempdir");
     for mode in every_mode(secondary.path()) {
         let err = open_err(dir.path(), mode.clone());
-        assert!(matches!(err, LedgerError::Damaged { .. }), "{mode:?}: {err}");
+        assert!(
+            matches!(err, LedgerError::Damaged { .. }),
+            "{mode:?}: {err}"
+        );
         assert!(err.to_string().contains(&log), "{mode:?}: {err}");
     }
     let err = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect_err("default");
@@ -45,7 +47,10 @@ fn a_corrupt_wal_record_is_an_error_by_default_and_the_data_is_kept() {
     let options = OpenOptions::existing(AccessMode::ReadOnly)
         .with_wal_recovery(Some(WalRecoveryMode::PointInTime));
     let store = Blockstore::open_with(dir.path(), &options).expect("point in time");
-    assert!(!store.is_root(Slot(ROOTED)).expect("read"), "records after the damage dropped");
+    assert!(
+        !store.is_root(Slot(ROOTED)).expect("read"),
+        "records after the damage dropped"
+    );
     drop(store);
     assert_nothing_lost(&before, dir.path(), "read-only point in time");
 }
