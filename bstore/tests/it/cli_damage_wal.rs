@@ -34,8 +34,7 @@ fn a_corrupt_wal_record_fails_by_default_and_repair_keeps_the_rest() {
     let db = ledger.join("rocksdb");
     let log = db_files(&ledger)
         .into_keys()
-        .filter(|n| n.ends_with(".log"))
-        .last()
+        .rfind(|n| n.ends_with(".log"))
         .expect("a write-ahead log");
     let mut bytes = std::fs::read(db.join(&log)).expect("read");
     // Inside the shreds' record, before the roots written after it.
