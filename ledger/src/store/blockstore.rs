@@ -22,7 +22,7 @@ use super::mem_engine::MemEngine;
 #[cfg(feature = "storage")]
 use super::open_checks::{self, DirState};
 #[cfg(feature = "storage")]
-use super::open_options::{Create, OpenOptions};
+use super::open_options::OpenOptions;
 use super::presence::PresenceCache;
 use super::purge::PurgedRanges;
 use super::read_path::ReadPathCell;
@@ -84,19 +84,7 @@ impl Blockstore<super::rocks::RocksEngine> {
     /// read-write creates a database only in a missing or empty directory, and the WAL
     /// recovery mode is the default for `mode` ([`OpenOptions`] says more).
     pub fn open(ledger_path: &Path, mode: AccessMode) -> Result<Self> {
-        let create = if mode == AccessMode::ReadWrite {
-            Create::IfMissing
-        } else {
-            Create::Never
-        };
-        Self::open_with(
-            ledger_path,
-            &OpenOptions {
-                mode,
-                create,
-                wal_recovery: None,
-            },
-        )
+        Self::open_with(ledger_path, &OpenOptions::for_mode(mode))
     }
 
     /// Opens the ledger at `ledger_path` as `options` say. Damage (a missing `CURRENT`, a
@@ -131,11 +119,8 @@ impl Blockstore<super::rocks::RocksEngine> {
                 reason: format!("column families {unknown:?} are unknown to bstore"),
             });
         }
-        let read_only = OpenOptions {
-            mode: AccessMode::ReadOnly,
-            create: Create::Never,
-            wal_recovery: Some(options.wal_recovery_mode()),
-        };
+        let read_only = OpenOptions::existing(AccessMode::ReadOnly)
+            .with_wal_recovery(Some(options.wal_recovery_mode()));
         let existing = Self::open_with(ledger_path, &read_only)?;
         existing.check_row_formats(&db)
     }

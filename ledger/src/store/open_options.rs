@@ -35,6 +35,21 @@ impl OpenOptions {
         }
     }
 
+    /// `Blockstore::open`'s options: read-write may create a database (only where no
+    /// database file exists), the other modes never do; the default WAL recovery mode.
+    pub fn for_mode(mode: AccessMode) -> Self {
+        let create = if mode == AccessMode::ReadWrite {
+            Create::IfMissing
+        } else {
+            Create::Never
+        };
+        Self {
+            mode,
+            create,
+            wal_recovery: None,
+        }
+    }
+
     /// Opens read-write, creating the database in a missing or empty directory.
     pub fn create_if_missing() -> Self {
         Self {

@@ -15,7 +15,7 @@ use super::column::Compression;
 use super::columns;
 use super::kv::{AccessMode, Direction, KvBatch, KvCursor, KvEngine, KvRead, KvScan, KvWrite};
 use super::open_checks::{self, DirState, LiveFile, ROCKSDB_DIR};
-use super::open_options::{Create, OpenOptions};
+use super::open_options::OpenOptions;
 use super::wal_mode::WalRecoveryMode;
 use crate::error::{LedgerError, Result};
 
@@ -130,19 +130,7 @@ impl RocksEngine {
     /// Opens `<ledger>/rocksdb` in `mode`; read-write creates a database only in a
     /// missing or empty directory (see [`RocksEngine::open_with`]).
     pub fn open(ledger: &Path, mode: AccessMode) -> Result<Self> {
-        let create = if mode == AccessMode::ReadWrite {
-            Create::IfMissing
-        } else {
-            Create::Never
-        };
-        Self::open_with(
-            ledger,
-            &OpenOptions {
-                mode,
-                create,
-                wal_recovery: None,
-            },
-        )
+        Self::open_with(ledger, &OpenOptions::for_mode(mode))
     }
 
     /// Opens `<ledger>/rocksdb`. Every column family on disk is opened (RocksDB requires
