@@ -106,7 +106,7 @@ fn report_json(r: &CheckReport) -> Value {
 
 fn print_text(r: &CheckReport) {
     println!(
-        "{}: {} files, {} live SST files, {} write-ahead logs (replayed as {})",
+        "{}: {} files, {} live SST files, {} write-ahead log(s) (replayed as {})",
         r.path.display(),
         r.files,
         r.sst_files.len(),

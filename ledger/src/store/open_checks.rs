@@ -53,7 +53,8 @@ pub(crate) fn inspect(ledger: &Path, options: &OpenOptions) -> Result<DirState> 
     if !in_db.is_empty() {
         let reason = format!(
             "{} holds {} ({}) but no {CURRENT} file: it was deleted, or the database was \
-             never completely created",
+             never completely created (`bstore ledger check` reports, `bstore ledger repair` \
+             backs up and restores it)",
             db.display(),
             count(in_db.len(), "file"),
             shown(&in_db)
