@@ -19,6 +19,7 @@ mod store_crash;
 mod store_damage_current;
 mod store_damage_missing_sst;
 mod store_damage_wal;
+mod store_damage_wal_tail;
 mod store_duplicates;
 mod store_merkle_checks;
 mod store_model;
