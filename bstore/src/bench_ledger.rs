@@ -35,7 +35,7 @@ pub fn open_existing(
     access: Access,
     n: u64,
 ) -> Result<(BenchStore, BenchSlots), Box<dyn std::error::Error>> {
-    let read = open(dir, access)?;
+    let read = open(dir, access, Default::default())?;
     let store = &read.store;
     let mut newest: VecDeque<Slot> = VecDeque::new();
     for meta in store.slot_metas(..) {

@@ -149,7 +149,7 @@ fn upload(args: &UploadArgs) -> Result<(), Box<dyn std::error::Error>> {
         return Err("--ledger and --to are required".into());
     };
     let archive = args.s3.open(to)?;
-    let read = crate::ledger_tool::open(ledger, args.access)?;
+    let read = crate::ledger_tool::open(ledger, args.access, Default::default())?;
     let opts = ArchiveOptions {
         first: args.start.map(Slot),
         last: args.end.map(Slot),

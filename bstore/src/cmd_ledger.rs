@@ -1,13 +1,15 @@
-//! `bstore ledger ingest|slot|generate|purge`: a RocksDB ledger on disk; the read-only
-//! agave-ledger-tool commands (`bounds`, `roots`, ...) live in `ledger_tool/`.
+//! `bstore ledger ingest|slot|generate|purge|check|repair`: a RocksDB ledger on disk; the
+//! read-only agave-ledger-tool commands (`bounds`, `roots`, ...) live in `ledger_tool/`,
+//! `check` and `repair` in `cmd_damage.rs`. Only `ingest` and `generate` create a ledger,
+//! and only in a missing or empty directory.
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ShredRanges, ViewFetch};
 use bstore_ledger::store::{
-    AccessMode, Blockstore, InsertOptions, LeaderCheck, MerkleCheck, ShapeRules,
+    Blockstore, InsertOptions, LeaderCheck, MerkleCheck, ShapeRules, WalRecoveryMode,
 };
 use bstore_ledger::stream::StreamReader;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
@@ -18,6 +20,7 @@ use serde_json::json;
 
 use crate::cmd_shreds::HashLimitArgs;
 use crate::ledger_tool::{self, Access, Detail, Format, ReadArgs};
+use crate::open_args::WalArgs;
 use crate::summary::{SlotFacts, SummaryOptions, summarize};
 
 /// Arguments of `bstore ledger`.
@@ -29,11 +32,14 @@ pub struct LedgerArgs {
 
 #[derive(Debug, Subcommand)]
 enum LedgerCommand {
-    /// Insert shred stream files into a ledger (created if missing); prints a JSON summary.
+    /// Insert shred stream files into a ledger (created in a missing or empty directory);
+    /// prints a JSON summary.
     Ingest {
         /// Ledger directory (the database is DIR/rocksdb).
         #[arg(long)]
         ledger: PathBuf,
+        #[command(flatten)]
+        wal: WalArgs,
         /// Shreds per insert call (one RocksDB write batch each).
         #[arg(long, default_value_t = 1024)]
         batch: usize,
@@ -64,6 +70,8 @@ enum LedgerCommand {
         /// Ledger directory.
         #[arg(long)]
         ledger: PathBuf,
+        #[command(flatten)]
+        wal: WalArgs,
         /// First slot to purge.
         start: u64,
         /// Last slot to purge (inclusive).
@@ -80,6 +88,8 @@ enum LedgerCommand {
         /// Open as a RocksDB secondary (default: works beside a running writer) or read-only.
         #[arg(long, value_enum, default_value_t = Access::Secondary)]
         access: Access,
+        #[command(flatten)]
+        wal: WalArgs,
         /// Also print the slot's meta, `index` counts, FEC set rows and duplicate flag.
         #[arg(long)]
         verbose: bool,
@@ -97,10 +107,13 @@ enum LedgerCommand {
     },
     /// Write a synthetic mainnet-like ledger: consecutive rooted slots of signed chained
     /// Merkle shreds, PoH-valid, 64 ticks each.
+    /// The data is flushed to SST files before it exits.
     Generate {
-        /// Ledger directory (created if missing).
+        /// Ledger directory (created when missing or empty).
         #[arg(long)]
         ledger: PathBuf,
+        #[command(flatten)]
+        wal: WalArgs,
         /// Number of slots.
         #[arg(long)]
         slots: u64,
@@ -191,6 +204,36 @@ enum LedgerCommand {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Verify every file of the ledger database: CURRENT and its MANIFEST, every
+    /// write-ahead-log record, every live SST file's presence and size, every block
+    /// checksum. Reports all damage; exits non-zero on any. Never writes to the ledger.
+    Check {
+        /// Ledger directory.
+        #[arg(long)]
+        ledger: PathBuf,
+        /// How the write-ahead logs are replayed for the check (default:
+        /// absolute_consistency, so any damaged record is reported).
+        #[arg(long, value_name = "MODE")]
+        wal_recovery_mode: Option<WalRecoveryMode>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Back up every file of a damaged ledger database into --backup, then repair it
+    /// (restore a deleted CURRENT; else RocksDB's repair) and check it again. Stop every
+    /// process using the ledger first. A healthy ledger is left alone.
+    Repair {
+        /// Ledger directory.
+        #[arg(long)]
+        ledger: PathBuf,
+        /// New or empty directory, outside the database, that receives a copy of every
+        /// file before anything changes.
+        #[arg(long, value_name = "DIR")]
+        backup: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
 }
 
 /// Runs `bstore ledger`.
@@ -198,6 +241,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         LedgerCommand::Ingest {
             ledger,
+            wal,
             batch,
             leader,
             skip_merkle_check,
@@ -218,22 +262,37 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
                     ShapeRules::Agave4
                 },
             };
-            ingest(&ledger, batch.max(1), options, limit_ledger_size, &files)
+            let store = Blockstore::open_with(&ledger, &wal.create_if_missing())?;
+            ingest(&store, batch.max(1), options, limit_ledger_size, &files)
         }
-        LedgerCommand::Purge { ledger, start, end } => {
-            crate::purge::purge(&ledger, Slot(start), Slot(end.unwrap_or(start)))
-        }
+        LedgerCommand::Purge {
+            ledger,
+            wal,
+            start,
+            end,
+        } => crate::purge::purge(&ledger, wal, Slot(start), Slot(end.unwrap_or(start))),
+        LedgerCommand::Check {
+            ledger,
+            wal_recovery_mode,
+            format,
+        } => crate::cmd_damage::check(&ledger, wal_recovery_mode, format),
+        LedgerCommand::Repair {
+            ledger,
+            backup,
+            format,
+        } => crate::cmd_damage::repair(&ledger, &backup, format),
         LedgerCommand::Slot {
             ledger,
             slot,
             access,
+            wal,
             verbose,
             format,
             verify_poh,
             signatures,
             limits,
         } => slot_summary(
-            &ledger_tool::open(&ledger, access)?.store,
+            &ledger_tool::open(&ledger, access, wal)?.store,
             Slot(slot),
             &SummaryOptions {
                 verify_poh,
@@ -281,6 +340,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
         }
         LedgerCommand::Generate {
             ledger,
+            wal,
             slots,
             shreds_per_slot,
             seed,
@@ -294,19 +354,22 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
                 hashes_per_tick,
                 with_code,
             };
-            generate(&ledger, slots, first_slot, seed, spec, with_history)
+            if first_slot == 0 {
+                return Err("--first-slot must be at least 1 (its parent is first-1)".into());
+            }
+            let store = Blockstore::open_with(&ledger, &wal.create_if_missing())?;
+            generate(&store, slots, first_slot, seed, spec, with_history)
         }
     }
 }
 
 fn ingest(
-    ledger: &Path,
+    store: &Blockstore,
     batch: usize,
     options: InsertOptions,
     limit: Option<u64>,
     files: &[PathBuf],
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
     let mut tally = InsertTally::default();
     let mut rejected: BTreeMap<String, u64> = BTreeMap::new();
     let mut examples = Vec::new();
@@ -349,6 +412,8 @@ fn ingest(
         }
     }
     flush(&mut pending)?;
+    // Everything ingested goes to SST files before the summary says it is stored.
+    store.flush()?;
     let total_rejected: u64 = rejected.values().sum();
     let duplicate_slots: Vec<_> = tally
         .duplicate_slots
@@ -413,17 +478,13 @@ fn slot_summary(
 }
 
 fn generate(
-    ledger: &Path,
+    store: &Blockstore,
     slots: u64,
     first: u64,
     seed: u64,
     spec: SlotSpec,
     with_history: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    if first == 0 {
-        return Err("--first-slot must be at least 1 (its parent is first-1)".into());
-    }
-    let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
     let mut generator = SlotGenerator::new(seed, 1);
     let progress = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(slots);
@@ -450,7 +511,7 @@ fn generate(
         }
         store.set_roots([Slot(slot)])?;
         if with_history {
-            bstore_ledger::synth::history::write_history(&store, Slot(slot), &g.entries)?;
+            bstore_ledger::synth::history::write_history(store, Slot(slot), &g.entries)?;
             store.set_block_time(Slot(slot), 1_700_000_000 + slot as i64 * 4 / 10)?;
             store.set_block_height(Slot(slot), slot)?;
         }
@@ -465,9 +526,11 @@ fn generate(
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
+    // Nothing may sit only in the write-ahead log when the command exits.
+    store.flush()?;
     let leader = bs58::encode(generator.leader().verifying_key().to_bytes()).into_string();
     let summary = json!({
-        "ledger": ledger,
+        "ledger": store.ledger_path(),
         "first_slot": first,
         "slots": slots,
         "data_shreds": shreds,

@@ -3,6 +3,9 @@
 //! statistics of `docs/consumers.md#replay` (a table, or JSON lines with the documented field
 //! names), then a
 //! summary. Datapoints go to InfluxDB when `SOLANA_METRICS_CONFIG` is set.
+//!
+//! The ledger is only read (as a RocksDB secondary, or read-only) unless `--access
+//! read-write` asks to mark failing slots dead; no access mode creates a ledger.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,14 +21,33 @@ use bstore_replay::{
 use serde_json::json;
 
 use crate::cmd_shreds::HashLimitArgs;
+use crate::ledger_tool::{self, Access};
+use crate::open_args::WalArgs;
+
+/// How `bstore replay` opens the ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReplayAccess {
+    /// A RocksDB secondary with its files in a fresh temporary directory (works beside a
+    /// running validator); dead slots are reported, not marked.
+    Secondary,
+    /// RocksDB read-only; dead slots are reported, not marked.
+    ReadOnly,
+    /// The one writer: failing slots are marked dead in the ledger (refused while another
+    /// process holds the ledger).
+    ReadWrite,
+}
 
 /// `bstore replay ...`
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
-    /// Ledger directory (the database is LEDGER/rocksdb). Opened read-write: dead slots are
-    /// marked.
+    /// Ledger directory (the database is LEDGER/rocksdb); it must exist.
     #[arg(long, value_name = "DIR")]
     pub ledger: PathBuf,
+    /// How the ledger is opened: only `read-write` writes (it marks failing slots dead).
+    #[arg(long, value_enum, default_value_t = ReplayAccess::Secondary)]
+    pub access: ReplayAccess,
+    #[command(flatten)]
+    pub wal: WalArgs,
     /// First slot to replay (default: the lowest in the ledger).
     #[arg(long, value_name = "SLOT")]
     pub from: Option<u64>,
@@ -42,9 +64,8 @@ pub struct ReplayArgs {
     pub hashes_per_tick: Option<u64>,
     #[command(flatten)]
     pub limits: HashLimitArgs,
-    /// Report bad slots but do not set their dead flag in the ledger (for a run whose
-    /// rules may be wrong, e.g. a guessed --hashes-per-tick). The ledger is opened
-    /// read-only then.
+    /// With `--access read-write`: report bad slots but do not set their dead flag (the
+    /// ledger is then opened read-only). The other access modes never mark.
     #[arg(long)]
     pub no_mark_dead: bool,
     /// The Alpenglow genesis slot: slots after it are Alpenglow blocks (block markers, one
@@ -81,12 +102,28 @@ struct Summary {
 /// Runs `bstore replay`.
 pub fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
     bstore_metrics::init()?;
-    let (access, dead_slots) = if args.no_mark_dead {
-        (AccessMode::ReadOnly, DeadSlots::Report)
-    } else {
-        (AccessMode::ReadWrite, DeadSlots::Mark)
+    let access = match args.access {
+        ReplayAccess::ReadWrite if args.no_mark_dead => ReplayAccess::ReadOnly,
+        other => other,
     };
-    let store = Arc::new(Blockstore::open(&args.ledger, access)?);
+    let (store, dead_slots, _secondary_dir) = match access {
+        ReplayAccess::ReadWrite => {
+            let options = args.wal.existing(AccessMode::ReadWrite);
+            let store = Blockstore::open_with(&args.ledger, &options)?;
+            (store, DeadSlots::Mark, None)
+        }
+        ReplayAccess::ReadOnly | ReplayAccess::Secondary => {
+            let read = if access == ReplayAccess::ReadOnly {
+                Access::ReadOnly
+            } else {
+                Access::Secondary
+            };
+            let (store, dir) = ledger_tool::open(&args.ledger, read, args.wal)?.into_parts();
+            (store, DeadSlots::Report, dir)
+        }
+    };
+    // Declared after the secondary directory, so it is dropped (closed) before it.
+    let store = Arc::new(store);
     let slots = replayable_slots(&store, &args)?;
     if slots.is_empty() {
         return Err(format!(

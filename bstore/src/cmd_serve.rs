@@ -37,6 +37,8 @@ pub struct ServeArgs {
     /// Open the ledger as its own blockstore or as a secondary beside a live writer.
     #[arg(long, value_enum, default_value_t = Access::Secondary)]
     access: Access,
+    #[command(flatten)]
+    wal: crate::open_args::WalArgs,
     /// Where a secondary keeps its own RocksDB files [default: DIR/rpc-secondary].
     #[arg(long, value_name = "DIR")]
     secondary_path: Option<PathBuf>,
@@ -114,8 +116,8 @@ pub fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             CatchUp::Every(Duration::from_millis(args.catch_up_ms.max(1))),
         ),
     };
-    let store =
-        Blockstore::open(&args.ledger, mode).map_err(|source| RpcError::OpenLedger { source })?;
+    let store = Blockstore::open_with(&args.ledger, &args.wal.existing(mode))
+        .map_err(|source| RpcError::OpenLedger { source })?;
     let config = RpcConfig {
         addr: args.rpc_addr,
         limits: Limits {

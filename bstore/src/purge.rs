@@ -7,6 +7,8 @@ use bstore_ledger::Slot;
 use bstore_ledger::store::{AccessMode, Blockstore};
 use serde_json::json;
 
+use crate::open_args::WalArgs;
+
 /// Bytes of the files under `dir` (the RocksDB directory), recursively.
 pub fn dir_bytes(dir: &Path) -> std::io::Result<u64> {
     let mut total = 0;
@@ -23,13 +25,18 @@ pub fn dir_bytes(dir: &Path) -> std::io::Result<u64> {
 }
 
 /// Purges `start..=end` of the ledger at `ledger` and prints what was removed.
-pub fn purge(ledger: &Path, start: Slot, end: Slot) -> Result<(), Box<dyn std::error::Error>> {
+pub fn purge(
+    ledger: &Path,
+    wal: WalArgs,
+    start: Slot,
+    end: Slot,
+) -> Result<(), Box<dyn std::error::Error>> {
     if start > end {
         return Err(format!("START {start} is after END {end}").into());
     }
     let db = crate::ledger_tool::require_ledger(ledger)?;
     let before = dir_bytes(&db)?;
-    let store = Blockstore::open(ledger, AccessMode::ReadWrite)?;
+    let store = Blockstore::open_with(ledger, &wal.existing(AccessMode::ReadWrite))?;
     let stats = store.purge_slots(start, end)?;
     drop(store);
     let after = dir_bytes(&db)?;

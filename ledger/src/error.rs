@@ -125,6 +125,47 @@ pub enum LedgerError {
     /// decode.
     #[error("invalid block record: {reason}")]
     InvalidBlockRecord { reason: String },
+
+    /// There is no ledger database at `path` and the open may not create one (read-only,
+    /// secondary, or a read-write open of a command that only uses existing ledgers).
+    #[error("no ledger at {}: {reason}", path.display())]
+    NoLedger { path: PathBuf, reason: String },
+
+    /// A new database was refused: `path` already holds files that look like a ledger, so
+    /// creating one there could delete them (RocksDB removes files its new database does
+    /// not list).
+    #[error("refusing to create a ledger database in {}: {reason}", path.display())]
+    WouldOverwrite { path: PathBuf, reason: String },
+
+    /// A file of the database is missing, has the wrong size, or fails its checksum; `file`
+    /// names it (or the files that may hold the fault, for a write-ahead log RocksDB does
+    /// not name). Nothing was changed on disk.
+    #[error(
+        "the ledger database {} is damaged: {file}: {reason} (nothing was changed; \
+         `bstore ledger check` lists the damage, `bstore ledger repair` backs up and repairs)",
+        path.display()
+    )]
+    Damaged {
+        path: PathBuf,
+        file: String,
+        reason: String,
+    },
+
+    /// A write-ahead-log recovery mode name that is not one of Agave's four.
+    #[error(
+        "unknown WAL recovery mode {given:?} (expected tolerate_corrupted_tail_records, \
+         absolute_consistency, point_in_time or skip_any_corrupted_record)"
+    )]
+    UnknownWalRecoveryMode { given: String },
+
+    /// A file operation outside RocksDB (listing the database directory, copying a file
+    /// into a backup) failed.
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 impl LedgerError {
@@ -150,6 +191,11 @@ impl LedgerError {
             Self::ShredRejected { .. } => "shred_rejected",
             Self::NotWritable { .. } => "not_writable",
             Self::InvalidBlockRecord { .. } => "invalid_block_record",
+            Self::NoLedger { .. } => "no_ledger",
+            Self::WouldOverwrite { .. } => "would_overwrite",
+            Self::Damaged { .. } => "damaged",
+            Self::UnknownWalRecoveryMode { .. } => "unknown_wal_recovery_mode",
+            Self::Io { .. } => "io",
         }
     }
 }

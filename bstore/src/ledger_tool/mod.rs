@@ -19,6 +19,8 @@ use bstore_ledger::store::{AccessMode, Blockstore};
 use clap::{Args, ValueEnum};
 use tempfile::TempDir;
 
+use crate::open_args::WalArgs;
+
 /// How a read-only command opens the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Access {
@@ -62,6 +64,8 @@ pub struct ReadArgs {
     /// Open as a RocksDB secondary (default: works beside a running writer) or read-only.
     #[arg(long, value_enum, default_value_t = Access::Secondary)]
     pub access: Access,
+    #[command(flatten)]
+    pub wal: WalArgs,
 }
 
 /// An open ledger that cannot write. Field order is drop order: the store closes before
@@ -72,10 +76,18 @@ pub struct ReadLedger {
     _secondary: Option<TempDir>,
 }
 
+impl ReadLedger {
+    /// The store and the secondary's directory (`None` read-only); the caller closes the
+    /// store before it drops the directory.
+    pub fn into_parts(self) -> (Blockstore, Option<TempDir>) {
+        (self.store, self._secondary)
+    }
+}
+
 impl ReadArgs {
     /// Opens the ledger as asked.
     pub fn open(&self) -> Result<ReadLedger, Box<dyn std::error::Error>> {
-        open(&self.ledger, self.access)
+        open(&self.ledger, self.access, self.wal)
     }
 }
 
@@ -95,8 +107,12 @@ pub fn require_ledger(ledger: &Path) -> Result<PathBuf, Box<dyn std::error::Erro
 }
 
 /// Opens `ledger` without write access: a missing `ledger/rocksdb` is an error, never a
-/// new empty database.
-pub fn open(ledger: &Path, access: Access) -> Result<ReadLedger, Box<dyn std::error::Error>> {
+/// new empty database; damage (a missing file, a corrupt log) is an error naming the file.
+pub fn open(
+    ledger: &Path,
+    access: Access,
+    wal: WalArgs,
+) -> Result<ReadLedger, Box<dyn std::error::Error>> {
     require_ledger(ledger)?;
     let (mode, secondary) = match access {
         Access::ReadOnly => (AccessMode::ReadOnly, None),
@@ -110,7 +126,7 @@ pub fn open(ledger: &Path, access: Access) -> Result<ReadLedger, Box<dyn std::er
             (mode, Some(dir))
         }
     };
-    let store = Blockstore::open(ledger, mode)?;
+    let store = Blockstore::open_with(ledger, &wal.existing(mode))?;
     // A secondary replays its primary's log at open; catching up once more picks up what
     // a live writer added while the open ran.
     store.catch_up()?;

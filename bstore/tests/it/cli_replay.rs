@@ -1,6 +1,6 @@
 //! Scenario: `bstore replay` on a ledger holding the testnet slot whose first
-//! entry claims `u64::MAX` hashes reports it dead with reason `hash_limit` at once, and
-//! `--no-mark-dead` leaves the ledger's dead flag alone.
+//! entry claims `u64::MAX` hashes reports it dead with reason `hash_limit` at once; only
+//! `--access read-write` marks it dead, and `--no-mark-dead` leaves the dead flag alone.
 
 use crate::common;
 
@@ -61,7 +61,13 @@ fn replay_marks_a_huge_num_hashes_slot_dead_with_a_hash_limit_reason() {
             "{l}"
         );
     }
+    // The default access only reads: dead, but not marked.
     let l = replay_line(&ledger, &["--hashes-per-tick", "62500"]);
+    assert_eq!(l["status"], "dead", "{l}");
+    let l = replay_line(
+        &ledger,
+        &["--hashes-per-tick", "62500", "--access", "read-write"],
+    );
     assert_eq!(l["status"], "dead", "{l}");
     assert_eq!(l["reason"], "ticks", "{l}");
     assert!(

@@ -19,6 +19,10 @@ use super::columns::{
 };
 use super::kv::{AccessMode, Direction, KvEngine};
 use super::mem_engine::MemEngine;
+#[cfg(feature = "storage")]
+use super::open_checks::{self, DirState};
+#[cfg(feature = "storage")]
+use super::open_options::OpenOptions;
 use super::presence::PresenceCache;
 use super::purge::PurgedRanges;
 use super::read_path::ReadPathCell;
@@ -76,23 +80,38 @@ fn decode_slot(key: &[u8], _value: &[u8]) -> Result<Slot> {
 
 #[cfg(feature = "storage")]
 impl Blockstore<super::rocks::RocksEngine> {
-    /// Opens the ledger at `ledger_path` (the database is `ledger_path/rocksdb`).
+    /// Opens the ledger at `ledger_path` (the database is `ledger_path/rocksdb`);
+    /// read-write creates a database only in a missing or empty directory, and the WAL
+    /// recovery mode is the default for `mode` ([`OpenOptions`] says more).
     pub fn open(ledger_path: &Path, mode: AccessMode) -> Result<Self> {
-        if mode == AccessMode::ReadWrite {
-            Self::check_before_writing(ledger_path)?;
+        Self::open_with(ledger_path, &OpenOptions::for_mode(mode))
+    }
+
+    /// Opens the ledger at `ledger_path` as `options` say. Damage (a missing `CURRENT`, a
+    /// missing or truncated SST file, a corrupt write-ahead log) is an error naming the
+    /// file in every mode; nothing is created where database files exist.
+    pub fn open_with(ledger_path: &Path, options: &OpenOptions) -> Result<Self> {
+        if options.mode == AccessMode::ReadWrite
+            && open_checks::inspect(ledger_path, options)? == DirState::Database
+        {
+            Self::check_before_writing(ledger_path, options)?;
         }
-        let engine = super::rocks::RocksEngine::open(ledger_path, mode)?;
+        let engine = super::rocks::RocksEngine::open_with(ledger_path, options)?;
         Ok(Self::with_engine(engine, ledger_path))
     }
 
+    /// Writes every memtable to SST files so nothing is held only in the write-ahead log
+    /// (a command that wrote a ledger calls it before it exits).
+    pub fn flush(&self) -> Result<()> {
+        self.engine.kv().flush()
+    }
+
     /// Refuses read-write on an existing ledger with a column family or a row format bstore
-    /// does not know (`formats.rs`), checked through a read-only open so nothing is written
-    /// first.
-    fn check_before_writing(ledger_path: &Path) -> Result<()> {
-        let db = ledger_path.join("rocksdb");
-        let Some(names) = super::rocks::RocksEngine::column_names(&db) else {
-            return Ok(());
-        };
+    /// does not know (`formats.rs`), checked through a read-only open (with the caller's
+    /// WAL recovery mode) so nothing is written first.
+    fn check_before_writing(ledger_path: &Path, options: &OpenOptions) -> Result<()> {
+        let db = ledger_path.join(open_checks::ROCKSDB_DIR);
+        let names = super::rocks::RocksEngine::column_names(&db)?;
         let unknown = super::formats::unknown_columns(&names);
         if !unknown.is_empty() {
             return Err(crate::error::LedgerError::UnknownFormat {
@@ -100,7 +119,9 @@ impl Blockstore<super::rocks::RocksEngine> {
                 reason: format!("column families {unknown:?} are unknown to bstore"),
             });
         }
-        let existing = Self::open(ledger_path, AccessMode::ReadOnly)?;
+        let read_only = OpenOptions::existing(AccessMode::ReadOnly)
+            .with_wal_recovery(Some(options.wal_recovery_mode()));
+        let existing = Self::open_with(ledger_path, &read_only)?;
         existing.check_row_formats(&db)
     }
 }

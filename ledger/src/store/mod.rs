@@ -13,7 +13,9 @@
 //!   over any engine of the storage seam ([`kv`]: small traits over raw bytes). Two engines:
 //!   [`MemEngine`] (in memory, always built: model tests and the model-based fuzz target)
 //!   and, with feature `storage`, [`RocksEngine`] (`rocks.rs`, the only file that names
-//!   `rocksdb::` types; open read-write, read-only or as a secondary).
+//!   `rocksdb::` types; open read-write, read-only or as a secondary, with [`OpenOptions`]).
+//! - Damage (`docs/damage-and-repair.md`): `open_checks.rs` (never create over existing
+//!   files; every live SST file present), [`WalRecoveryMode`], [`check`] and [`repair`].
 //!
 //! Start reading at [`Blockstore`], then `insert.rs`.
 
@@ -41,6 +43,9 @@ mod insert;
 pub mod kv;
 mod listing;
 mod mem_engine;
+#[cfg(feature = "storage")]
+mod open_checks;
+mod open_options;
 mod presence;
 mod purge;
 mod purge_history;
@@ -48,10 +53,15 @@ mod read_path;
 mod recover;
 #[cfg(feature = "storage")]
 mod rocks;
+#[cfg(feature = "storage")]
+mod rocks_check;
+#[cfg(feature = "storage")]
+mod rocks_repair;
 mod roots;
 mod sets;
 mod shape_rules;
 mod typed;
+mod wal_mode;
 pub(crate) mod wire;
 
 pub use agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
@@ -70,8 +80,14 @@ pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
 pub use kv::{AccessMode, KvEngine};
 pub use listing::{DeadSlotIter, DuplicateSlotIter};
 pub use mem_engine::{MemBytes, MemEngine};
+pub use open_options::{Create, OpenOptions};
 pub use purge::PurgeStats;
 pub use read_path::ReadPath;
 #[cfg(feature = "storage")]
 pub use rocks::{PinnedBytes, RocksEngine};
+#[cfg(feature = "storage")]
+pub use rocks_check::{CheckReport, ColumnCheck, Damage, SstFile, check};
+#[cfg(feature = "storage")]
+pub use rocks_repair::{RepairReport, repair};
 pub use roots::RootIter;
+pub use wal_mode::WalRecoveryMode;

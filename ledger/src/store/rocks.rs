@@ -8,16 +8,17 @@ use std::path::Path;
 
 use rocksdb::{
     ColumnFamily, ColumnFamilyDescriptor, DB, DBCompressionType, DBPinnableSlice, DBRawIterator,
-    Options, ReadOptions, WriteBatch,
+    DBRecoveryMode, ErrorKind, Options, ReadOptions, WriteBatch,
 };
 
 use super::column::Compression;
 use super::columns;
 use super::kv::{AccessMode, Direction, KvBatch, KvCursor, KvEngine, KvRead, KvScan, KvWrite};
+use super::open_checks::{self, DirState, LiveFile, ROCKSDB_DIR};
+use super::open_options::OpenOptions;
+use super::wal_mode::WalRecoveryMode;
 use crate::error::{LedgerError, Result};
 
-/// Sub-directory of the ledger that holds the RocksDB database.
-const ROCKSDB_DIR: &str = "rocksdb";
 /// Column name used in errors that concern the whole database.
 const DB_WIDE: &str = "<database>";
 
@@ -56,6 +57,34 @@ fn storage(column: &'static str, e: rocksdb::Error) -> LedgerError {
     }
 }
 
+/// A failed open: RocksDB's corruption errors become `LedgerError::Damaged` naming the
+/// files it read (it does not name a damaged write-ahead log itself); others stay `Open`.
+fn open_failure(path: &Path, mode: &AccessMode, e: rocksdb::Error) -> LedgerError {
+    if e.kind() == ErrorKind::Corruption {
+        return LedgerError::Damaged {
+            path: path.to_path_buf(),
+            file: open_checks::files_read_at_open(path),
+            reason: format!("RocksDB refused to open it {}: {e}", mode.name()),
+        };
+    }
+    LedgerError::Open {
+        path: path.to_path_buf(),
+        mode: mode.name(),
+        source: Box::new(e),
+    }
+}
+
+fn rocks_wal_mode(mode: WalRecoveryMode) -> DBRecoveryMode {
+    match mode {
+        WalRecoveryMode::TolerateCorruptedTailRecords => {
+            DBRecoveryMode::TolerateCorruptedTailRecords
+        }
+        WalRecoveryMode::AbsoluteConsistency => DBRecoveryMode::AbsoluteConsistency,
+        WalRecoveryMode::PointInTime => DBRecoveryMode::PointInTime,
+        WalRecoveryMode::SkipAnyCorruptedRecord => DBRecoveryMode::SkipAnyCorruptedRecord,
+    }
+}
+
 fn missing_column(column: &'static str) -> LedgerError {
     LedgerError::ColumnNotOpen { column }
 }
@@ -66,6 +95,13 @@ fn cf_options(compression: Compression) -> Options {
         opts.set_compression_type(DBCompressionType::None);
     }
     opts
+}
+
+/// Whether a MANIFEST probe fails on a damaged live file or only lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Paranoid {
+    Yes,
+    No,
 }
 
 /// An open RocksDB database. `Send + Sync`: RocksDB serialises concurrent access itself.
@@ -81,27 +117,43 @@ impl std::fmt::Debug for RocksEngine {
 }
 
 impl RocksEngine {
-    /// The column families of the database at `db`, `None` when there is none.
-    pub(crate) fn column_names(db: &Path) -> Option<Vec<String>> {
-        DB::list_cf(&Options::default(), db).ok()
+    /// The column families of the existing database at `db` (an error when they cannot be
+    /// listed: never read as "no database").
+    pub(crate) fn column_names(db: &Path) -> Result<Vec<String>> {
+        DB::list_cf(&Options::default(), db).map_err(|e| LedgerError::Open {
+            path: db.to_path_buf(),
+            mode: "to list its column families",
+            source: Box::new(e),
+        })
+    }
+
+    /// Opens `<ledger>/rocksdb` in `mode`; read-write creates a database only in a
+    /// missing or empty directory (see [`RocksEngine::open_with`]).
+    pub fn open(ledger: &Path, mode: AccessMode) -> Result<Self> {
+        Self::open_with(ledger, &OpenOptions::for_mode(mode))
     }
 
     /// Opens `<ledger>/rocksdb`. Every column family on disk is opened (RocksDB requires
     /// it; unknown ones with default options); in read-write mode the known ones that are
-    /// missing are created.
-    pub fn open(ledger: &Path, mode: AccessMode) -> Result<Self> {
+    /// missing are created. A database is created only as `open_checks.rs` allows, and
+    /// every live SST file is checked against RocksDB's metadata after the open.
+    pub fn open_with(ledger: &Path, options: &OpenOptions) -> Result<Self> {
+        let engine = Self::open_unverified(ledger, options)?;
+        engine.verify_live_files(&ledger.join(ROCKSDB_DIR))?;
+        Ok(engine)
+    }
+
+    /// [`RocksEngine::open_with`] without the live-file check (`ledger check` reports every
+    /// damaged file instead of the first).
+    pub(crate) fn open_unverified(ledger: &Path, options: &OpenOptions) -> Result<Self> {
+        let mode = options.mode.clone();
         let path = ledger.join(ROCKSDB_DIR);
-        let open_error = |e: rocksdb::Error| LedgerError::Open {
-            path: path.clone(),
-            mode: mode.name(),
-            source: Box::new(e),
+        let state = open_checks::inspect(ledger, options)?;
+        let existing = match state {
+            DirState::Database => Self::column_names(&path)?,
+            DirState::CreateNew => Vec::new(),
         };
-        let existing = match DB::list_cf(&Options::default(), &path) {
-            Ok(names) => names,
-            // No database yet: only read-write may create one.
-            Err(_) if mode == AccessMode::ReadWrite => Vec::new(),
-            Err(e) => return Err(open_error(e)),
-        };
+        let open_error = |e: rocksdb::Error| open_failure(&path, &mode, e);
         let mut descriptors: Vec<ColumnFamilyDescriptor> = Vec::new();
         for (name, compression) in columns::ALL {
             if mode == AccessMode::ReadWrite || existing.iter().any(|e| e == name) {
@@ -127,9 +179,11 @@ impl RocksEngine {
         // retention purges often): keep at most 3 files of 8 MiB.
         db_opts.set_max_log_file_size(LOG_FILE_BYTES);
         db_opts.set_keep_log_file_num(LOG_FILES_KEPT);
+        db_opts.set_paranoid_checks(true);
+        db_opts.set_wal_recovery_mode(rocks_wal_mode(options.wal_recovery_mode()));
         let db = match &mode {
             AccessMode::ReadWrite => {
-                db_opts.create_if_missing(true);
+                db_opts.create_if_missing(state == DirState::CreateNew);
                 db_opts.create_missing_column_families(true);
                 DB::open_cf_descriptors(&db_opts, &path, descriptors)
             }
@@ -149,6 +203,114 @@ impl RocksEngine {
         }
         .map_err(open_error)?;
         Ok(Self { db, mode })
+    }
+
+    /// Every live SST file exists with its listed size. A secondary cannot tell: it
+    /// recovers to the newest state whose files all exist, so a missing file reads as an
+    /// older, smaller ledger. It is checked through a read-only probe of the MANIFEST
+    /// instead, which may race a live primary's compaction: a failing probe is retried once.
+    fn verify_live_files(&self, path: &Path) -> Result<()> {
+        let AccessMode::Secondary { secondary_path } = &self.mode else {
+            return open_checks::verify_live_files(path, &self.live_files()?);
+        };
+        let scratch = secondary_path.join("bstore-manifest-probe");
+        std::fs::create_dir_all(&scratch)
+            .map_err(|e| open_checks::io_error("cannot create", &scratch, e))?;
+        let probe = || -> Result<()> {
+            let files = Self::manifest_live_files(path, &scratch, Paranoid::Yes)?;
+            open_checks::verify_live_files(path, &files)
+        };
+        probe().or_else(|_| probe())
+    }
+
+    /// The live SST files the MANIFEST of `path` lists, through a read-only open that reads
+    /// no write-ahead log (its log directory is the empty `scratch`). `Paranoid::Yes` fails
+    /// naming any live file that is missing or has the wrong size; `No` lists them all.
+    pub(crate) fn manifest_live_files(
+        path: &Path,
+        scratch: &Path,
+        paranoid: Paranoid,
+    ) -> Result<Vec<LiveFile>> {
+        let descriptors: Vec<ColumnFamilyDescriptor> = Self::column_names(path)?
+            .into_iter()
+            .map(|name| ColumnFamilyDescriptor::new(name, Options::default()))
+            .collect();
+        let mut opts = Options::default();
+        opts.set_paranoid_checks(paranoid == Paranoid::Yes);
+        opts.set_wal_dir(scratch);
+        opts.set_db_log_dir(scratch);
+        // Table files are opened on demand: the probe only needs the metadata.
+        opts.set_max_open_files(16);
+        let probe = DB::open_cf_descriptors_read_only(&opts, path, descriptors, false)
+            .map_err(|e| open_failure(path, &AccessMode::ReadOnly, e))?;
+        let engine = Self {
+            db: probe,
+            mode: AccessMode::ReadOnly,
+        };
+        engine.live_files()
+    }
+
+    /// The live SST files in RocksDB's metadata.
+    pub(crate) fn live_files(&self) -> Result<Vec<LiveFile>> {
+        let files = self.db.live_files().map_err(|e| storage(DB_WIDE, e))?;
+        Ok(files
+            .into_iter()
+            .map(|f| LiveFile {
+                column: f.column_family_name,
+                name: f.name.trim_start_matches('/').to_string(),
+                size: f.size as u64,
+            })
+            .collect())
+    }
+
+    /// Writes every column family's memtable to SST files, so nothing is left only in the
+    /// write-ahead log. A no-op unless read-write.
+    pub fn flush(&self) -> Result<()> {
+        if self.mode != AccessMode::ReadWrite {
+            return Ok(());
+        }
+        let names = Self::column_names(self.db.path())?;
+        for name in &names {
+            if let Some(handle) = self.db.cf_handle(name) {
+                self.db.flush_cf(handle).map_err(|e| storage(DB_WIDE, e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads every entry of column family `name` with block checksums verified and without
+    /// filling the cache; the number of entries, or the first error (which names the file
+    /// when RocksDB knows it).
+    pub(crate) fn scan_verified(&self, name: &str) -> Result<u64> {
+        let Some(handle) = self.db.cf_handle(name) else {
+            return Ok(0);
+        };
+        let mut opts = ReadOptions::default();
+        opts.set_verify_checksums(true);
+        opts.fill_cache(false);
+        let mut raw = self.db.raw_iterator_cf_opt(handle, opts);
+        raw.seek_to_first();
+        let mut entries = 0u64;
+        while raw.valid() {
+            entries += 1;
+            raw.next();
+        }
+        raw.status().map_err(|e| storage(DB_WIDE, e))?;
+        Ok(entries)
+    }
+
+    /// RocksDB's repair of the database directory `db` (it rebuilds the MANIFEST from the
+    /// SST files, turns the write-ahead logs into SST files, and moves what it cannot use
+    /// into `db/lost`). The caller has backed up the files first.
+    pub(crate) fn repair_database(db: &Path) -> Result<()> {
+        let mut opts = Options::default();
+        opts.set_max_log_file_size(LOG_FILE_BYTES);
+        opts.set_keep_log_file_num(LOG_FILES_KEPT);
+        DB::repair(&opts, db).map_err(|e| LedgerError::Open {
+            path: db.to_path_buf(),
+            mode: "for repair",
+            source: Box::new(e),
+        })
     }
 
     /// The handle of `name`; `None` when a read-only or secondary instance opened a

@@ -2,6 +2,8 @@
 //! scenario.
 
 mod common;
+#[cfg(feature = "storage")]
+mod damage_support;
 mod deshred_real;
 mod fetch_block_components;
 mod fetch_block_frame;
@@ -20,6 +22,10 @@ mod store_agave4_rules;
 mod store_agave_rows;
 mod store_concurrent_readers;
 mod store_crash;
+mod store_damage_current;
+mod store_damage_missing_sst;
+mod store_damage_wal;
+mod store_damage_wal_tail;
 mod store_duplicates;
 mod store_legacy_positionless;
 mod store_merkle_checks;
