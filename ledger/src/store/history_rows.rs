@@ -11,7 +11,7 @@ use super::kv::{KvEngine, KvRead};
 use crate::error::{LedgerError, Result};
 use crate::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
 use crate::history::BlockRecord;
-use crate::types::{Hash, Slot};
+use crate::types::Slot;
 
 impl<E: KvEngine> Blockstore<E> {
     /// The `transaction_status` values of `slot` for `signatures`, in the order given: one

@@ -82,7 +82,10 @@ fn a_block_starts_at_its_replay_fec_set_index() {
     );
     // After an UpdateParent at FEC set 32, what precedes it is not part of the block.
     set_replay_start(&store, 2, 32);
-    assert_eq!(hashes(&store, 2), (vec![Hash([4; 32])], Some(Hash([4; 32]))));
+    assert_eq!(
+        hashes(&store, 2),
+        (vec![Hash([4; 32])], Some(Hash([4; 32])))
+    );
     // The parent's blockhash is read from the parent's own start.
     set_replay_start(&store, 1, 32);
     assert_eq!(
@@ -95,7 +98,10 @@ fn a_block_starts_at_its_replay_fec_set_index() {
         parent_blockhash(&store, Some(Slot(1)), &mut buf).expect("read"),
         None
     );
-    assert_eq!(parent_blockhash(&store, None, &mut buf).expect("read"), None);
+    assert_eq!(
+        parent_blockhash(&store, None, &mut buf).expect("read"),
+        None
+    );
 }
 
 #[test]

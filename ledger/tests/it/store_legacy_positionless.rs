@@ -7,6 +7,7 @@
 //! stated position that no reading of the stored shreds shares) is still refused and proven.
 
 use crate::common;
+use common::legacy_shapes;
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -124,7 +125,8 @@ fn entry_bytes(store: &Blockstore<MemEngine>) -> (usize, Vec<u8>) {
 fn honest_2021_slot_recovers_fully_in_any_order_without_a_proof() {
     let shreds = slot_shreds();
     let full = Blockstore::in_memory();
-    full.insert_shreds(shreds.data.values()).expect("insert");
+    full.insert_shreds_with(shreds.data.values(), legacy_shapes())
+        .expect("insert");
     let (count, want) = entry_bytes(&full);
     assert_eq!(count, 881);
 
@@ -143,7 +145,7 @@ fn honest_2021_slot_recovers_fully_in_any_order_without_a_proof() {
                 1 => LeaderCheck::Verify(leader()),
                 _ => LeaderCheck::Skip,
             },
-            ..InsertOptions::default()
+            ..legacy_shapes()
         };
         let store = Blockstore::in_memory();
         let recovered = insert_shuffled(&store, packets, &mut rng, options);
@@ -205,14 +207,18 @@ fn a_code_shred_of_another_shape_is_still_proven() {
     let shreds = slot_shreds();
     let code = set_code(&shreds, 64);
     let store = Blockstore::in_memory();
-    let out = store.insert_shreds(code.values()).expect("insert");
+    let out = store
+        .insert_shreds_with(code.values(), legacy_shapes())
+        .expect("insert");
     assert!(out.rejected.is_empty() && out.duplicate_slots.is_empty());
     // One of the set's code shreds restated with 31 code shreds instead of 32.
     let (&index, honest) = code.iter().nth(3).expect("a code shred");
     let mut forged = honest.to_vec();
     forged[85..87].copy_from_slice(&31u16.to_le_bytes());
     forged[73..77].copy_from_slice(&(index + 1000).to_le_bytes());
-    let out = store.insert_shreds([&forged]).expect("insert");
+    let out = store
+        .insert_shreds_with([&forged], legacy_shapes())
+        .expect("insert");
     assert_erasure_conflict(&out);
     let proof = store
         .duplicate_slot_proof(SLOT)
@@ -236,12 +242,14 @@ fn a_stated_position_no_stored_reading_shares_is_still_proven() {
         .expect("a code shred with a gap before it");
     let store = Blockstore::in_memory();
     let out = store
-        .insert_shreds([code[&indexes[0]], code[&indexes[1]]])
+        .insert_shreds_with([code[&indexes[0]], code[&indexes[1]]], legacy_shapes())
         .expect("insert");
     assert!(out.rejected.is_empty() && out.duplicate_slots.is_empty());
     let mut forged = code[&third].to_vec();
     forged[87..89].copy_from_slice(&1u16.to_le_bytes());
-    let out = store.insert_shreds([&forged]).expect("insert");
+    let out = store
+        .insert_shreds_with([&forged], legacy_shapes())
+        .expect("insert");
     assert_erasure_conflict(&out);
     let proof = store
         .duplicate_slot_proof(SLOT)
@@ -273,12 +281,16 @@ fn a_forged_first_shred_is_proven_by_the_honest_ones() {
     let mut forged = code[&last].to_vec();
     forged[87..89].copy_from_slice(&2u16.to_le_bytes());
     let store = Blockstore::in_memory();
-    store.insert_shreds([&forged]).expect("insert");
+    store
+        .insert_shreds_with([&forged], legacy_shapes())
+        .expect("insert");
     let honest: Vec<&Vec<u8>> = indexes[..indexes.len() - 1]
         .iter()
         .map(|i| code[i])
         .collect();
-    let out = store.insert_shreds(&honest).expect("insert");
+    let out = store
+        .insert_shreds_with(&honest, legacy_shapes())
+        .expect("insert");
     assert!(!out.rejected.is_empty());
     assert_eq!(
         out.duplicate_slots
@@ -331,7 +343,9 @@ fn a_forged_code_shred_in_any_order_makes_a_self_standing_proof() {
         let store = Blockstore::in_memory();
         let mut kinds = Vec::new();
         for call in packets.chunks(1 + rng.below(5)) {
-            let out = store.insert_shreds(call).expect("insert");
+            let out = store
+                .insert_shreds_with(call, legacy_shapes())
+                .expect("insert");
             kinds.extend(out.duplicate_slots.iter().map(|d| d.kind));
         }
         if consistent {
