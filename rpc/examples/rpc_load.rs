@@ -270,22 +270,38 @@ fn load(addr: SocketAddr, a: &Args, clients: usize, cfg: &Value) -> LoadResult {
 /// What a burst of connections got.
 #[derive(Default)]
 struct BurstResult {
+    /// HTTP 200 with the block.
     served: u64,
+    /// HTTP 200 with a JSON-RPC error (-32005: the fetch queue is full).
+    busy: u64,
+    /// HTTP 503 (-32005): beyond the connection cap.
     refused: u64,
+    /// Closed with no HTTP answer at all.
     unanswered: u64,
     elapsed: Duration,
 }
 
-/// Opens `n` connections at once, each sending one `getBlock` (with `Connection: close`) and
-/// reading until the server closes: counts HTTP 200 (served), 503 (refused, JSON-RPC
-/// -32005) and connections closed with no HTTP answer at all.
+/// What one burst connection got.
+enum Outcome {
+    Served,
+    Busy,
+    Refused,
+    Unanswered,
+}
+
+/// Opens `n` connections, waits until all are connected, then has each send one `getBlock`
+/// at the same instant (with `Connection: close`) and read until the server closes.
 fn burst(addr: SocketAddr, n: u64, slots: u64, cfg: &Value) -> BurstResult {
-    let start = Instant::now();
+    let barrier = Arc::new(std::sync::Barrier::new(n as usize + 1));
     let handles: Vec<_> = (0..n)
         .map(|i| {
-            let cfg = cfg.clone();
-            std::thread::spawn(move || -> Option<u16> {
-                let mut s = TcpStream::connect(addr).ok()?;
+            let (cfg, barrier) = (cfg.clone(), Arc::clone(&barrier));
+            std::thread::spawn(move || -> Outcome {
+                let connected = TcpStream::connect(addr);
+                barrier.wait();
+                let Ok(mut s) = connected else {
+                    return Outcome::Unanswered;
+                };
                 let slot = FIRST_SLOT + 1 + i % (slots - 1);
                 let body = json!({"jsonrpc": "2.0", "id": i, "method": "getBlock", "params": [slot, cfg]}).to_string();
                 let head = format!(
@@ -296,17 +312,25 @@ fn burst(addr: SocketAddr, n: u64, slots: u64, cfg: &Value) -> BurstResult {
                 let _ = s.write_all(body.as_bytes());
                 let mut got = Vec::new();
                 let _ = s.read_to_end(&mut got);
-                let status = got.get(9..12)?;
-                std::str::from_utf8(status).ok()?.parse().ok()
+                let is_error = got.windows(8).any(|w| w == b"\"error\":");
+                match got.get(9..12) {
+                    Some(b"200") if is_error => Outcome::Busy,
+                    Some(b"200") => Outcome::Served,
+                    Some(b"503") => Outcome::Refused,
+                    _ => Outcome::Unanswered,
+                }
             })
         })
         .collect();
+    barrier.wait();
+    let start = Instant::now();
     let mut r = BurstResult::default();
     for h in handles {
         match h.join().expect("client") {
-            Some(200) => r.served += 1,
-            Some(503) => r.refused += 1,
-            _ => r.unanswered += 1,
+            Outcome::Served => r.served += 1,
+            Outcome::Busy => r.busy += 1,
+            Outcome::Refused => r.refused += 1,
+            Outcome::Unanswered => r.unanswered += 1,
         }
     }
     r.elapsed = start.elapsed();
@@ -393,17 +417,18 @@ fn main() {
             bstore_rpc::ConnLimits::default().max_connections
         );
         println!(
-            "| served (200) | refused (503, -32005) | no answer | wall | served/s | refused/s |"
+            "| served (200) | busy (200, -32005) | refused (503, -32005) | no answer | wall | served/s | answered/s |"
         );
-        println!("|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|");
         println!(
-            "| {} | {} | {} | {:.2} s | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {:.2} s | {:.0} | {:.0} |",
             r.served,
+            r.busy,
             r.refused,
             r.unanswered,
             secs,
             r.served as f64 / secs,
-            r.refused as f64 / secs
+            (r.served + r.busy + r.refused) as f64 / secs
         );
     }
     server.stop().expect("stop");
