@@ -200,6 +200,9 @@ pub(crate) struct ComponentCheck {
     has_genesis_certificate: bool,
     parent: Slot,
     stage: Stage,
+    /// Replay starts at the slot's UpdateParent (`SlotMeta::replay_fec_set_index`), so the
+    /// UpdateParent is the first parent marker seen.
+    starts_at_update_parent: bool,
 }
 
 impl ComponentCheck {
@@ -213,6 +216,18 @@ impl ComponentCheck {
             has_genesis_certificate: false,
             parent,
             stage: Stage::PreParentMarker,
+            starts_at_update_parent: false,
+        }
+    }
+
+    /// The check of a replay that starts at the slot's UpdateParent, as Agave 4.4 replays a
+    /// slot whose meta has a non-zero `replay_fec_set_index`; `parent` is the new parent.
+    /// The header and any genesis certificate lie before the start and are not seen.
+    pub(crate) fn from_update_parent(mode: Alpenglow, slot: Slot, parent: Slot) -> Self {
+        Self {
+            needs_genesis_certificate: false,
+            starts_at_update_parent: true,
+            ..Self::new(mode, slot, parent)
         }
     }
 
@@ -267,12 +282,15 @@ impl ComponentCheck {
                 }
             }
             (BlockMarker::GenesisCertificate(_), _) => return Err(V::GenesisCertificateOutOfOrder),
-            (BlockMarker::UpdateParent(_), Stage::PreParentMarker) => {
+            (BlockMarker::UpdateParent(_), Stage::PreParentMarker)
+                if !self.starts_at_update_parent =>
+            {
                 return Err(V::UnexpectedInitialUpdateParent);
             }
             (
                 BlockMarker::UpdateParent(u),
-                Stage::AfterHeader
+                Stage::PreParentMarker
+                | Stage::AfterHeader
                 | Stage::Entries {
                     after_update_parent: false,
                 },
@@ -488,5 +506,21 @@ mod tests {
         // Slot 0 itself is never checked.
         let check = ComponentCheck::new(ON, Slot(0), Slot(0));
         assert!(!check.is_alpenglow());
+    }
+
+    /// A replay from the UpdateParent's FEC set takes the UpdateParent as its first parent
+    /// marker (and needs no genesis certificate); from shred 0 the same order is refused.
+    #[test]
+    fn replay_from_update_parent_starts_at_it() {
+        let mut check = ComponentCheck::from_update_parent(ON, Slot(8), Slot(6));
+        let C::M(u) = update(6) else { unreachable!() };
+        let C::M(f) = footer() else { unreachable!() };
+        assert!(matches!(check.on_marker(&u), Ok(MarkerAction::Reparent(_))));
+        assert_eq!(check.on_entry_batch(false), Ok(()));
+        assert_eq!(check.on_marker(&f), Ok(MarkerAction::Continue));
+        assert_eq!(check.on_entry_batch(true), Ok(()));
+        assert_eq!(check.on_final(), Ok(()));
+        let mut check = ComponentCheck::new(ON, Slot(8), Slot(6));
+        assert_eq!(check.on_marker(&u), Err(V::UnexpectedInitialUpdateParent));
     }
 }

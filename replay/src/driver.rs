@@ -193,6 +193,7 @@ impl<E: Executor> ReplayDriver<E> {
             return Ok(Ok(SlotReplay::new(
                 slot,
                 (parent, *parent_hash),
+                meta.replay_fec_set_index,
                 &self.options.tick_rules,
                 &self.options.hash_limits,
                 self.options.alpenglow,

@@ -77,11 +77,17 @@ impl SlotReplay {
     pub(crate) fn new(
         slot: Slot,
         parent: (Slot, Hash),
+        start: u32,
         rules: &TickRules,
         limits: &HashLimits,
         alpenglow: Alpenglow,
     ) -> Self {
-        let components = ComponentCheck::new(alpenglow, slot, parent.0);
+        // `start` is the meta's `replay_fec_set_index`: non-zero after an UpdateParent, where
+        // Agave 4.4 replays from, on the new parent (the meta's parent).
+        let components = match start {
+            0 => ComponentCheck::new(alpenglow, slot, parent.0),
+            _ => ComponentCheck::from_update_parent(alpenglow, slot, parent.0),
+        };
         let ticks = if components.is_alpenglow() {
             TickCheck::alpenglow()
         } else {
@@ -90,7 +96,7 @@ impl SlotReplay {
         Self {
             slot,
             last_hash: parent.1,
-            shreds: 0,
+            shreds: u64::from(start),
             entries: 0,
             ticks,
             components,

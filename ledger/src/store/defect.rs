@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::parent_info::ParentInfoDefect;
 use crate::types::{Hash, Slot};
 
 /// A shred that contradicts the slot's `SlotMeta` (`docs/on-disk-layout.md#inserting-shreds`).
@@ -44,6 +45,9 @@ pub enum InsertDefect {
     DataCompleteInsideSet { fec_set_index: u32 },
     /// LAST_IN_SLOT where `index + 1` is not a multiple of 32 (the last set is not full).
     LastInSlotInsideSet,
+    /// An Alpenglow block header or UpdateParent whose parent contradicts the shred header,
+    /// the root or an earlier marker; the slot is marked dead (Agave 4.4).
+    ParentInfo(ParentInfoDefect),
 }
 
 impl InsertDefect {
@@ -61,6 +65,7 @@ impl InsertDefect {
             Self::ErasureConfigNotFixed { .. } => "erasure_config_not_fixed",
             Self::DataCompleteInsideSet { .. } => "data_complete_inside_set",
             Self::LastInSlotInsideSet => "last_in_slot_inside_set",
+            Self::ParentInfo(_) => "parent_info",
         }
     }
 }
@@ -123,6 +128,7 @@ impl fmt::Display for InsertDefect {
                 f,
                 "LAST_IN_SLOT at an index whose FEC set is not full (index + 1 not a multiple of 32)"
             ),
+            Self::ParentInfo(defect) => write!(f, "{defect}; the slot is marked dead"),
         }
     }
 }

@@ -14,13 +14,14 @@ use super::blockstore::Blockstore;
 use super::chain;
 use super::checks::{InsertOptions, LeaderCheck, SetRoots};
 use super::columns::{
-    CodeShred, DataShred, ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta, Orphans,
+    CodeShred, DataShred, DeadSlots, ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta, Orphans,
 };
 use super::data_sets::newly_completed;
 use super::defect::InsertDefect;
 use super::duplicates::{CallDuplicates, DuplicateKind, DuplicateSlot};
 use super::index_set::ShredIndexSet;
 use super::kv::KvEngine;
+use super::parent_info::{self, ParentUpdate};
 use super::presence::{PresenceCache, ShredColumn};
 use super::sets::{CallSets, Origin};
 use super::shape_rules;
@@ -308,6 +309,9 @@ fn check_data(
         });
     }
     match meta.parent_slot {
+        // After an UpdateParent the meta holds the marker's parent, which is at or below the
+        // shred header's (`parent_info::ParentInfo::validate`): shreds keep the header's.
+        Some(expected) if meta.replay_fec_set_index > 0 && parent >= expected => None,
         Some(expected) if expected != parent => Some(InsertDefect::ParentMismatch {
             expected,
             found: parent,
@@ -364,6 +368,19 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         if let Some(defect) = check_data(meta, index, shred.last_in_slot(), parent) {
             return Ok(reject(slot, index, defect));
         }
+        let (sets, inputs) = (&self.sets, self.inputs);
+        let neighbour = |i| sets.payload(engine, inputs, slot, ShredKind::Data, i);
+        let max_root = || parent_info::max_root(engine);
+        let marker_parent =
+            match parent_info::parent_update(shred, parent, meta, max_root, neighbour)? {
+                ParentUpdate::Keep => None,
+                ParentUpdate::Set(info) => Some(info),
+                ParentUpdate::Conflict(defect) => {
+                    // As Agave 4.4: the dead flag is written, the shred dropped, the call goes on.
+                    self.batch.put::<DeadSlots>(slot, &true)?;
+                    return Ok(reject(slot, index, InsertDefect::ParentInfo(defect)));
+                }
+            };
         self.batch
             .put_bytes::<DataShred>((slot, shred.index()), shred.payload())?;
         self.roots.accept(shred, root);
@@ -374,6 +391,9 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         if meta.parent_slot.is_none() {
             meta.parent_slot = Some(parent);
             w.new_parent = parent != slot;
+        }
+        if let Some(info) = marker_parent {
+            info.apply(meta);
         }
         if meta.first_shred_timestamp == 0 {
             meta.first_shred_timestamp = now_ms;

@@ -46,6 +46,7 @@ mod mem_engine;
 #[cfg(feature = "storage")]
 mod open_checks;
 mod open_options;
+mod parent_info;
 mod presence;
 mod purge;
 mod purge_history;
@@ -81,6 +82,7 @@ pub use kv::{AccessMode, KvEngine};
 pub use listing::{DeadSlotIter, DuplicateSlotIter};
 pub use mem_engine::{MemBytes, MemEngine};
 pub use open_options::{Create, OpenOptions};
+pub use parent_info::ParentInfoDefect;
 pub use purge::PurgeStats;
 pub use read_path::ReadPath;
 #[cfg(feature = "storage")]

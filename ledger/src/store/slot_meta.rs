@@ -46,8 +46,9 @@ pub struct SlotMeta {
     pub completed_data_indexes: CompletedDataIndexes,
     /// The block id (last FEC set's Merkle root) of the parent block, paired with
     /// `parent_slot`; all zeros when unknown (rows older than Agave 4.x, slots without a
-    /// block header). Agave 4.x sets it from the block header in the data of shred 0, and
-    /// replaces it when an UpdateParent marker moves the slot to another parent.
+    /// block header). Insert sets it from the block header in the data of shred 0, and
+    /// replaces it when an UpdateParent marker moves the slot to another parent, as Agave 4.4
+    /// does (`parent_info.rs`).
     pub parent_block_id: Hash,
     /// The first data shred index replay starts at: 0 = the block header (the whole slot);
     /// non-zero = the FEC set after an UpdateParent marker (replay skips the prefix built

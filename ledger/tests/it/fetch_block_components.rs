@@ -24,14 +24,14 @@ use bstore_ledger::{Hash, LedgerError, Slot};
 use ed25519_dalek::SigningKey;
 use serde_json::Value;
 
-fn vectors() -> Value {
+pub(crate) fn vectors() -> Value {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/agave4/block_components.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("vector file is JSON")
 }
 
-fn unhex(s: &str) -> Vec<u8> {
+pub(crate) fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit"))
@@ -56,15 +56,16 @@ fn data_sets() -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Shreds `sets` as one slot (one data set per batch, the last one last-in-slot) and
-/// inserts them; returns each set's shred range.
+/// Shreds `sets` as one slot (one data set per batch, the last one last-in-slot), child of
+/// the vector's parent (41, the parent its block header names: insert checks the two agree)
+/// and inserts them; returns each set's shred range.
 fn store_slot(
     store: &Blockstore<MemEngine>,
     slot: u64,
     sets: &[Vec<u8>],
 ) -> Vec<std::ops::Range<u32>> {
     let key = SigningKey::from_bytes(&[42; 32]);
-    let mut shredder = Shredder::new(Slot(slot), Slot(slot - 1), 7, key).expect("shredder");
+    let mut shredder = Shredder::new(Slot(slot), Slot(41), 7, key).expect("shredder");
     let mut ranges = Vec::new();
     for (i, set) in sets.iter().enumerate() {
         let start = shredder.next_index().0;
@@ -98,8 +99,10 @@ fn alpenglow_slot_reads_as_components_and_entries() {
     let v = vectors();
     let sets = data_sets();
     let store = Blockstore::in_memory();
-    let ranges = store_slot(&store, 42, &sets);
-    let slot = Slot(42);
+    // 44, not the vector's 42: insert accepts an UpdateParent only in the first slot of a
+    // leader window, as Agave 4.4 does.
+    let ranges = store_slot(&store, 44, &sets);
+    let slot = Slot(44);
 
     let got = store
         .get_slot_components_with_shred_info(slot, 0, AllowDead::No)

@@ -2,9 +2,10 @@
 //! (byte-exact with Agave, `formats/tests/it/block_agave_vectors.rs`) and shredder: a
 //! valid block replays (one hash per entry, one final tick, the chain checked); the same
 //! block in a TowerBFT slot, an entry of two hashes, a missing header or footer, a second
-//! tick, an UpdateParent outside a leader window's first slot, and an aborted block are
-//! dead with Agave's reason; an UpdateParent moves the chain to the new parent's
-//! blockhash.
+//! tick, and an aborted block are dead with Agave's reason (a header naming another parent
+//! and an UpdateParent outside a leader window's first slot are refused by insert, which
+//! marks the slot dead); an UpdateParent moves the chain to the new parent's blockhash,
+//! replay starting at the UpdateParent's FEC set as Agave 4.4 does.
 
 use crate::common;
 
@@ -12,7 +13,7 @@ use std::sync::Arc;
 
 use bstore_ledger::block::{ABORTED_BLOCK_DATA_SET, BlockMarker, UpdateParent};
 use bstore_ledger::entry::{PohDefect, VersionedTransaction};
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, InsertDefect, ParentInfoDefect};
 use bstore_ledger::synth::alpenglow::{
     Part, chained_entries, encode_parts, shred_data_sets, standard_block,
 };
@@ -42,12 +43,25 @@ fn txs(seed: u64, per_entry: &[usize]) -> Vec<Vec<VersionedTransaction>> {
 }
 
 fn store_parts(store: &Blockstore, slot: Slot, parent: Slot, parts: &[Part]) {
+    let rejected = insert_parts(store, slot, parent, parts);
+    assert!(rejected.is_empty(), "{rejected:?}");
+}
+
+/// Inserts the parts' shreds; returns why insert refused any.
+fn insert_parts(store: &Blockstore, slot: Slot, parent: Slot, parts: &[Part]) -> Vec<InsertDefect> {
     let sets = encode_parts(parts).expect("encode");
     let leader = SlotGenerator::new(9, 1);
+    let mut defects = Vec::new();
     for shreds in shred_data_sets(slot, parent, 1, leader.leader(), &sets).expect("shred") {
         let out = store.insert_shreds(&shreds).expect("insert");
-        assert!(out.rejected.is_empty(), "{:?}", out.rejected);
+        for r in out.rejected {
+            match r.error {
+                LedgerError::ShredRejected { defect, .. } => defects.push(defect),
+                other => panic!("{other}"),
+            }
+        }
     }
+    defects
 }
 
 fn driver(store: &Arc<Blockstore>, alpenglow: Alpenglow) -> ReplayDriver {
@@ -188,14 +202,18 @@ fn order_rules_give_agaves_reasons() {
         parent_slot: Slot(6),
         parent_block_id: Hash::default(),
     }));
-    let (error, _) = dead_with(&wrong, on);
+    // Insert already refuses it and marks the slot dead, as Agave 4.4's insert does.
+    let (_dir, store) = temp_blockstore();
     assert_eq!(
-        component(&error),
-        ComponentViolation::HeaderParentSlotMismatch {
-            header_parent_slot: Slot(6),
-            bank_parent_slot: PARENT
-        }
+        insert_parts(&store, SLOT, PARENT, &wrong),
+        vec![InsertDefect::ParentInfo(
+            ParentInfoDefect::BlockHeaderParentMismatch {
+                header: Slot(6),
+                shred: PARENT
+            }
+        )]
     );
+    assert!(store.is_dead(SLOT).expect("flag"));
 }
 
 #[test]
@@ -293,12 +311,12 @@ fn update_parent_moves_the_chain_to_the_new_parent() {
         parent_slot: SLOT,
         parent_block_id: Hash::default(),
     }));
-    store_parts(&store, Slot(9), SLOT, &header);
-    let mut d = driver(&store, Alpenglow::After(Slot(0)));
-    d.seed_blockhash(SLOT, parent_hash());
-    let (_, error) = dead(d.replay(Slot(9)).expect("ok"));
+    // Insert refuses the UpdateParent and marks the slot dead, as Agave 4.4's insert does.
     assert_eq!(
-        component(&error),
-        ComponentViolation::UpdateParentNotFirstInLeaderWindow(Slot(9))
+        insert_parts(&store, Slot(9), SLOT, &header),
+        vec![InsertDefect::ParentInfo(
+            ParentInfoDefect::UpdateParentNotFirstInLeaderWindow
+        )]
     );
+    assert!(store.is_dead(Slot(9)).expect("flag"));
 }
