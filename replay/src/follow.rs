@@ -30,11 +30,6 @@ pub struct FollowSummary {
 /// everything pending) or `exit` is set. `on_final` gets each slot's final status once.
 /// Each slot is reported once: later updates naming it are ignored. `Err` only when the
 /// store fails.
-///
-/// State stays bounded on a long run: after each pass, everything below the store's newest
-/// root and below every pending slot (the settled floor) is forgotten (blockhashes, dead
-/// marks, reported slots), and updates naming a slot below that floor are ignored: such a
-/// slot is settled, as Agave's replay never starts a slot below its root.
 pub fn follow<E: Executor>(
     driver: &mut ReplayDriver<E>,
     updates: &Receiver<Slot>,
@@ -46,7 +41,6 @@ pub fn follow<E: Executor>(
     let mut done = BTreeSet::new();
     let mut summary = FollowSummary::default();
     let mut closed = false;
-    let mut floor = Slot(0);
     while !exit.load(Ordering::Relaxed) {
         match updates.recv_timeout(EXIT_POLL) {
             Ok(slot) => {
@@ -56,7 +50,7 @@ pub fn follow<E: Executor>(
             Err(RecvTimeoutError::Disconnected) => closed = true,
         }
         pending.extend(updates.try_iter());
-        pending.retain(|slot| *slot >= floor && !done.contains(slot));
+        pending.retain(|slot| !done.contains(slot));
         // A finished slot may release children waiting for it: pass again until none does.
         loop {
             let mut finished = Vec::new();
@@ -80,34 +74,10 @@ pub fn follow<E: Executor>(
                 done.insert(slot);
             }
         }
-        floor = forget_settled(driver, &pending, &mut done)?.max(floor);
         if closed {
             break;
         }
     }
     summary.unfinished = pending.into_iter().collect();
     Ok(summary)
-}
-
-/// Forgets what no pending or future slot can need: everything below the store's newest
-/// root and below the lowest pending slot. Returns that floor (`Slot(0)` with no root).
-fn forget_settled<E: Executor>(
-    driver: &mut ReplayDriver<E>,
-    pending: &BTreeSet<Slot>,
-    done: &mut BTreeSet<Slot>,
-) -> Result<Slot, ReplayError> {
-    let root = driver
-        .blockstore()
-        .max_root()
-        .map_err(|source| ReplayError::Storage {
-            slot: Slot(0),
-            source,
-        })?;
-    let Some(root) = root else {
-        return Ok(Slot(0));
-    };
-    let floor = pending.first().map_or(root, |&lowest| lowest.min(root));
-    driver.forget_below(floor);
-    *done = done.split_off(&floor);
-    Ok(floor)
 }
