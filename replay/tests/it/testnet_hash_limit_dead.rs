@@ -42,7 +42,7 @@ fn replay_within_budget(
 ) -> (SlotStatus, bool) {
     let t = Testnet::load();
     let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
+    let replaying = std::thread::spawn(move || {
         let (_dir, store) = temp_blockstore();
         common::insert_tampered(&store, &shreds);
         let options = ReplayOptions {
@@ -60,8 +60,13 @@ fn replay_within_budget(
         // The receiver may have given up already; nothing to do then.
         let _ = tx.send((status, flagged));
     });
-    rx.recv_timeout(BUDGET)
-        .expect("replay of the tampered slot did not finish within the budget")
+    let answer = rx
+        .recv_timeout(BUDGET)
+        .expect("replay of the tampered slot did not finish within the budget");
+    // The thread still closes its RocksDB after answering: wait for it, or the test process
+    // may exit while RocksDB is closing (an abort: "pthread lock: Invalid argument").
+    replaying.join().expect("replay thread");
+    answer
 }
 
 fn unchecked_rules() -> TickRules {
