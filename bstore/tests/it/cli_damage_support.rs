@@ -4,33 +4,20 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use crate::common::{bstore, json_lines};
+use crate::common::{bstore, bstore_output_within, json_lines};
 use serde_json::Value;
 
 /// A failing command returns at once; one still running after this is a server that
 /// started on a damaged ledger.
 const BUDGET: Duration = Duration::from_secs(30);
 
-/// Runs `bstore ARGS`, asserts it fails within the budget, and returns its stderr.
+/// Runs `bstore ARGS`, asserts it fails within the budget (a command still running after
+/// it is a server that started on a damaged ledger), and returns its stderr.
 pub fn bstore_fails(args: &[&str]) -> String {
-    let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bstore"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs bstore");
-    while child.try_wait().expect("wait").is_none() {
-        if started.elapsed() > BUDGET {
-            let _ = child.kill();
-            panic!("bstore {args:?} kept running on a damaged ledger");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("output");
+    let (out, _) = bstore_output_within(args, BUDGET);
     assert!(!out.status.success(), "bstore {args:?} succeeded");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }

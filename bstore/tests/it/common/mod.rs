@@ -32,6 +32,21 @@ pub fn bstore(args: &[&str]) -> String {
 /// Runs `bstore ARGS` like [`bstore`], killing it and failing if it runs longer than
 /// `budget`; returns stdout and the wall time.
 pub fn bstore_within(args: &[&str], budget: Duration) -> (String, Duration) {
+    let (out, elapsed) = bstore_output_within(args, budget);
+    assert!(
+        out.status.success(),
+        "bstore {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).expect("utf-8 output"),
+        elapsed,
+    )
+}
+
+/// Runs `bstore ARGS`, killing it and failing if it runs longer than `budget`; returns its
+/// whole output, whatever its exit status, and the wall time.
+pub fn bstore_output_within(args: &[&str], budget: Duration) -> (std::process::Output, Duration) {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(args)
@@ -47,16 +62,7 @@ pub fn bstore_within(args: &[&str], budget: Duration) -> (String, Duration) {
         std::thread::sleep(Duration::from_millis(10));
     }
     let elapsed = started.elapsed();
-    let out = child.wait_with_output().expect("output");
-    assert!(
-        out.status.success(),
-        "bstore {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8(out.stdout).expect("utf-8 output"),
-        elapsed,
-    )
+    (child.wait_with_output().expect("output"), elapsed)
 }
 
 /// Each stdout line as JSON.
