@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Interop with Agave: builds `agave-interop` (interop/agave, a separate cargo
-# workspace over Agave's own solana-ledger 3.1 crates, which build their own RocksDB) and
+# workspace over Agave's own solana-ledger 4.2.2 crates, which build their own RocksDB) and
 # runs bstore's interop tests against it (bstore/tests/interop_agave.rs, all #[ignore]d in
-# the normal suite). The tool's first build took 61 minutes here on two cores (RocksDB's and
-# protobuf's C++, Agave's whole dependency tree); later runs are incremental.
+# the normal suite). Agave 4.2 declares a newer Rust than the project's stable toolchain, so
+# the tool builds with the nightly and --ignore-rust-version. The tool's first build takes
+# about an hour here on two cores (RocksDB's and protobuf's C++, Agave's whole dependency
+# tree); later runs are incremental.
 #
-#   BSTORE_AGAVE_TARGET  target dir of the tool (default ~/.cache/bstore/target-agave)
+#   BSTORE_AGAVE_TARGET  target dir of the tool (default ~/.cache/bstore/target-agave4)
 #   CARGO_TARGET_DIR     target dir of the bstore workspace, honoured as everywhere
 # Extra arguments go to the test harness (e.g. a test name filter).
 set -euo pipefail
@@ -18,10 +20,11 @@ ensure_apt libclang-dev pkg-config libssl-dev make g++
 ensure_rust_tools
 require_testdata
 
-AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave}"
+AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave4}"
 log "building agave-interop (release, locked) into $AGAVE_TARGET"
 started=$(date +%s)
-(cd interop/agave && CARGO_TARGET_DIR="$AGAVE_TARGET" cargo build --release --locked)
+(cd interop/agave &&
+    CARGO_TARGET_DIR="$AGAVE_TARGET" cargo +nightly build --release --locked --ignore-rust-version)
 took=$(($(date +%s) - started))
 log "agave-interop build took $((took / 60)) min $((took % 60)) s"
 export BSTORE_AGAVE_TOOL="$AGAVE_TARGET/release/agave-interop"

@@ -3,9 +3,8 @@
 
 use std::path::PathBuf;
 
-use bincode::Options;
 use serde_json::{Map, Value, json};
-use solana_ledger::blockstore_meta::{SlotMetaV1, SlotMetaV2};
+use solana_ledger::blockstore_meta::SlotMeta;
 
 use crate::error::Result;
 use crate::layout;
@@ -54,27 +53,19 @@ pub fn run(args: &DumpArgs) -> Result<Value> {
     }))
 }
 
-/// A `meta` value through Agave's own types: V2 (bitmap completed indexes) first, as
-/// Agave reads it, then V1 (sorted set); `format` says which matched.
+/// A `meta` value through Agave 4.x's own type (`SlotMeta` V3, wincode): a V2 row (no
+/// `parent_block_id` / `replay_fec_set_index`) reads with those fields defaulted, as Agave
+/// reads it; `format` says which it was, `agave_roundtrip` whether Agave writes the same
+/// bytes back (false for a V2 row: Agave rewrites it as V3).
 fn decode_meta(value: &[u8]) -> Result<Value> {
-    let strict = || {
-        bincode::DefaultOptions::new()
-            .with_fixint_encoding()
-            .reject_trailing_bytes()
-    };
-    if let Ok(meta) = strict().deserialize::<SlotMetaV2>(value) {
-        let roundtrip = bincode::serialize(&meta).is_ok_and(|b| b == value);
-        let mut v = meta_json(&meta);
-        v["format"] = json!("v2");
-        v["agave_roundtrip"] = json!(roundtrip);
-        return Ok(v);
-    }
-    let v1: SlotMetaV1 = strict()
-        .deserialize(value)
-        .map_err(|e| crate::error::Error::new(format!("meta: neither V2 nor V1: {e}")))?;
-    let roundtrip = bincode::serialize(&v1).is_ok_and(|b| b == value);
-    let mut v = meta_json(&SlotMetaV2::from(v1));
-    v["format"] = json!("v1");
+    let meta: SlotMeta = wincode::deserialize(value)
+        .map_err(|e| crate::error::Error::new(format!("meta: Agave's SlotMeta refuses it: {e}")))?;
+    let roundtrip = wincode::serialize(&meta).is_ok_and(|b| b == value);
+    let mut v = meta_json(&meta);
+    v["format"] = json!(if value.len() >= V3_EXTRA && roundtrip { "v3" } else { "v2" });
     v["agave_roundtrip"] = json!(roundtrip);
     Ok(v)
 }
+
+/// Bytes V3 appends to a V2 row: `parent_block_id` (32) and `replay_fec_set_index` (4).
+const V3_EXTRA: usize = 36;

@@ -9,11 +9,13 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use solana_ledger::blockstore::{Blockstore, BlockstoreInsertionMetrics, PossibleDuplicateShred};
+use solana_ledger::shred::filter::ShredRecoveryContext;
 use solana_ledger::shred::{Payload, ReedSolomonCache, Shred};
 use solana_streamer::evicting_sender::EvictingSender;
 
 use crate::error::{Context, Result};
 use crate::open::{self, Access};
+use crate::root_bank;
 use crate::select::{Select, SlotRange};
 use crate::stream;
 
@@ -26,10 +28,11 @@ pub enum Via {
     /// `Blockstore::insert_shreds`: no recovery; only the proofs the blockstore stores
     /// itself (Merkle root, erasure and last-index conflicts).
     InsertShreds,
-    /// `Blockstore::insert_shreds_handle_duplicate` with a Reed-Solomon cache (recovery on),
-    /// then each reported duplicate handled as `window_service::run_check_duplicate` does:
-    /// a same-position or chained-Merkle-root conflict is stored with
-    /// `store_duplicate_slot(slot, stored shred, new shred)` unless the slot has a proof.
+    /// `Blockstore::insert_shreds_handle_duplicate` with a recovery context (recovery on),
+    /// then each reported duplicate handled as Agave 4.x's
+    /// `window_service::run_check_duplicate` does: a same-position conflict is stored with
+    /// `store_duplicate_slot(slot, stored shred, new shred)` unless the slot has a proof; a
+    /// chained-Merkle-root conflict marks the slot dead (no proof).
     WindowService,
 }
 
@@ -74,7 +77,11 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
     let slots: BTreeSet<u64> = selected.iter().map(Shred::slot).collect();
 
     let blockstore = open::blockstore(&args.ledger, Access::Primary)?;
-    let mut window = WindowService::new();
+    let shred_version = selected.first().map_or(0, Shred::version);
+    let mut window = match args.via {
+        Via::WindowService => Some(WindowService::new(shred_version)?),
+        Via::InsertShreds => None,
+    };
     let mut completed = Vec::new();
     let mut rest = selected;
     while !rest.is_empty() {
@@ -85,7 +92,10 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
             Via::InsertShreds => blockstore
                 .insert_shreds(batch, None, false)
                 .context("Agave insert_shreds")?,
-            Via::WindowService => window.insert(&blockstore, batch)?,
+            Via::WindowService => match window.as_mut() {
+                Some(window) => window.insert(&blockstore, batch)?,
+                None => Vec::new(),
+            },
         };
         completed.extend(sets.into_iter().map(
             |set| json!({"slot": set.slot, "start": set.indices.start, "end": set.indices.end}),
@@ -96,6 +106,10 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
         }
     }
     let metas = slot_states(&blockstore, &slots)?;
+    let (metrics, duplicates) = match window {
+        Some(window) => (window.metrics, window.duplicates),
+        None => (BlockstoreInsertionMetrics::default(), Vec::new()),
+    };
     Ok(json!({
         "via": args.via.name(),
         "records": records,
@@ -106,10 +120,10 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
         "unparsable": unparsable.len(),
         "unparsable_examples": unparsable.iter().take(EXAMPLES).collect::<Vec<_>>(),
         "completed_data_sets": completed,
-        "recovered": window.metrics.num_recovered_inserted,
-        "recovered_exists": window.metrics.num_recovered_exists,
-        "recovered_invalid": window.metrics.num_recovered_failed_invalid,
-        "possible_duplicates": window.duplicates,
+        "recovered": metrics.num_recovered_inserted,
+        "recovered_exists": metrics.num_recovered_exists,
+        "recovered_invalid": metrics.num_recovered_failed_invalid,
+        "possible_duplicates": duplicates,
         "slots_full": metas.0,
         "slots": metas.1,
     }))
@@ -117,19 +131,34 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
 
 /// What a window service keeps across insert calls.
 struct WindowService {
-    reed_solomon_cache: ReedSolomonCache,
+    recovery: ShredRecoveryContext,
     metrics: BlockstoreInsertionMetrics,
     /// Every duplicate the blockstore reported, in order, and what handling it did.
     duplicates: Vec<Value>,
+    /// The root bank's accounts (removed when the service is dropped).
+    _accounts: tempfile::TempDir,
 }
 
 impl WindowService {
-    fn new() -> Self {
-        Self {
-            reed_solomon_cache: ReedSolomonCache::default(),
+    /// A window service of a node on shred version `shred_version` (the streams' own: the
+    /// recovery context drops shreds of any other version).
+    fn new(shred_version: u16) -> Result<Self> {
+        let accounts = tempfile::tempdir().context("temporary accounts directory")?;
+        // Recovered shreds would be retransmitted; nobody listens here (the window service's
+        // own channel evicts the oldest batch when full, so a small one never blocks).
+        let (retransmit, _retransmitted) = EvictingSender::new_bounded(1);
+        let recovery = ShredRecoveryContext::new(
+            ReedSolomonCache::default(),
+            retransmit,
+            root_bank::bank(accounts.path()),
+            shred_version,
+        );
+        Ok(Self {
+            recovery,
             metrics: BlockstoreInsertionMetrics::default(),
             duplicates: Vec::new(),
-        }
+            _accounts: accounts,
+        })
     }
 
     fn insert(
@@ -137,9 +166,6 @@ impl WindowService {
         blockstore: &Blockstore,
         batch: Vec<Shred>,
     ) -> Result<Vec<solana_ledger::blockstore::CompletedDataSetInfo>> {
-        // Recovered shreds would be retransmitted; nobody listens here (the window service's
-        // own channel evicts the oldest batch when full, so a small one never blocks).
-        let (retransmit, _retransmitted) = EvictingSender::new_bounded(1);
         let found = RefCell::new(Vec::new());
         let shreds = batch
             .into_iter()
@@ -149,9 +175,8 @@ impl WindowService {
                 shreds,
                 None,
                 false,
-                &retransmit,
+                &mut self.recovery,
                 &|duplicate| found.borrow_mut().push(duplicate),
-                &self.reed_solomon_cache,
                 &mut self.metrics,
             )
             .context("Agave insert_shreds_handle_duplicate")?;
@@ -163,13 +188,15 @@ impl WindowService {
     }
 }
 
-/// `window_service::run_check_duplicate` of Agave 3.1 (core/src/window_service.rs), minus
-/// the gossip push and the consensus notification, with the
-/// `chained_merkle_conflict_duplicate_proofs` feature taken as active. Merkle root, erasure
-/// and last-index conflicts were stored by the blockstore itself when found.
+/// `window_service::run_check_duplicate` of Agave 4.2 (core/src/window_service.rs), minus
+/// the gossip push and the consensus notification, outside Alpenglow, with the
+/// `validate_chained_block_id` features taken as active: a chained-Merkle-root conflict
+/// (either check) marks the slot dead and stores no proof. Merkle root, erasure and
+/// last-index conflicts were stored by the blockstore itself when found.
 fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -> Result<Value> {
     let slot = duplicate.slot();
     let had_proof = blockstore.has_duplicate_shreds_in_slot(slot);
+    let was_dead = blockstore.is_dead(slot);
     let store = |shred1: Payload, shred2: Payload| -> Result<bool> {
         if had_proof {
             return Ok(false);
@@ -178,6 +205,12 @@ fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -
             .store_duplicate_slot(slot, shred1, shred2)
             .context(format!("Agave store_duplicate_slot({slot})"))?;
         Ok(true)
+    };
+    let mark_dead = || -> Result<bool> {
+        blockstore
+            .set_dead_slot(slot)
+            .context(format!("Agave set_dead_slot({slot})"))?;
+        Ok(false)
     };
     let (variant, kind, stored) = match duplicate {
         PossibleDuplicateShred::LastIndexConflict(..) => {
@@ -189,10 +222,15 @@ fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -
         PossibleDuplicateShred::MerkleRootConflict(..) => {
             ("MerkleRootConflict", "merkle_root_conflict", false)
         }
-        PossibleDuplicateShred::ChainedMerkleRootConflict(shred, conflict) => (
+        PossibleDuplicateShred::ChainedMerkleRootConflict(_) => (
             "ChainedMerkleRootConflict",
             "chained_merkle_root_conflict",
-            store(conflict, shred.into_payload())?,
+            mark_dead()?,
+        ),
+        PossibleDuplicateShred::FixedFECChainedMerkleRootConflict(_) => (
+            "FixedFECChainedMerkleRootConflict",
+            "chained_merkle_root_conflict",
+            mark_dead()?,
         ),
         // The same shred again is reported too; only a different payload is a duplicate.
         PossibleDuplicateShred::Exists(shred) => match blockstore.is_shred_duplicate(&shred) {
@@ -211,6 +249,8 @@ fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -
         "proof_before_handling": had_proof,
         "stored_by_handler": stored,
         "has_proof": blockstore.has_duplicate_shreds_in_slot(slot),
+        "dead_before_handling": was_dead,
+        "dead": blockstore.is_dead(slot),
     }))
 }
 

@@ -1,11 +1,11 @@
-//! Byte layouts of the rows Agave 3.1 writes in `index`, `erasure_meta` and
+//! Byte layouts of the rows Agave 4.x writes in `index`, `erasure_meta` and
 //! `merkle_root_meta`, decoded by hand so that the bstore side can check its own encoders
 //! against the same facts. Every decode is checked: a wrong length or tag is an error
 //! naming the column and the reason, never a panic. Each decoded row is also handed to
-//! Agave's own serde type and re-serialized (`agave_roundtrip`), which proves the layout
+//! Agave's own wincode type and re-serialized (`agave_roundtrip`), which proves the layout
 //! described here is the one Agave reads and writes.
 //!
-//! Integers in keys are big-endian, in values little-endian (bincode 1.x, fixed-width).
+//! Integers in keys are big-endian, in values little-endian (wincode, fixed-width as bincode 1.x was).
 //!
 //! - `index`: key = slot u64 BE (8 bytes). Value (`IndexV2`, 8,232 bytes):
 //!   slot u64 ‖ data ‖ coding, where each of data and coding (`ShredIndexV2`) is
@@ -241,24 +241,20 @@ pub fn decode_merkle_root_meta(value: &[u8]) -> Result<Value> {
     ))
 }
 
-/// Whether Agave's own type decodes `value` and encodes it back to the same bytes.
-/// `strict` uses the options Agave reads `index` with (fixint, no trailing bytes).
+/// Whether Agave's own type decodes `value` and encodes it back to the same bytes, with
+/// wincode as Agave 4.x reads and writes its columns. `strict` also refuses trailing bytes.
 fn agave_roundtrip<T>(value: &[u8], strict: bool) -> bool
 where
-    T: serde::Serialize + serde::de::DeserializeOwned,
+    T: for<'de> wincode::SchemaRead<'de, wincode::config::DefaultConfig, Dst = T>
+        + wincode::SchemaWrite<wincode::config::DefaultConfig, Src = T>,
 {
-    use bincode::Options;
     let decoded: Option<T> = if strict {
-        bincode::DefaultOptions::new()
-            .with_fixint_encoding()
-            .reject_trailing_bytes()
-            .deserialize(value)
-            .ok()
+        wincode::deserialize_exact(value).ok()
     } else {
-        bincode::deserialize(value).ok()
+        wincode::deserialize(value).ok()
     };
     decoded
-        .and_then(|t| bincode::serialize(&t).ok())
+        .and_then(|t| wincode::serialize(&t).ok())
         .is_some_and(|bytes| bytes == value)
 }
 

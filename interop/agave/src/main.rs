@@ -16,6 +16,7 @@ mod layout;
 mod open;
 mod purge;
 mod raw;
+mod root_bank;
 mod rows;
 mod select;
 mod stream;
@@ -131,7 +132,7 @@ enum Command {
         slots: SlotRange,
         #[arg(long, default_value_t = 5)]
         rounds: usize,
-        #[arg(long, value_enum, default_value_t = Access::Secondary)]
+        #[arg(long, value_enum, default_value_t = Access::ReadOnly)]
         access: Access,
     },
     /// Agave's getBlock work per block (get_rooted_block, then the json and base64
@@ -145,7 +146,7 @@ enum Command {
         last_slot: u64,
         #[arg(long, default_value_t = 5)]
         rounds: usize,
-        #[arg(long, value_enum, default_value_t = Access::Secondary)]
+        #[arg(long, value_enum, default_value_t = Access::ReadOnly)]
         access: Access,
     },
     /// Raw hex of the slot's rows in index, erasure_meta, merkle_root_meta and meta.

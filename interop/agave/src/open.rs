@@ -12,14 +12,16 @@ use crate::error::{Context, Result};
 pub enum Access {
     /// Read-write; the only writer of the ledger.
     Primary,
-    /// A RocksDB secondary (`<ledger>/rocksdb/solana-secondary`): reads beside a writer.
-    Secondary,
+    /// Read-only: a static view of the ledger as it was when opened, beside a writer. Agave
+    /// 4.x dropped its secondary access type; `secondary` is kept as another name for this.
+    #[value(alias = "secondary")]
+    ReadOnly,
 }
 
 pub fn blockstore(ledger: &Path, access: Access) -> Result<Blockstore> {
     let access_type = match access {
         Access::Primary => AccessType::Primary,
-        Access::Secondary => AccessType::Secondary,
+        Access::ReadOnly => AccessType::ReadOnly,
     };
     let options = BlockstoreOptions {
         access_type,

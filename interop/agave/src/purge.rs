@@ -7,15 +7,16 @@ use std::path::Path;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use solana_hash::Hash;
-use solana_ledger::blockstore_meta::PerfSampleV2;
+use solana_ledger::blockstore::PurgeType;
+use solana_ledger::blockstore_meta::PerfSample;
 use solana_transaction_status::RewardsAndNumPartitions;
 
 use crate::error::{Context, Error, Result};
 use crate::open::{self, Access};
 use crate::summary::require_db;
 
-/// agave-ledger-tool `purge START END` (inclusive): `purge_from_next_slots`, then
-/// `purge_and_compact_slots`.
+/// agave-ledger-tool `purge START END` (inclusive): `purge_from_next_slots`, then an exact
+/// `purge_slots` (what `purge_and_compact_slots` was until Agave 4.x dropped it).
 pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Value> {
     require_db(ledger)?;
     if start > end {
@@ -23,7 +24,9 @@ pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Value> {
     }
     let blockstore = open::blockstore(ledger, Access::Primary)?;
     blockstore.purge_from_next_slots(start, end);
-    blockstore.purge_and_compact_slots(start, end);
+    blockstore
+        .purge_slots(start, end, PurgeType::Exact)
+        .context(format!("Agave purge_slots({start}, {end}, Exact)"))?;
     Ok(json!({"start": start, "end": end}))
 }
 
@@ -55,7 +58,7 @@ pub fn set_replay_rows(ledger: &Path, slots: &[u64]) -> Result<Value> {
                 },
             )
             .context(format!("Agave write_rewards({slot})"))?;
-        let sample = PerfSampleV2 {
+        let sample = PerfSample {
             num_transactions: slot,
             num_slots: 1,
             sample_period_secs: 60,

@@ -99,6 +99,8 @@ pub fn meta_json(meta: &SlotMeta) -> Value {
         "is_parent_connected": meta.is_parent_connected(),
         "completed_data_indexes": meta.completed_data_indexes.iter().collect::<Vec<u32>>(),
         "is_full": meta.is_full(),
+        "parent_block_id": meta.parent_block_id.to_string(),
+        "replay_fec_set_index": meta.replay_fec_set_index,
     })
 }
 
