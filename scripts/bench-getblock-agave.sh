@@ -16,7 +16,8 @@ SLOTS="${1:-8}"; SHREDS="${2:-1200}"; ROUNDS="${3:-5}"
 
 ensure_apt libclang-dev pkg-config libssl-dev make g++ jq
 AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave4}"
-(cd interop/agave && CARGO_TARGET_DIR="$AGAVE_TARGET" cargo build --release --locked)
+(cd interop/agave &&
+    CARGO_TARGET_DIR="$AGAVE_TARGET" cargo +nightly build --release --locked --ignore-rust-version)
 cargo build --release -p bstore
 TOOL="$AGAVE_TARGET/release/agave-interop"
 BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"

@@ -1,4 +1,4 @@
-//! `agave-interop`: Agave's own ledger crates (solana-ledger 3.1) writing and reading
+//! `agave-interop`: Agave's own ledger crates (solana-ledger 4.2) writing and reading
 //! ledgers, so bstore's interop tests can check both directions against the real thing.
 //! Every command prints one JSON object on stdout; errors go to stderr with exit code 1.
 //! See docs/interop-agave.md.
@@ -21,6 +21,7 @@ mod rows;
 mod select;
 mod stream;
 mod summary;
+mod validator;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -188,8 +189,8 @@ enum Command {
         #[arg(long)]
         slots: SlotRange,
     },
-    /// agave-ledger-tool's `purge START END` (inclusive): `purge_from_next_slots`, then
-    /// `purge_and_compact_slots`.
+    /// agave-ledger-tool's `purge START END` (inclusive): `purge_from_next_slots`, then an
+    /// exact `purge_slots`.
     Purge {
         #[arg(long)]
         ledger: PathBuf,
@@ -217,6 +218,22 @@ enum Command {
         /// Seeds every key and hash (the slots and the kinds of transaction stay the same).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+    },
+    /// A one-node Agave cluster (solana-test-validator) writing its ledger to DIR: the mint
+    /// keypair goes to DIR/payer.json, `ready <rpc url>` to stdout when it serves; stops on
+    /// SIGTERM, SIGINT or when stdin closes. One at a time: it takes fixed port ranges.
+    Validator {
+        #[arg(long)]
+        ledger: PathBuf,
+        /// Its JSON-RPC port on 127.0.0.1 (pubsub takes the next one).
+        #[arg(long)]
+        rpc_port: u16,
+        /// Alpenglow active from genesis.
+        #[arg(long)]
+        alpenglow: bool,
+        /// Epochs of this many slots, no warmup (short epochs for epoch rewards).
+        #[arg(long)]
+        slots_per_epoch: Option<u64>,
     },
 }
 
@@ -324,6 +341,17 @@ fn run(command: Command) -> Result<serde_json::Value> {
         Command::History { ledger, out, seed } => {
             history::run(&history::HistoryArgs { ledger, out, seed })
         }
+        Command::Validator {
+            ledger,
+            rpc_port,
+            alpenglow,
+            slots_per_epoch,
+        } => validator::run(&validator::ValidatorArgs {
+            ledger,
+            rpc_port,
+            alpenglow,
+            slots_per_epoch,
+        }),
     }
 }
 
