@@ -3,7 +3,7 @@
 //! `check` and `repair` in `cmd_damage.rs`. Only `ingest` and `generate` create a ledger,
 //! and only in a missing or empty directory.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -376,6 +376,7 @@ fn ingest(
     let mut recovery_failures = Vec::new();
     let mut purged = Vec::new();
     let mut slots_full = Vec::new();
+    let mut slots_marked_dead = BTreeSet::new();
     let mut pending = Vec::with_capacity(batch);
     let mut flush = |pending: &mut Vec<Vec<u8>>| -> Result<(), Box<dyn std::error::Error>> {
         let out = store.insert_shreds_with(pending.iter(), options)?;
@@ -387,6 +388,7 @@ fn ingest(
             purged.push(json!([stats.from.0, stats.to.0]));
         }
         slots_full.extend(out.slots_full.iter().map(|s| s.0));
+        slots_marked_dead.extend(out.slots_marked_dead.iter().map(|s| s.0));
         for e in &out.recovery_failed {
             if recovery_failures.len() < 20 {
                 recovery_failures.push(e.to_string());
@@ -432,6 +434,7 @@ fn ingest(
         "duplicate_slots": duplicate_slots,
         "completed_data_sets": tally.completed_data_sets,
         "slots_full": slots_full,
+        "slots_marked_dead": slots_marked_dead,
         "purged_ranges": purged,
     });
     for point in tally.datapoints() {

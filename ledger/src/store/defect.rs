@@ -41,6 +41,8 @@ pub enum InsertDefect {
     SetNotFixed { fec_set_index: u32 },
     /// A coding shred of a set that is not 32 data : 32 coding.
     ErasureConfigNotFixed { num_data: u16, num_code: u16 },
+    /// A Merkle proof that is not the 6 entries of a 64-leaf (32:32) set.
+    ProofSizeNotFixed { proof_size: u8 },
     /// DATA_COMPLETE on a data shred that is not its set's last (`fec_set_index + 31`).
     DataCompleteInsideSet { fec_set_index: u32 },
     /// LAST_IN_SLOT where `index + 1` is not a multiple of 32 (the last set is not full).
@@ -51,6 +53,24 @@ pub enum InsertDefect {
 }
 
 impl InsertDefect {
+    /// Whether Agave 4.x's insert takes the shred for evidence of another version of the
+    /// slot and marks the slot dead unless it is already full (`InvalidShred` /
+    /// `InvalidErasureConfig` in its `attempt_shred_insertion`): the meta rules and the
+    /// conflicts within a set. The shape rules are not: Agave's shred filter drops such
+    /// shreds before its blockstore sees them. A parent-info conflict marks the slot dead
+    /// even when full (its own rule in `parent_info`).
+    pub fn marks_dead_unless_full(&self) -> bool {
+        matches!(
+            self,
+            Self::PastLastIndex { .. }
+                | Self::SecondLastInSlot { .. }
+                | Self::LastInSlotBelowReceived { .. }
+                | Self::ParentMismatch { .. }
+                | Self::MerkleRootMismatch { .. }
+                | Self::ErasureConfigConflict { .. }
+        )
+    }
+
     /// A stable snake_case name of the defect (for grouping and metrics tags).
     pub fn kind(&self) -> &'static str {
         match self {
@@ -63,6 +83,7 @@ impl InsertDefect {
             Self::VariantRetired { .. } => "variant_retired",
             Self::SetNotFixed { .. } => "set_not_fixed",
             Self::ErasureConfigNotFixed { .. } => "erasure_config_not_fixed",
+            Self::ProofSizeNotFixed { .. } => "proof_size_not_fixed",
             Self::DataCompleteInsideSet { .. } => "data_complete_inside_set",
             Self::LastInSlotInsideSet => "last_in_slot_inside_set",
             Self::ParentInfo(_) => "parent_info",
@@ -119,6 +140,10 @@ impl fmt::Display for InsertDefect {
             Self::ErasureConfigNotFixed { num_data, num_code } => write!(
                 f,
                 "coding shred of a {num_data}:{num_code} set, Agave 4.x takes only 32:32"
+            ),
+            Self::ProofSizeNotFixed { proof_size } => write!(
+                f,
+                "Merkle proof of {proof_size} entries, a 32:32 set's has 6 (64 leaves)"
             ),
             Self::DataCompleteInsideSet { fec_set_index } => write!(
                 f,

@@ -6,7 +6,7 @@
 //! waits); readers never wait. The presence cache (see `presence.rs`) is updated only after
 //! the batch committed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::agave_meta::{ErasureMeta, SlotIndex};
@@ -24,7 +24,7 @@ use super::kv::KvEngine;
 use super::parent_info::{self, ParentUpdate};
 use super::presence::{PresenceCache, ShredColumn};
 use super::sets::{CallSets, Origin};
-use super::shape_rules;
+use super::shape_rules::{self, ShapeRules};
 use super::slot_meta::SlotMeta;
 use super::typed::{Batch, Engine};
 use crate::FormatError;
@@ -53,6 +53,10 @@ pub struct InsertOutcome {
     pub completed_data_sets: Vec<CompletedDataSet>,
     /// Slots this call made full, ascending.
     pub slots_full: Vec<Slot>,
+    /// Slots this call marked dead, ascending (Agave 4.x rules, `ShapeRules::Agave4`): a
+    /// shred contradicting the slot's meta or its set (unless the slot was full), a
+    /// chained-root conflict between sets, or a parent-info conflict.
+    pub slots_marked_dead: Vec<Slot>,
 }
 
 /// A shred that was not stored.
@@ -133,6 +137,8 @@ pub(super) struct Work<'e, 'c, 'i, E: KvEngine> {
     pub(super) dups: CallDuplicates,
     /// The call's packets (kept for the whole call: recovery and proofs read them back).
     pub(super) inputs: &'i [&'i [u8]],
+    /// Slots this call marks dead (each written once, in `finish`).
+    pub(super) dead: BTreeSet<Slot>,
 }
 
 impl<E: KvEngine> Blockstore<E> {
@@ -180,6 +186,7 @@ impl<E: KvEngine> Blockstore<E> {
             sets: CallSets::default(),
             dups: CallDuplicates::default(),
             inputs: &inputs,
+            dead: BTreeSet::new(),
         };
         let mut outcome = InsertOutcome::default();
         for (position, packet) in inputs.iter().enumerate() {
@@ -199,7 +206,10 @@ impl<E: KvEngine> Blockstore<E> {
             match verdict {
                 Verdict::Inserted => outcome.inserted += 1,
                 Verdict::Duplicate => outcome.duplicates += 1,
-                Verdict::Rejected(error) => outcome.rejected.push(rejected(error)),
+                Verdict::Rejected(error) => {
+                    work.dead_after(&error);
+                    outcome.rejected.push(rejected(error));
+                }
             }
         }
         work.recover(&mut outcome)?;
@@ -377,7 +387,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
                 ParentUpdate::Set(info) => Some(info),
                 ParentUpdate::Conflict(defect) => {
                     // As Agave 4.4: the dead flag is written, the shred dropped, the call goes on.
-                    self.batch.put::<DeadSlots>(slot, &true)?;
+                    self.dead.insert(slot);
                     return Ok(reject(slot, index, InsertDefect::ParentInfo(defect)));
                 }
             };
@@ -461,6 +471,33 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         }
         self.sets.stored(engine, shred, origin)?;
         Ok(Verdict::Inserted)
+    }
+
+    /// Marks the slot of a refused shred dead as Agave 4.x does
+    /// ([`InsertDefect::marks_dead_unless_full`]), under [`ShapeRules::Agave4`] only.
+    pub(super) fn dead_after(&mut self, error: &LedgerError) {
+        let LedgerError::ShredRejected { slot, defect, .. } = error else {
+            return;
+        };
+        if self.options.shape != ShapeRules::Agave4 || !defect.marks_dead_unless_full() {
+            return;
+        }
+        // Full as of this shred, counting the shreds of this call before it (`consumed` is
+        // only advanced in `finish`); every refused shred's slot was loaded.
+        let full = self
+            .slots
+            .get(slot)
+            .is_some_and(|w| match (&w.meta, &w.data) {
+                (Some(meta), Some(present)) => meta.last_index.is_some_and(|last| {
+                    let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
+                    u64::from(present.first_absent_from(consumed)) > last
+                }),
+                (Some(meta), None) => meta.is_full(),
+                (None, _) => false,
+            });
+        if !full {
+            self.dead.insert(*slot);
+        }
     }
 
     /// A shred at an occupied (slot, index, kind): a duplicate, and a duplicate-slot proof
@@ -591,6 +628,10 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         }
         let dups = std::mem::take(&mut self.dups);
         outcome.duplicate_slots = dups.write(&mut self.batch)?;
+        for &slot in &self.dead {
+            self.batch.put::<DeadSlots>(slot, &true)?;
+        }
+        outcome.slots_marked_dead = self.dead.iter().copied().collect();
         Ok(())
     }
 }

@@ -20,6 +20,7 @@ use super::insert::{InsertOutcome, Verdict, Work};
 use super::kv::{Direction, KvEngine};
 use super::presence::ShredColumn;
 use super::sets::Origin;
+use super::shape_rules::ShapeRules;
 use super::{Column, ErasureMeta, LeaderCheck};
 use crate::error::Result;
 use crate::shred::{
@@ -75,7 +76,10 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
                 match verdict {
                     Verdict::Inserted => outcome.recovered += 1,
                     Verdict::Duplicate => {}
-                    Verdict::Rejected(e) => outcome.rejected.push(super::insert::rejected(e)),
+                    Verdict::Rejected(e) => {
+                        self.dead_after(&e);
+                        outcome.rejected.push(super::insert::rejected(e));
+                    }
                 }
             }
         }
@@ -131,7 +135,11 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             .map(|(&key, set)| (key, set.erasure.filter(|_| set.erasure_new), set.merkle_new))
             .collect();
         for ((slot, fec), new_erasure, new_merkle) in new_sets {
-            if self.dups.has_proof(self.engine, slot)? {
+            let settled = match self.options.shape {
+                ShapeRules::Agave4 => self.dead.contains(&slot),
+                ShapeRules::Legacy => self.dups.has_proof(self.engine, slot)?,
+            };
+            if settled {
                 continue;
             }
             if let Some(erasure) = new_erasure {
@@ -226,13 +234,21 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         };
         let root: Option<Hash> = merkle_root(&sa).ok().filter(|_| sa.proof_size().is_some());
         match chained_merkle_root(&sb) {
-            Some(chained) if Some(chained) != root => self.dups.record(
-                engine,
-                slot,
-                DuplicateKind::ChainedMerkleRootConflict,
-                a.clone(),
-                &b,
-            ),
+            // Agave 4.x stores no proof for a chained-root conflict: it marks the slot dead
+            // (`handle_duplicate_shred`, outside Alpenglow). Before 4.x it stored the pair.
+            Some(chained) if Some(chained) != root => match self.options.shape {
+                ShapeRules::Agave4 => {
+                    self.dead.insert(slot);
+                    Ok(())
+                }
+                ShapeRules::Legacy => self.dups.record(
+                    engine,
+                    slot,
+                    DuplicateKind::ChainedMerkleRootConflict,
+                    a.clone(),
+                    &b,
+                ),
+            },
             _ => Ok(()),
         }
     }

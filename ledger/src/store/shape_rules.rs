@@ -13,13 +13,18 @@
 //! - fixed 32:32 sets: `fec_set_index` a multiple of 32 and `fec_set_index ≤ index <
 //!   fec_set_index + 32` (data and coding alike); a coding shred says 32 data and 32 coding;
 //! - DATA_COMPLETE only on a set's last data shred (`index = fec_set_index + 31`);
-//! - LAST_IN_SLOT only where `index + 1` is a multiple of 32 (the last set is full).
+//! - LAST_IN_SLOT only where `index + 1` is a multiple of 32 (the last set is full);
+//! - a Merkle proof of 6 entries: a fixed 32:32 set has 64 leaves (Agave 4.4's
+//!   `enforce_correct_proof_size`, SIMD-0317; any proof size of a 4.x shredder's shreds).
 
 use super::defect::InsertDefect;
 use crate::shred::{ShredRef, ShredVariant};
 
 /// Data (and coding) shreds of a fixed FEC set.
 pub const FIXED_SET_SHREDS: u32 = 32;
+
+/// Merkle proof entries of a fixed 32:32 set (64 leaves).
+pub const FIXED_SET_PROOF_SIZE: u8 = 6;
 
 /// Which shred shapes insert accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -49,6 +54,11 @@ pub fn check(shred: &ShredRef<'_>, rules: ShapeRules) -> Option<InsertDefect> {
         return Some(InsertDefect::VariantRetired {
             variant: shred.variant().to_byte(),
         });
+    }
+    if let Some(proof_size) = shred.proof_size()
+        && proof_size != FIXED_SET_PROOF_SIZE
+    {
+        return Some(InsertDefect::ProofSizeNotFixed { proof_size });
     }
     let (index, fec) = (shred.index().0, shred.fec_set_index());
     let in_set = fec

@@ -80,6 +80,12 @@ fn each_rule_names_its_defect() {
         agave4(&off),
         Some(InsertDefect::SetNotFixed { fec_set_index: 16 })
     );
+    // A proof of 5 entries (a set of at most 32 leaves) in the variant byte.
+    let short_proof = with(first, VARIANT, &[(first[VARIANT] & 0xF0) | 5]);
+    assert_eq!(
+        agave4(&short_proof),
+        Some(InsertDefect::ProofSizeNotFixed { proof_size: 5 })
+    );
     // A coding shred of a 31:32 set.
     let short = with(&code[0], NUM_DATA, &31u16.to_le_bytes());
     assert_eq!(

@@ -152,31 +152,54 @@ fn two_shapes_in_one_set_refuse_the_second_and_store_a_proof() {
     assert_eq!((proof.shred1, proof.shred2), (a[0].clone(), b));
 }
 
-#[test]
-fn a_set_chained_to_another_root_is_a_duplicate_but_stays_stored() {
+/// Version a's first set (with a coding shred: its erasure_meta tells where the next set
+/// starts) and version b's second set, which chains to b's first root, not a's.
+fn chained_conflict(
+    options: InsertOptions,
+) -> (
+    Blockstore<bstore_ledger::store::MemEngine>,
+    bstore_ledger::store::InsertOutcome,
+    Vec<u8>,
+    Vec<u8>,
+) {
     let (a_data, a_code) = version(1, 2);
     let (b_data, _) = version(2, 2);
-    // Version b's second set chains to b's first root, not a's.
     let second = second_set(&b_data);
     let store = store();
-    // a's first set with a coding shred (its erasure_meta tells where the next set starts).
     let mut first: Vec<&Vec<u8>> = a_data[..second].iter().collect();
     first.push(&a_code[0]);
-    store.insert_shreds(first).expect("insert a");
-    let out = store.insert_shreds([&b_data[second]]).expect("insert b");
+    store.insert_shreds_with(first, options).expect("insert a");
+    let out = store
+        .insert_shreds_with([&b_data[second]], options)
+        .expect("insert b");
+    (store, out, a_code[0].clone(), b_data[second].clone())
+}
+
+#[test]
+fn a_set_chained_to_another_root_marks_the_slot_dead_but_stays_stored() {
+    let (store, out, _, _) = chained_conflict(InsertOptions::default());
     assert_eq!(
         out.inserted, 1,
         "chaining conflicts do not refuse the shred (as Agave)"
     );
+    // Agave 4.x: no proof for a chained-root conflict; the slot is marked dead.
+    assert!(out.duplicate_slots.is_empty(), "{:?}", out.duplicate_slots);
+    assert_eq!(out.slots_marked_dead, vec![SLOT]);
+    assert!(store.is_dead(SLOT).expect("dead flag"));
+    assert!(proof_of(&store).is_none());
+}
+
+#[test]
+fn a_set_chained_to_another_root_is_a_duplicate_under_legacy_rules() {
+    let (store, out, a_code, b_shred) = chained_conflict(common::legacy_shapes());
+    assert_eq!(out.inserted, 1);
     assert_eq!(
         out.duplicate_slots[0].kind,
         DuplicateKind::ChainedMerkleRootConflict
     );
+    assert!(out.slots_marked_dead.is_empty());
     let proof = proof_of(&store).expect("proof");
-    assert_eq!(
-        (proof.shred1, proof.shred2),
-        (a_code[0].clone(), b_data[second].clone())
-    );
+    assert_eq!((proof.shred1, proof.shred2), (a_code, b_shred));
 }
 
 #[test]
@@ -184,17 +207,54 @@ fn a_next_set_stored_first_is_checked_forward() {
     let (a_data, a_code) = version(1, 2);
     let (b_data, _) = version(2, 2);
     let second = second_set(&b_data);
-    let store = store();
-    store
-        .insert_shreds([&b_data[second]])
-        .expect("insert b's second set");
-    let out = store
-        .insert_shreds([&a_data[0], &a_code[0]])
+    for options in [InsertOptions::default(), common::legacy_shapes()] {
+        let store = store();
+        store
+            .insert_shreds_with([&b_data[second]], options)
+            .expect("insert b's second set");
+        let out = store
+            .insert_shreds_with([&a_data[0], &a_code[0]], options)
+            .expect("insert a");
+        if options.shape == bstore_ledger::store::ShapeRules::Legacy {
+            assert_eq!(
+                out.duplicate_slots[0].kind,
+                DuplicateKind::ChainedMerkleRootConflict
+            );
+        } else {
+            assert_eq!(out.slots_marked_dead, vec![SLOT]);
+        }
+    }
+}
+
+#[test]
+fn a_conflict_in_a_slot_not_full_marks_it_dead_one_in_a_full_slot_does_not() {
+    let (a_data, _) = version(1, 1);
+    let (b_data, b_code) = version(2, 1);
+    // Half of a's set, then b's shred at a free position of the same set: a root conflict.
+    let partial = store();
+    partial.insert_shreds(&a_data[..8]).expect("insert a");
+    let out = partial.insert_shreds([&b_data[9]]).expect("insert b");
+    assert_eq!(out.rejected.len(), 1);
+    assert_eq!(out.slots_marked_dead, vec![SLOT], "Agave 4.x marks it dead");
+    assert!(partial.is_dead(SLOT).expect("dead flag"));
+    // Every data shred of a (the slot full), then b's coding shred (a free position of the
+    // same set, another root): no dead mark.
+    let full = store();
+    let mut all: Vec<&Vec<u8>> = a_data.iter().collect();
+    all.push(&b_code[0]);
+    let out = full.insert_shreds(all).expect("insert");
+    assert_eq!(out.rejected.len(), 1);
+    assert!(out.slots_marked_dead.is_empty(), "full before the conflict");
+    assert!(!full.is_dead(SLOT).expect("dead flag"));
+    // Under the legacy rules a conflict never marks a slot dead.
+    let legacy = store();
+    legacy
+        .insert_shreds_with(&a_data[..8], common::legacy_shapes())
         .expect("insert a");
-    assert_eq!(
-        out.duplicate_slots[0].kind,
-        DuplicateKind::ChainedMerkleRootConflict
-    );
+    let out = legacy
+        .insert_shreds_with([&b_data[9]], common::legacy_shapes())
+        .expect("insert b");
+    assert!(out.slots_marked_dead.is_empty());
 }
 
 #[test]

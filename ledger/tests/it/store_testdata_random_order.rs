@@ -208,7 +208,9 @@ fn agave_generated_chain_of_three_slots() {
     // Chaining, checked on a second store filled in one call.
     let dir = tempfile::tempdir().expect("tempdir");
     let store = open_rw(dir.path());
-    store.insert_shreds(&packets).expect("insert");
+    store
+        .insert_shreds_with(&packets, common::legacy_shapes())
+        .expect("insert");
     let slots: Vec<Slot> = expectations
         .iter()
         .map(|(s, _)| SlotExpectation::from_json(s).slot)
