@@ -31,6 +31,7 @@ mod executor;
 mod fetch_mode;
 mod follow;
 mod insert_stats;
+mod known;
 mod slot;
 mod stats;
 mod ticks;
@@ -49,6 +50,7 @@ pub use executor::{
 pub use fetch_mode::FetchMode;
 pub use follow::{FollowSummary, follow};
 pub use insert_stats::{BLOCKSTORE_DUPLICATE_SLOT, BLOCKSTORE_INSERT, InsertTally};
+pub use known::{Retained, Retention};
 pub use stats::{
     Latency, MetricsSink, REPLAY_SLOT_DEAD, REPLAY_SLOT_STATS, SlotStats, dead_slot_datapoint,
 };
