@@ -284,3 +284,80 @@ impl Known {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hash(slot: u64) -> Hash {
+        Hash([u8::try_from(slot % 251).unwrap_or(0); 32])
+    }
+
+    fn slots(known: &Known) -> Vec<u64> {
+        known.blockhashes.keys().map(|s| s.0).collect()
+    }
+
+    #[test]
+    fn the_margin_counts_from_the_lower_of_root_and_frontier() {
+        let retention = Retention {
+            margin: 3,
+            max_slots: usize::MAX,
+        };
+        let mut known = Known::new(retention, true);
+        known.seed(Slot(0), hash(0));
+        for s in 1..=10 {
+            known.replayed(Slot(s), hash(s));
+        }
+        assert_eq!(known.floor, Slot(0), "no root yet: nothing evicted");
+        // A root ahead of the driver: the margin is kept below the driver's own position.
+        known.set_root(Slot(50));
+        assert_eq!(slots(&known), [7, 8, 9, 10]);
+        assert_eq!(known.floor, Slot(7));
+        // Replayed again below the floor: dropped at once, the floor stays.
+        known.replayed(Slot(2), hash(2));
+        assert_eq!(slots(&known), [7, 8, 9, 10]);
+        assert_eq!(known.floor, Slot(7));
+        assert_eq!(known.blockhash(Slot(0)), Some(hash(0)), "seeds stay");
+        assert_eq!(known.retained(0).evicted, 7);
+        assert_eq!(known.retained(0).peak, 10);
+    }
+
+    #[test]
+    fn the_size_cap_drops_the_lowest_and_raises_the_floor() {
+        let retention = Retention {
+            margin: u64::MAX,
+            max_slots: 4,
+        };
+        let mut known = Known::new(retention, true);
+        for s in [3, 9, 5, 12, 7] {
+            known.replayed(Slot(s), hash(s));
+        }
+        known.dead(Slot(8));
+        // 3, then 5 went (each time the lowest); the floor is just past the last one.
+        assert_eq!(slots(&known), [7, 9, 12]);
+        assert_eq!(known.dead.iter().map(|s| s.0).collect::<Vec<_>>(), [8]);
+        assert_eq!(known.floor, Slot(6));
+        assert_eq!(known.retained(0).peak, 4);
+        assert_eq!(known.retained(0).evicted, 2);
+    }
+
+    #[test]
+    fn dead_marks_kept_nowhere_else_are_never_evicted() {
+        let retention = Retention {
+            margin: 1,
+            max_slots: 2,
+        };
+        let mut known = Known::new(retention, false);
+        for s in 1..=5 {
+            known.dead(Slot(s));
+        }
+        known.set_root(Slot(5));
+        assert_eq!(known.dead.len(), 5, "report-only marks stay");
+        known.replayed(Slot(6), hash(6));
+        assert!(
+            known.blockhashes.is_empty(),
+            "over the cap, the blockhash goes"
+        );
+        assert!(known.holds_dead(Slot(1)));
+    }
+}

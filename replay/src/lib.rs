@@ -9,7 +9,8 @@
 //!   views, on the caller's thread), verifies their PoH from the parent's blockhash and the
 //!   tick rules, and hands them to an [`Executor`]. A finished slot yields [`SlotStats`]
 //!   (returned, and emitted once as `replay-slot-stats`); a bad one is marked dead with a
-//!   [`ReplayError`] saying why. [`follow`] is the replay thread's loop.
+//!   [`ReplayError`] saying why. [`follow`] is the replay thread's loop. What the driver
+//!   keeps of finished slots is a cache over the ledger, bounded by [`Retention`].
 //! - **Completed data sets**: [`CompletedDataSetsService`] fetches each data set that
 //!   `insert_shreds` reports and tells [`SignatureSubscriber`]s the transactions' first
 //!   signatures.
