@@ -5,7 +5,7 @@
 //! [`crate::follow`]): it fetches greedily until nothing new is complete, and says whether
 //! the slot is done. All fetching happens on the caller's thread.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bstore_ledger::entry::{HashLimits, TickRules};
@@ -17,7 +17,8 @@ use crate::alpenglow::Alpenglow;
 use crate::error::ReplayError;
 use crate::executor::{CountingExecutor, Executor};
 use crate::fetch_mode::FetchMode;
-use crate::slot::{Fetcher, Parents, SlotReplay, Step};
+use crate::known::{Known, ParentState, Retained, Retention};
+use crate::slot::{Fetcher, SlotReplay, Step};
 use crate::stats::{MetricsSink, SlotStats, dead_slot_datapoint};
 
 /// Whether more shreds may still arrive for the slots being replayed.
@@ -59,6 +60,8 @@ pub struct ReplayOptions {
     /// Which slots are Alpenglow blocks (default: none, so a block marker kills a slot as
     /// in a TowerBFT cluster).
     pub alpenglow: Alpenglow,
+    /// How much the driver keeps of finished slots (default: bounded; see [`Retention`]).
+    pub retention: Retention,
 }
 
 /// Where a slot stands after a [`ReplayDriver::replay`] call.
@@ -96,37 +99,44 @@ pub struct ReplayDriver<E: Executor = CountingExecutor> {
     options: ReplayOptions,
     executor: E,
     fetcher: Fetcher,
+    /// Slots under replay: never evicted.
     active: BTreeMap<Slot, SlotReplay>,
-    /// Blockhashes of replayed slots and of seeded roots: what children chain from.
-    blockhashes: BTreeMap<Slot, Hash>,
-    /// Slots this driver marked dead or found dead.
-    dead: BTreeSet<Slot>,
+    /// Blockhashes of replayed and seeded slots (what children chain from) and dead marks:
+    /// a bounded cache over the ledger.
+    known: Known,
 }
 
 impl<E: Executor> ReplayDriver<E> {
     /// A driver with no replayed slot yet: seed the root with [`Self::seed_blockhash`].
     pub fn new(blockstore: Arc<Blockstore>, options: ReplayOptions, executor: E) -> Self {
         let fetcher = Fetcher::new(options.fetch.clone());
+        let known = Known::new(options.retention, options.dead_slots == DeadSlots::Mark);
         Self {
             blockstore,
             options,
             executor,
             fetcher,
             active: BTreeMap::new(),
-            blockhashes: BTreeMap::new(),
-            dead: BTreeSet::new(),
+            known,
         }
     }
 
     /// Declares `slot` replayed with last entry hash `blockhash` (the ledger's root, or the
-    /// parent of the first slot of a ledger, whose blockhash comes from a snapshot).
+    /// parent of the first slot of a ledger, whose blockhash comes from a snapshot). Seeds
+    /// are never evicted.
     pub fn seed_blockhash(&mut self, slot: Slot, blockhash: Hash) {
-        self.blockhashes.insert(slot, blockhash);
+        self.known.seed(slot, blockhash);
     }
 
-    /// The blockhash of a replayed (or seeded) slot.
+    /// The blockhash of a seeded slot, or of a replayed slot the driver still holds (`None`
+    /// once it was evicted: see [`Retention`]).
     pub fn blockhash(&self, slot: Slot) -> Option<Hash> {
-        self.blockhashes.get(&slot).copied()
+        self.known.blockhash(slot)
+    }
+
+    /// What the driver holds now, and how much it evicted and read back.
+    pub fn retained(&self) -> Retained {
+        self.known.retained(self.active.len())
     }
 
     /// The executor (e.g. to read its totals).
@@ -139,21 +149,28 @@ impl<E: Executor> ReplayDriver<E> {
         &self.blockstore
     }
 
-    /// Forgets blockhashes and dead marks of slots below `slot` (after a new root), so a
-    /// long-running driver holds bounded state. Slots under replay are kept.
-    pub fn forget_below(&mut self, slot: Slot) {
-        self.blockhashes = self.blockhashes.split_off(&slot);
-        self.dead = self.dead.split_off(&slot);
-    }
-
     /// Replays as much of `slot` as has arrived: fetches greedily until no new data set is
     /// complete. `Err` only when the store itself fails (no slot is at fault then; the
     /// slot's progress is kept and the call may be retried).
+    ///
+    /// Each call first reads the ledger's newest root: finished slots that fell out of the
+    /// [`Retention`] margin are evicted. A slot evicted after it was replayed is not known as
+    /// replayed any more: named again, it is replayed again from the ledger, with the same
+    /// verdict and blockhash while its bytes and its parent's are unchanged (and a second
+    /// `replay-slot-stats` point). A slot evicted after it died stays refused
+    /// (`AlreadyDead`): the blockstore's dead flag answers.
     pub fn replay(&mut self, slot: Slot) -> Result<SlotStatus, ReplayError> {
-        if self.blockhashes.contains_key(&slot) {
+        let root = self
+            .blockstore
+            .max_root()
+            .map_err(|source| ReplayError::Storage { slot, source })?;
+        if let Some(root) = root {
+            self.known.set_root(root);
+        }
+        if self.known.blockhash(slot).is_some() {
             return Ok(refused(ReplayError::AlreadyReplayed { slot }));
         }
-        if self.dead.contains(&slot) {
+        if self.known.holds_dead(slot) {
             return Ok(refused(ReplayError::AlreadyDead { slot }));
         }
         if !self.active.contains_key(&slot) {
@@ -186,27 +203,31 @@ impl<E: Executor> ReplayDriver<E> {
             }));
         };
         if self.blockstore.is_dead(slot).map_err(storage)? {
-            self.dead.insert(slot);
+            self.known.dead(slot);
             return Ok(Err(refused(ReplayError::AlreadyDead { slot })));
         }
-        if let Some(parent_hash) = self.blockhashes.get(&parent) {
-            return Ok(Ok(SlotReplay::new(
-                slot,
-                (parent, *parent_hash),
-                meta.replay_fec_set_index,
-                &self.options.tick_rules,
-                &self.options.hash_limits,
-                self.options.alpenglow,
-            )));
-        }
-        if self.dead.contains(&parent) || self.blockstore.is_dead(parent).map_err(storage)? {
-            return Ok(Err(refused(ReplayError::ParentDead { slot, parent })));
-        }
-        Ok(Err(if streaming {
-            SlotStatus::WaitingForParent { parent }
-        } else {
-            refused(ReplayError::ParentUnknown { slot, parent })
-        }))
+        let parent_hash = match self
+            .known
+            .parent(&self.blockstore, parent)
+            .map_err(storage)?
+        {
+            ParentState::Known(hash) => hash,
+            ParentState::Dead => return Ok(Err(refused(ReplayError::ParentDead { slot, parent }))),
+            ParentState::Unknown if streaming => {
+                return Ok(Err(SlotStatus::WaitingForParent { parent }));
+            }
+            ParentState::Unknown => {
+                return Ok(Err(refused(ReplayError::ParentUnknown { slot, parent })));
+            }
+        };
+        Ok(Ok(SlotReplay::new(
+            slot,
+            (parent, parent_hash),
+            meta.replay_fec_set_index,
+            &self.options.tick_rules,
+            &self.options.hash_limits,
+            self.options.alpenglow,
+        )))
     }
 
     fn advance(&mut self, slot: Slot) -> Result<SlotStatus, ReplayError> {
@@ -214,15 +235,11 @@ impl<E: Executor> ReplayDriver<E> {
             return Ok(SlotStatus::InProgress { shreds: 0 });
         };
         let result = loop {
-            let parents = Parents {
-                blockhashes: &self.blockhashes,
-                dead: &self.dead,
-            };
             match state.step(
                 &self.blockstore,
                 &mut self.fetcher,
                 &mut self.executor,
-                parents,
+                &mut self.known,
             ) {
                 Ok(Step::Progress) => continue,
                 Ok(Step::Complete) => break Ok(()),
@@ -244,7 +261,7 @@ impl<E: Executor> ReplayDriver<E> {
         let stats = state.finish_stats();
         match result {
             Ok(()) => {
-                self.blockhashes.insert(slot, state.last_hash);
+                self.known.replayed(slot, state.last_hash);
                 self.options
                     .metrics
                     .submit(stats.to_datapoint(), Level::Info);
@@ -260,7 +277,7 @@ impl<E: Executor> ReplayDriver<E> {
             }
             Err(error) => {
                 if matches!(error, ReplayError::AlreadyDead { .. }) {
-                    self.dead.insert(slot);
+                    self.known.dead(slot);
                 }
                 Ok(refused(error))
             }
@@ -273,7 +290,7 @@ impl<E: Executor> ReplayDriver<E> {
     /// dead, so its children are refused.
     fn mark_dead(&mut self, error: &ReplayError) {
         let slot = error.slot();
-        self.dead.insert(slot);
+        self.known.dead(slot);
         let dead_slots = self.options.dead_slots;
         match dead_slots {
             DeadSlots::Mark => {

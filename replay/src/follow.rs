@@ -30,6 +30,13 @@ pub struct FollowSummary {
 /// everything pending) or `exit` is set. `on_final` gets each slot's final status once.
 /// Each slot is reported once: later updates naming it are ignored. `Err` only when the
 /// store fails.
+///
+/// State stays bounded on a long run: the driver evicts finished slots that fell out of its
+/// [`Retention`](crate::Retention) margin, and the reported slots remembered here are cut at
+/// the same floor. A slot named again after that is handed to the driver again, which
+/// replays it again from the ledger (same verdict and blockhash) or refuses it as before,
+/// and it is reported again. Slots still pending (in progress or waiting for a parent) are
+/// all kept: they are under replay.
 pub fn follow<E: Executor>(
     driver: &mut ReplayDriver<E>,
     updates: &Receiver<Slot>,
@@ -74,6 +81,8 @@ pub fn follow<E: Executor>(
                 done.insert(slot);
             }
         }
+        // Below the driver's floor a slot's outcome is the ledger's to give again.
+        done = done.split_off(&driver.retained().floor);
         if closed {
             break;
         }

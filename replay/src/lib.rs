@@ -9,7 +9,8 @@
 //!   views, on the caller's thread), verifies their PoH from the parent's blockhash and the
 //!   tick rules, and hands them to an [`Executor`]. A finished slot yields [`SlotStats`]
 //!   (returned, and emitted once as `replay-slot-stats`); a bad one is marked dead with a
-//!   [`ReplayError`] saying why. [`follow`] is the replay thread's loop.
+//!   [`ReplayError`] saying why. [`follow`] is the replay thread's loop. What the driver
+//!   keeps of finished slots is a cache over the ledger, bounded by [`Retention`].
 //! - **Completed data sets**: [`CompletedDataSetsService`] fetches each data set that
 //!   `insert_shreds` reports and tells [`SignatureSubscriber`]s the transactions' first
 //!   signatures.
@@ -31,6 +32,7 @@ mod executor;
 mod fetch_mode;
 mod follow;
 mod insert_stats;
+mod known;
 mod slot;
 mod stats;
 mod ticks;
@@ -49,6 +51,7 @@ pub use executor::{
 pub use fetch_mode::FetchMode;
 pub use follow::{FollowSummary, follow};
 pub use insert_stats::{BLOCKSTORE_DUPLICATE_SLOT, BLOCKSTORE_INSERT, InsertTally};
+pub use known::{Retained, Retention};
 pub use stats::{
     Latency, MetricsSink, REPLAY_SLOT_DEAD, REPLAY_SLOT_STATS, SlotStats, dead_slot_datapoint,
 };

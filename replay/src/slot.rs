@@ -1,7 +1,6 @@
 //! The replay of one slot, one fetch call at a time: fetch the data sets completed since
 //! the running shred count, verify their PoH and tick rules, execute, advance.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use bstore_ledger::entry::{HashLimits, PohEntry, TickRules, verify_poh_with_limits};
@@ -14,6 +13,7 @@ use crate::batch::EntryBatch;
 use crate::error::ReplayError;
 use crate::executor::Executor;
 use crate::fetch_mode::{FetchMode, Kind};
+use crate::known::{Known, ParentState};
 use crate::stats::SlotStats;
 use crate::ticks::{TickCheck, TickViolation};
 
@@ -42,14 +42,6 @@ pub(crate) enum Step {
     Progress,
     /// The slot is full and its last entry replayed; the tick rules held.
     Complete,
-}
-
-/// What the driver knows about other slots: where a slot that switches parent (an
-/// UpdateParent) continues from.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Parents<'a> {
-    pub(crate) blockhashes: &'a BTreeMap<Slot, Hash>,
-    pub(crate) dead: &'a BTreeSet<Slot>,
 }
 
 /// Running state of one slot under replay.
@@ -122,7 +114,7 @@ impl SlotReplay {
         blockstore: &Blockstore,
         fetcher: &mut Fetcher,
         executor: &mut E,
-        parents: Parents<'_>,
+        parents: &mut Known,
     ) -> Result<Step, ReplayError> {
         let call = Instant::now();
         // The running count is below 2^15 (`docs/on-disk-layout.md#inserting-shreds` caps indices),
@@ -170,7 +162,7 @@ impl SlotReplay {
         start: u32,
         call: Instant,
         executor: &mut E,
-        parents: Parents<'_>,
+        parents: &mut Known,
     ) -> Result<Step, ReplayError> {
         match blockstore.fetch_slot_views(self.slot, start, AllowDead::No, buf) {
             Ok(views) => {
@@ -180,7 +172,13 @@ impl SlotReplay {
                     return Ok(Step::Nothing);
                 }
                 self.stats.fetch_calls_us.push(fetch_us);
-                self.components_and_entries(&views.sets, views.is_full, executor, parents)?;
+                self.components_and_entries(
+                    blockstore,
+                    &views.sets,
+                    views.is_full,
+                    executor,
+                    parents,
+                )?;
                 self.finish_call(views.num_shreds, views.is_full)
             }
             Err(e) => self.fetch_failed(call, e),
@@ -192,10 +190,11 @@ impl SlotReplay {
     /// verified and executed between them.
     fn components_and_entries<E: Executor + ?Sized>(
         &mut self,
+        blockstore: &Blockstore,
         sets: &[DataSetView<'_>],
         is_full: bool,
         executor: &mut E,
-        parents: Parents<'_>,
+        parents: &mut Known,
     ) -> Result<(), ReplayError> {
         let slot = self.slot;
         let component = |violation| ReplayError::Component { slot, violation };
@@ -221,12 +220,15 @@ impl SlotReplay {
                 self.components.on_marker(marker).map_err(component)?
             {
                 let parent = update.new_parent_slot;
-                self.last_hash = match parents.blockhashes.get(&parent) {
-                    Some(hash) => *hash,
-                    None if parents.dead.contains(&parent) => {
-                        return Err(ReplayError::ParentDead { slot, parent });
+                let state = parents
+                    .parent(blockstore, parent)
+                    .map_err(|source| ReplayError::Storage { slot, source })?;
+                self.last_hash = match state {
+                    ParentState::Known(hash) => hash,
+                    ParentState::Dead => return Err(ReplayError::ParentDead { slot, parent }),
+                    ParentState::Unknown => {
+                        return Err(ReplayError::ParentUnknown { slot, parent });
                     }
-                    None => return Err(ReplayError::ParentUnknown { slot, parent }),
                 };
                 // A fresh bank on the new parent: its tick count starts over.
                 self.ticks = TickCheck::alpenglow();

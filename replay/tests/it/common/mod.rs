@@ -6,6 +6,7 @@
 #[path = "../../../../metrics/tests/it/common/mod.rs"]
 pub mod influx;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bstore_ledger::entry::TickRules;
@@ -13,7 +14,7 @@ use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{GeneratedSlot, SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 use bstore_replay::{
-    Completion, CountingExecutor, MetricsSink, ReplayDriver, ReplayOptions, SlotStatus,
+    Completion, CountingExecutor, MetricsSink, ReplayDriver, ReplayOptions, Retention, SlotStatus,
 };
 
 // The real-data helpers of the ledger tests (testdata, path, read_records, read_ar, json).
@@ -164,6 +165,33 @@ pub fn synth_chain(seed: u64, count: u64, data_shreds: u32) -> Vec<GeneratedSlot
         .collect()
 }
 
+/// Synthetic slots with the given `(slot, parent)` links, in order (a parent is
+/// [`GENESIS`] or listed before its children), with about `data_shreds` data shreds each.
+pub fn synth_forks(
+    seed: u64,
+    links: &[(u64, u64)],
+    data_shreds: u32,
+) -> BTreeMap<Slot, GeneratedSlot> {
+    let mut generator = SlotGenerator::new(seed, 42);
+    let mut slots: BTreeMap<Slot, GeneratedSlot> = BTreeMap::new();
+    for &(slot, parent) in links {
+        let parent_hash = match Slot(parent) {
+            GENESIS => genesis_hash(),
+            p => slots.get(&p).expect("parent listed first").blockhash,
+        };
+        let spec = SlotSpec {
+            data_shreds,
+            hashes_per_tick: SYNTH_HASHES_PER_TICK,
+            with_code: false,
+        };
+        let generated = generator
+            .generate(Slot(slot), Slot(parent), parent_hash, spec)
+            .expect("generate slot");
+        slots.insert(Slot(slot), generated);
+    }
+    slots
+}
+
 /// Tick rules of the synthetic slots.
 pub fn synth_rules() -> TickRules {
     TickRules {
@@ -178,10 +206,21 @@ pub fn synth_driver(
     completion: Completion,
     metrics: MetricsSink,
 ) -> ReplayDriver {
+    retaining_driver(store, completion, metrics, Retention::default())
+}
+
+/// [`synth_driver`] keeping finished slots as `retention` says.
+pub fn retaining_driver(
+    store: &Arc<Blockstore>,
+    completion: Completion,
+    metrics: MetricsSink,
+    retention: Retention,
+) -> ReplayDriver {
     let options = ReplayOptions {
         tick_rules: synth_rules(),
         completion,
         metrics,
+        retention,
         ..ReplayOptions::default()
     };
     let mut driver = ReplayDriver::new(Arc::clone(store), options, CountingExecutor::new());
