@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use bstore_archive::store::RequestCounts;
 use bstore_archive::{
-    Archive, ArchiveLocation, ArchiveOptions, ArchiveSummary, Layout, ReadLimits, S3Options,
+    Archive, ArchiveError, ArchiveLocation, ArchiveOptions, ArchiveSummary, Layout, ReadLimits,
+    S3Options,
 };
 use bstore_ledger::Slot;
 use clap::{Args, Subcommand, ValueEnum};
@@ -116,13 +117,9 @@ impl S3Args {
     }
 
     /// The archive at `url`.
-    pub fn open(&self, url: &str) -> Result<Archive, Box<dyn std::error::Error>> {
+    pub fn open(&self, url: &str) -> Result<Archive, ArchiveError> {
         let location = ArchiveLocation::parse(url)?;
-        Ok(Archive::open_s3(
-            &location,
-            &self.options(),
-            ReadLimits::default(),
-        )?)
+        Archive::open_s3(&location, &self.options(), ReadLimits::default())
     }
 }
 
