@@ -9,7 +9,7 @@
 //! (`bstore-rpc`, `encode/accounts.rs`), which calls [`parse_known`] per instruction.
 //!
 //! Invariants of every parser here: instruction data is hostile, so nothing panics on it,
-//! no length field makes anything allocate beyond the bytes actually present ([`reader`]),
+//! no length field makes anything allocate beyond the bytes actually present (`reader.rs`),
 //! and each decoding accepts exactly what Agave's decoder accepts (trailing bytes where
 //! bincode allows them, exact lengths where `bytemuck`/borsh demand them).
 //!
