@@ -27,20 +27,20 @@ const MAGIC: &[u8; 4] = b"BSAB";
 const VERSION: u8 = 1;
 const CODEC_ZSTD: u8 = 1;
 /// Header bytes before the zstd frame.
-pub const HEADER_BYTES: usize = 32;
+pub(crate) const HEADER_BYTES: usize = 32;
 /// zstd level of block objects.
-pub const ZSTD_LEVEL: i32 = 3;
+pub(crate) const ZSTD_LEVEL: i32 = 3;
 
 /// An encoded block object and what it holds.
 #[derive(Debug, Clone)]
-pub struct BlockObject {
+pub(crate) struct BlockObject {
     pub bytes: Vec<u8>,
     /// Size of the uncompressed record.
     pub raw_len: u64,
 }
 
 /// Compresses `record` into a block object.
-pub fn encode(record: &BlockRecord) -> Result<BlockObject> {
+pub(crate) fn encode(record: &BlockRecord) -> Result<BlockObject> {
     let raw = record.encode();
     let mut out = Vec::with_capacity(HEADER_BYTES + raw.len() / 2);
     out.extend_from_slice(MAGIC);
@@ -76,7 +76,12 @@ fn compress_error(slot: Slot, e: std::io::Error) -> ArchiveError {
 }
 
 /// Decodes the block object `key`, which must hold `slot`.
-pub fn decode(key: &Path, slot: Slot, bytes: &[u8], limits: &ReadLimits) -> Result<BlockRecord> {
+pub(crate) fn decode(
+    key: &Path,
+    slot: Slot,
+    bytes: &[u8],
+    limits: &ReadLimits,
+) -> Result<BlockRecord> {
     if bytes.len() as u64 > limits.block_object_bytes {
         return Err(ArchiveError::TooLarge {
             key: key.to_string(),

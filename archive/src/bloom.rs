@@ -11,12 +11,12 @@ use crate::layout::{BLOOM_BITS_PER_KEY, BLOOM_HASHES};
 
 /// A bloom filter's bits (bit `j` is bit `j % 8` of byte `j / 8`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Bloom {
+pub(crate) struct Bloom {
     bits: Vec<u8>,
 }
 
 /// Bytes of the filter of `n` signatures (0 for none).
-pub fn bloom_bytes(n: u64) -> u64 {
+pub(crate) fn bloom_bytes(n: u64) -> u64 {
     if n == 0 {
         0
     } else {
@@ -36,7 +36,7 @@ fn probes(sig: &[u8; 64], m: u64) -> impl Iterator<Item = u64> {
 
 impl Bloom {
     /// The filter of `sigs`.
-    pub fn build<'a>(n: u64, sigs: impl Iterator<Item = &'a [u8; 64]>) -> Self {
+    pub(crate) fn build<'a>(n: u64, sigs: impl Iterator<Item = &'a [u8; 64]>) -> Self {
         let mut bits = vec![0u8; bloom_bytes(n) as usize];
         let m = bits.len() as u64 * 8;
         if m > 0 {
@@ -52,17 +52,17 @@ impl Bloom {
     }
 
     /// A filter read back from its bytes.
-    pub fn from_bytes(bits: Vec<u8>) -> Self {
+    pub(crate) fn from_bytes(bits: Vec<u8>) -> Self {
         Self { bits }
     }
 
     /// The stored bytes.
-    pub fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bits
     }
 
     /// False only when `sig` is certainly not in the set.
-    pub fn may_contain(&self, sig: &[u8; 64]) -> bool {
+    pub(crate) fn may_contain(&self, sig: &[u8; 64]) -> bool {
         let m = self.bits.len() as u64 * 8;
         m > 0
             && probes(sig, m).all(|j| {

@@ -53,7 +53,7 @@ pub enum ArchiveError {
 
 impl ArchiveError {
     /// A store failure of `op` on `key`.
-    pub fn store(
+    pub(crate) fn store(
         op: &'static str,
         key: &object_store::path::Path,
         source: object_store::Error,
@@ -66,7 +66,7 @@ impl ArchiveError {
     }
 
     /// A corrupt object `key`.
-    pub fn corrupt(key: &object_store::path::Path, reason: impl Into<String>) -> Self {
+    pub(crate) fn corrupt(key: &object_store::path::Path, reason: impl Into<String>) -> Self {
         Self::Corrupt {
             key: key.to_string(),
             reason: reason.into(),

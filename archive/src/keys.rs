@@ -13,11 +13,11 @@ use bstore_ledger::Slot;
 use object_store::path::Path;
 
 /// Folder of block objects.
-pub const BLOCKS: &str = "blocks";
+pub(crate) const BLOCKS: &str = "blocks";
 /// Folder of per-slot signature tables.
-pub const SIGS: &str = "sigs";
+pub(crate) const SIGS: &str = "sigs";
 /// Folder of sealed range indexes.
-pub const INDEX: &str = "index";
+pub(crate) const INDEX: &str = "index";
 
 /// The names under one archive prefix.
 #[derive(Debug, Clone)]
@@ -27,22 +27,17 @@ pub struct Keys {
 
 impl Keys {
     /// Names under `prefix` (empty: the bucket's root).
-    pub fn new(prefix: Path) -> Self {
+    pub(crate) fn new(prefix: Path) -> Self {
         Self { prefix }
     }
 
-    /// The archive's prefix.
-    pub fn prefix(&self) -> &Path {
-        &self.prefix
-    }
-
     /// `PREFIX/layout.json`.
-    pub fn layout(&self) -> Path {
+    pub(crate) fn layout(&self) -> Path {
         self.prefix.clone().join("layout.json")
     }
 
     /// A folder under the prefix (`BLOCKS`, `SIGS`, `INDEX`).
-    pub fn folder(&self, folder: &str) -> Path {
+    pub(crate) fn folder(&self, folder: &str) -> Path {
         self.prefix.clone().join(folder)
     }
 
@@ -64,13 +59,13 @@ impl Keys {
 }
 
 /// 16 lowercase hex digits.
-pub fn slot_name(slot: Slot) -> String {
+pub(crate) fn slot_name(slot: Slot) -> String {
     format!("{:016x}", slot.0)
 }
 
 /// The slot a `blocks/` or `sigs/` name stands for; `None` for a name this layout did not
 /// write (such objects are ignored, never guessed at).
-pub fn parse_slot_name(name: &str) -> Option<Slot> {
+pub(crate) fn parse_slot_name(name: &str) -> Option<Slot> {
     if name.len() != 16
         || !name
             .bytes()
@@ -82,7 +77,7 @@ pub fn parse_slot_name(name: &str) -> Option<Slot> {
 }
 
 /// `(range start, n slots)` of an `index/` name.
-pub fn parse_index_name(name: &str) -> Option<(Slot, u32)> {
+pub(crate) fn parse_index_name(name: &str) -> Option<(Slot, u32)> {
     let (start, count) = name.split_once('-')?;
     if count.len() != 8
         || !count
@@ -95,11 +90,6 @@ pub fn parse_index_name(name: &str) -> Option<(Slot, u32)> {
         parse_slot_name(start)?,
         u32::from_str_radix(count, 16).ok()?,
     ))
-}
-
-/// The last segment of an object's location.
-pub fn file_name(location: &Path) -> Option<&str> {
-    location.filename()
 }
 
 #[cfg(test)]

@@ -7,20 +7,20 @@ use serde_json::{Value, json};
 use crate::error::{ArchiveError, Result};
 
 /// Format name in `layout.json`.
-pub const FORMAT: &str = "bstore-archive";
+pub(crate) const FORMAT: &str = "bstore-archive";
 /// Layout version this crate writes and reads.
-pub const LAYOUT_VERSION: u64 = 1;
+pub(crate) const LAYOUT_VERSION: u64 = 1;
 /// Default slots per sealed index range (about 7 minutes of mainnet slots).
 pub const DEFAULT_RANGE_SLOTS: u64 = 1024;
 /// Bits of a signature's prefix that pick its fan-out bucket in a range index.
-pub const FANOUT_BITS: u8 = 16;
+pub(crate) const FANOUT_BITS: u8 = 16;
 /// Bloom filter bits per signature in a range index.
-pub const BLOOM_BITS_PER_KEY: u64 = 16;
+pub(crate) const BLOOM_BITS_PER_KEY: u64 = 16;
 /// Bloom filter hash functions (≈ 16 · ln 2).
-pub const BLOOM_HASHES: u8 = 11;
+pub(crate) const BLOOM_HASHES: u8 = 11;
 /// Largest allowed range (slot offsets in index entries are `u32`; the writer holds one
 /// range's signature tables in memory while sealing).
-pub const MAX_RANGE_SLOTS: u64 = 1 << 20;
+pub(crate) const MAX_RANGE_SLOTS: u64 = 1 << 20;
 
 /// Parameters fixed at the archive's creation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,17 +50,17 @@ impl Layout {
     }
 
     /// First slot of the range holding `slot`.
-    pub fn range_start(&self, slot: u64) -> u64 {
+    pub(crate) fn range_start(&self, slot: u64) -> u64 {
         slot - slot % self.range_slots
     }
 
     /// Last slot of the range starting at `start` (saturating at `u64::MAX`).
-    pub fn range_last(&self, start: u64) -> u64 {
+    pub(crate) fn range_last(&self, start: u64) -> u64 {
         start.saturating_add(self.range_slots - 1)
     }
 
     /// The JSON stored as `layout.json`.
-    pub fn to_json(&self) -> Vec<u8> {
+    pub(crate) fn to_json(self) -> Vec<u8> {
         json!({
             "format": FORMAT,
             "version": LAYOUT_VERSION,
@@ -76,7 +76,7 @@ impl Layout {
 
     /// Parses `layout.json` (`key` names it in errors). Unknown versions and parameters
     /// this crate cannot read are refused rather than guessed.
-    pub fn from_json(key: &str, bytes: &[u8]) -> Result<Self> {
+    pub(crate) fn from_json(key: &str, bytes: &[u8]) -> Result<Self> {
         let bad = |reason: String| ArchiveError::Layout {
             key: key.to_string(),
             reason,

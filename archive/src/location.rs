@@ -93,7 +93,7 @@ impl Default for S3Options {
 
 impl S3Options {
     /// The S3 client of `location`.
-    pub fn build(&self, location: &ArchiveLocation) -> Result<Arc<dyn ObjectStore>> {
+    pub(crate) fn build(&self, location: &ArchiveLocation) -> Result<Arc<dyn ObjectStore>> {
         let bad = |reason: String| ArchiveError::BadLocation {
             url: location.to_string(),
             reason,

@@ -35,9 +35,9 @@ use crate::sig_table::{SigTable, TxLocation};
 const MAGIC: &[u8; 4] = b"BSAI";
 const VERSION: u8 = 1;
 /// Header bytes.
-pub const HEADER_BYTES: u64 = 64;
+pub(crate) const HEADER_BYTES: u64 = 64;
 /// Bytes of one entry.
-pub const ENTRY_BYTES: u64 = 72;
+pub(crate) const ENTRY_BYTES: u64 = 72;
 const BUCKETS: usize = 1 << FANOUT_BITS;
 
 /// Builds the index of the range starting at `range_start` from its slots' tables (any
@@ -105,13 +105,13 @@ pub fn build(layout: &Layout, range_start: Slot, tables: &[&SigTable]) -> Result
 }
 
 /// Fan-out bucket of a signature: its first `FANOUT_BITS` bits.
-pub fn bucket(sig: &[u8; 64]) -> usize {
+pub(crate) fn bucket(sig: &[u8; 64]) -> usize {
     usize::from(u16::from_be_bytes([sig[0], sig[1]])) >> (16 - FANOUT_BITS)
 }
 
 /// The fixed-size header.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Header {
+pub(crate) struct Header {
     pub range_start: Slot,
     pub range_slots: u64,
     pub n_slots: u32,
@@ -122,7 +122,7 @@ pub struct Header {
 
 impl Header {
     /// Parses and checks the header of `key` against the archive's layout.
-    pub fn parse(key: &Path, layout: &Layout, bytes: &[u8]) -> Result<Self> {
+    pub(crate) fn parse(key: &Path, layout: &Layout, bytes: &[u8]) -> Result<Self> {
         let bad = |reason: String| ArchiveError::corrupt(key, reason);
         if bytes.len() as u64 != HEADER_BYTES {
             return Err(bad(format!(
@@ -180,12 +180,12 @@ impl Header {
     }
 
     /// Bytes of the slot list and the bloom filter.
-    pub fn summary_bytes(&self) -> u64 {
+    pub(crate) fn summary_bytes(&self) -> u64 {
         u64::from(self.n_slots) * 8 + self.bloom_bytes
     }
 
     /// `TooLarge` when the summary exceeds `limits` (checked before it is read).
-    pub fn check_summary_limit(&self, key: &Path, limits: &ReadLimits) -> Result<()> {
+    pub(crate) fn check_summary_limit(&self, key: &Path, limits: &ReadLimits) -> Result<()> {
         if self.summary_bytes() > limits.index_summary_bytes {
             return Err(ArchiveError::TooLarge {
                 key: key.to_string(),
@@ -206,18 +206,19 @@ impl Header {
     }
 
     /// Total object size this header implies.
-    pub fn object_bytes(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn object_bytes(&self) -> u64 {
         self.entries_offset() + self.n_entries * ENTRY_BYTES
     }
 }
 
-/// What a reader keeps of a sealed range: its header, archived slots and bloom filter.
+/// What a reader keeps of a sealed range: its header and bloom filter. The slot list that
+/// follows the header is checked on parse (ascending, within the range) but not kept: the
+/// reader lists archived slots from the block objects themselves.
 #[derive(Debug, Clone)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub key: Path,
     pub header: Header,
-    /// The archived slots the index covers, ascending.
-    pub slots: Vec<Slot>,
     pub bloom: Bloom,
     /// The whole fan-out table once a lookup loaded it (256 KiB; checked to be
     /// non-decreasing and to end at `n_entries`).
@@ -227,7 +228,12 @@ pub struct Summary {
 impl Summary {
     /// Builds the summary from the header and the `summary_bytes()` that follow it,
     /// checking the checksum and the slot list.
-    pub fn parse(key: &Path, header: Header, bytes: &[u8], limits: &ReadLimits) -> Result<Self> {
+    pub(crate) fn parse(
+        key: &Path,
+        header: Header,
+        bytes: &[u8],
+        limits: &ReadLimits,
+    ) -> Result<Self> {
         let bad = |reason: String| ArchiveError::corrupt(key, reason);
         header.check_summary_limit(key, limits)?;
         if bytes.len() as u64 != header.summary_bytes() {
@@ -259,20 +265,19 @@ impl Summary {
         Ok(Self {
             key: key.clone(),
             header,
-            slots,
             bloom: Bloom::from_bytes(bloom.to_vec()),
             fanout: OnceLock::new(),
         })
     }
 
     /// Byte range of the whole fan-out table.
-    pub fn fanout_table_range(&self) -> std::ops::Range<u64> {
+    pub(crate) fn fanout_table_range(&self) -> std::ops::Range<u64> {
         let at = self.header.fanout_offset();
         at..at + (BUCKETS as u64 + 1) * 4
     }
 
     /// Keeps the fan-out table read with [`Self::fanout_table_range`], checked.
-    pub fn set_fanout(&self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn set_fanout(&self, bytes: &[u8]) -> Result<()> {
         let bad = |reason: String| ArchiveError::corrupt(&self.key, reason);
         if bytes.len() != (BUCKETS + 1) * 4 {
             return Err(bad(format!("fan-out read returned {} bytes", bytes.len())));
@@ -295,7 +300,7 @@ impl Summary {
     }
 
     /// The two fan-out words of `sig`'s bucket from the cached table, if loaded.
-    pub fn cached_fanout_words(&self, sig: &[u8; 64]) -> Option<[u8; 8]> {
+    pub(crate) fn cached_fanout_words(&self, sig: &[u8; 64]) -> Option<[u8; 8]> {
         let table = self.fanout.get()?;
         let b = bucket(sig);
         let (lo, hi) = (table.get(b)?, table.get(b + 1)?);
@@ -306,13 +311,18 @@ impl Summary {
     }
 
     /// Byte range of the two fan-out words that bound `sig`'s bucket.
-    pub fn fanout_range(&self, sig: &[u8; 64]) -> std::ops::Range<u64> {
+    #[cfg(test)]
+    pub(crate) fn fanout_range(&self, sig: &[u8; 64]) -> std::ops::Range<u64> {
         let at = self.header.fanout_offset() + bucket(sig) as u64 * 4;
         at..at + 8
     }
 
     /// Byte range of the entries `lo..hi` (from the fan-out words), checked.
-    pub fn bucket_range(&self, words: &[u8], limits: &ReadLimits) -> Result<std::ops::Range<u64>> {
+    pub(crate) fn bucket_range(
+        &self,
+        words: &[u8],
+        limits: &ReadLimits,
+    ) -> Result<std::ops::Range<u64>> {
         let bad = |reason: String| ArchiveError::corrupt(&self.key, reason);
         if words.len() != 8 {
             return Err(bad(format!("fan-out read returned {} bytes", words.len())));
@@ -339,7 +349,7 @@ impl Summary {
     }
 
     /// The locations of `sig` in a bucket's entries (read with [`Self::bucket_range`]).
-    pub fn search_bucket(&self, entries: &[u8], sig: &[u8; 64]) -> Result<Vec<TxLocation>> {
+    pub(crate) fn search_bucket(&self, entries: &[u8], sig: &[u8; 64]) -> Result<Vec<TxLocation>> {
         let bad = |reason: String| ArchiveError::corrupt(&self.key, reason);
         if !(entries.len() as u64).is_multiple_of(ENTRY_BYTES) {
             return Err(bad(format!("bucket read returned {} bytes", entries.len())));

@@ -11,7 +11,7 @@
 //! | [`ArchiveReader::refresh`] | 1 LIST of `index/` per 1,000 seals, 2 range GETs per new seal, 1 LIST of `blocks/` past the sealed ranges, 1 GET per new unsealed slot |
 //!
 //! What it caches (all of it immutable in the archive, so never stale, only incomplete until
-//! the next refresh): the layout, each sealed range's summary (slot list and bloom filter,
+//! the next refresh): the layout, each sealed range's summary (header and bloom filter,
 //! ≈ 2 bytes per signature), the fan-out table (256 KiB) of each range a lookup touched,
 //! and the signature tables of the slots past the last sealed range (≈ 68 bytes per
 //! transaction, at most one range's worth while the writer keeps up).
@@ -43,13 +43,14 @@ struct Catalog {
     refreshed: Option<Instant>,
 }
 
+/// A lookup refreshes the catalog first when it is older than this.
+const MAX_STALENESS: Duration = Duration::from_secs(30);
+
 /// Reads blocks and resolves signatures from one archive.
 #[derive(Debug)]
 pub struct ArchiveReader {
     archive: Archive,
     layout: Layout,
-    /// A lookup refreshes the catalog first when it is older than this.
-    max_staleness: Duration,
     catalog: RwLock<Arc<Catalog>>,
 }
 
@@ -67,25 +68,10 @@ impl ArchiveReader {
         let reader = Self {
             archive,
             layout,
-            max_staleness: Duration::from_secs(30),
             catalog: RwLock::default(),
         };
         reader.refresh().await?;
         Ok(reader)
-    }
-
-    /// Sets how old the signature catalog may get before a lookup refreshes it.
-    pub fn with_max_staleness(mut self, max: Duration) -> Self {
-        self.max_staleness = max;
-        self
-    }
-
-    pub fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    pub fn archive(&self) -> &Archive {
-        &self.archive
     }
 
     fn snapshot(&self) -> Arc<Catalog> {
@@ -233,7 +219,7 @@ impl ArchiveReader {
         if self
             .snapshot()
             .refreshed
-            .is_none_or(|t| t.elapsed() > self.max_staleness)
+            .is_none_or(|t| t.elapsed() > MAX_STALENESS)
         {
             self.refresh().await?;
         }

@@ -19,7 +19,7 @@ const MAGIC: &[u8; 4] = b"BSAS";
 const VERSION: u8 = 1;
 const HEADER_BYTES: usize = 24;
 /// Bytes of one entry.
-pub const ENTRY_BYTES: usize = 68;
+pub(crate) const ENTRY_BYTES: usize = 68;
 
 /// The first signature of each transaction of `record`, in block order (`None` for a
 /// transaction without signatures); the position is the transaction's index, the same as
@@ -70,7 +70,7 @@ impl SigTable {
     }
 
     /// The index of the transaction whose first signature is `sig`.
-    pub fn find(&self, sig: &[u8; 64]) -> Option<u32> {
+    pub(crate) fn find(&self, sig: &[u8; 64]) -> Option<u32> {
         let i = self.entries.partition_point(|(s, _)| s < sig);
         self.entries
             .get(i)
@@ -79,7 +79,7 @@ impl SigTable {
     }
 
     /// The stored bytes.
-    pub fn encode(&self) -> Vec<u8> {
+    pub(crate) fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER_BYTES + self.entries.len() * ENTRY_BYTES);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&[VERSION, 0, 0, 0]);
@@ -95,7 +95,7 @@ impl SigTable {
     }
 
     /// Decodes the table `key`, which must be of `slot` and sorted.
-    pub fn decode(key: &Path, slot: Slot, bytes: &[u8]) -> Result<Self> {
+    pub(crate) fn decode(key: &Path, slot: Slot, bytes: &[u8]) -> Result<Self> {
         let bad = |reason: String| ArchiveError::corrupt(key, reason);
         let (header, body) = bytes
             .split_at_checked(HEADER_BYTES)

@@ -97,7 +97,7 @@ impl Archive {
         &self.keys
     }
 
-    pub fn limits(&self) -> &ReadLimits {
+    pub(crate) fn limits(&self) -> &ReadLimits {
         &self.limits
     }
 
@@ -120,7 +120,7 @@ impl Archive {
     }
 
     /// One PUT: the object appears whole or not at all.
-    pub async fn put(&self, key: &Path, bytes: Vec<u8>) -> Result<()> {
+    pub(crate) async fn put(&self, key: &Path, bytes: Vec<u8>) -> Result<()> {
         let len = bytes.len() as u64;
         self.counters.puts.fetch_add(1, Ordering::Relaxed);
         self.store
@@ -133,7 +133,12 @@ impl Archive {
 
     /// The whole object `key` (`None` when absent); larger than `limit` is `TooLarge`
     /// before its body is read.
-    pub async fn get(&self, key: &Path, what: &'static str, limit: u64) -> Result<Option<Bytes>> {
+    pub(crate) async fn get(
+        &self,
+        key: &Path,
+        what: &'static str,
+        limit: u64,
+    ) -> Result<Option<Bytes>> {
         self.counters.gets.fetch_add(1, Ordering::Relaxed);
         let result = match self.store.get_opts(key, GetOptions::default()).await {
             Ok(r) => r,
@@ -168,7 +173,7 @@ impl Archive {
 
     /// Bytes `range` of `key`, exactly (a shorter object is `Corrupt`; absent is a
     /// not-found `Store` error, see [`ArchiveError::is_not_found`]).
-    pub async fn get_range(&self, key: &Path, range: Range<u64>) -> Result<Bytes> {
+    pub(crate) async fn get_range(&self, key: &Path, range: Range<u64>) -> Result<Bytes> {
         self.counters.gets.fetch_add(1, Ordering::Relaxed);
         let want = range.end - range.start;
         let options = GetOptions {
@@ -285,7 +290,7 @@ impl Archive {
     }
 
     /// The stored layout (`None` when this prefix holds no archive yet).
-    pub async fn layout(&self) -> Result<Option<Layout>> {
+    pub(crate) async fn layout(&self) -> Result<Option<Layout>> {
         let key = self.keys.layout();
         match self.get(&key, "layout object", 64 * 1024).await? {
             Some(bytes) => Layout::from_json(key.as_ref(), &bytes).map(Some),
@@ -295,7 +300,7 @@ impl Archive {
 
     /// The stored layout, writing `wanted` first when there is none. An existing layout
     /// wins: its parameters are the archive's for good.
-    pub async fn layout_or_create(&self, wanted: Layout) -> Result<Layout> {
+    pub(crate) async fn layout_or_create(&self, wanted: Layout) -> Result<Layout> {
         if let Some(layout) = self.layout().await? {
             return Ok(layout);
         }

@@ -9,9 +9,9 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bstore_archive::store::RequestCounts;
 use bstore_archive::{
-    Archive, ArchiveLocation, ArchiveOptions, ArchiveSummary, Layout, ReadLimits, S3Options,
+    Archive, ArchiveError, ArchiveLocation, ArchiveOptions, ArchiveSummary, Layout, ReadLimits,
+    RequestCounts, S3Options,
 };
 use bstore_ledger::Slot;
 use clap::{Args, Subcommand, ValueEnum};
@@ -65,7 +65,7 @@ struct UploadArgs {
     concurrency: usize,
     /// Slots per sealed signature-index range, for a new archive (an existing one keeps its
     /// own).
-    #[arg(long, default_value_t = bstore_archive::layout::DEFAULT_RANGE_SLOTS)]
+    #[arg(long, default_value_t = bstore_archive::DEFAULT_RANGE_SLOTS)]
     range_slots: u64,
     #[command(flatten)]
     s3: S3Args,
@@ -116,13 +116,9 @@ impl S3Args {
     }
 
     /// The archive at `url`.
-    pub fn open(&self, url: &str) -> Result<Archive, Box<dyn std::error::Error>> {
+    pub fn open(&self, url: &str) -> Result<Archive, ArchiveError> {
         let location = ArchiveLocation::parse(url)?;
-        Ok(Archive::open_s3(
-            &location,
-            &self.options(),
-            ReadLimits::default(),
-        )?)
+        Archive::open_s3(&location, &self.options(), ReadLimits::default())
     }
 }
 
@@ -180,7 +176,7 @@ fn upload(args: &UploadArgs) -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let rt = runtime()?;
-    let result = rt.block_on(bstore_archive::writer::archive(
+    let result = rt.block_on(bstore_archive::archive(
         &read.store,
         &archive,
         &opts,

@@ -143,8 +143,7 @@ pub fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let archive = match &args.archive {
         Some(url) => {
             let (url_owned, s3) = (url.clone(), args.s3.clone());
-            let served =
-                ServedArchive::new(url, move || s3.open(&url_owned).map_err(|e| e.to_string()));
+            let served = ServedArchive::new(url, move || s3.open(&url_owned));
             served
                 .check()
                 .map_err(|e| format!("--archive {url}: {e}"))?;

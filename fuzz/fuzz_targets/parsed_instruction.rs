@@ -1,10 +1,10 @@
-//! jsonParsed instruction parsing (`bstore_rpc::parsed`) on hostile instruction data: the
+//! jsonParsed instruction parsing (`bstore_parsed`) on hostile instruction data: the
 //! first byte picks one of the programs Agave parses (or none), the second how many account
 //! keys; the rest is the instruction data. The answer is always one of Agave's two shapes,
 //! and nothing panics or allocates beyond the input.
 #![no_main]
 
-use bstore_rpc::parsed::{ids, parse_ui_instruction};
+use bstore_parsed::{ids, parse_ui_instruction};
 use libfuzzer_sys::fuzz_target;
 
 const PROGRAMS: [[u8; 32]; 12] = [

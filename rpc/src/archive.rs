@@ -16,9 +16,13 @@ use std::pin::Pin;
 use bstore_ledger::Slot;
 use bstore_ledger::history::BlockRecord;
 
-/// A boxed future of an archive answer; errors are for the operator (logged, and answered
-/// as an internal error naming the archive).
-pub type ArchiveFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, String>> + Send + 'a>>;
+pub use crate::error::{ArchiveFault, ArchiveFaultKind};
+
+/// A boxed future of an archive answer. A failure is typed by its kind, which picks the
+/// JSON-RPC answer (`RpcError::Archive`); its detail is for the operator (logged, and
+/// named in the error's `data`). Something the archive does not hold is `Ok(None)` (or an
+/// empty list), never a fault.
+pub type ArchiveFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, ArchiveFault>> + Send + 'a>>;
 
 /// What the server asks of an archive. Every call is bounded in object-store requests by
 /// the implementation (see `bstore-archive`'s reader).

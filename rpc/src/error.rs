@@ -114,6 +114,12 @@ pub enum RpcError {
     #[error("Internal error")]
     Internal { reason: String },
 
+    /// A call to the archive tier behind the ledger failed (`crate::archive`); `what` names
+    /// the call (`block 5`, `signature lookup`). The code is chosen from the fault's kind
+    /// ([`RpcError::code`]); the data names the archive, the call and the archive's message.
+    #[error("Internal error")]
+    Archive { what: String, fault: ArchiveFault },
+
     /// Startup: the ledger could not be opened.
     #[error("cannot open the ledger: {source}")]
     OpenLedger {
@@ -135,6 +141,69 @@ pub enum RpcError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// The kinds of archive failure the server tells apart. The archive holds only finalized
+/// blocks, and a block it does not have is `Ok(None)`, never a fault: each kind here is a
+/// failure of the archive itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveFaultKind {
+    /// Nothing usable at the configured location (no archive there), or an object the
+    /// archive's own index names is missing.
+    NotFound,
+    /// The object store did not answer or refused the request (network, credentials,
+    /// quorum, timeouts), or its location cannot be used; worth a retry once it is back.
+    Unreachable,
+    /// An object is there, but its bytes or its size are not what the archive's layout says.
+    Corrupt,
+    /// The archive client failed outside the object store (a task stopped, a local read).
+    Internal,
+}
+
+impl ArchiveFaultKind {
+    /// The JSON-RPC code of a failed archive call of this kind: an internal error for every
+    /// kind today (a client cannot repair any of them, and none may read as "no such
+    /// block"). The match is exhaustive so that a new kind has to choose its code here.
+    pub fn code(self) -> i64 {
+        match self {
+            Self::NotFound | Self::Unreachable | Self::Corrupt | Self::Internal => {
+                code::INTERNAL_ERROR
+            }
+        }
+    }
+
+    /// A short name for logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::NotFound => "not found",
+            Self::Unreachable => "unreachable",
+            Self::Corrupt => "corrupt",
+            Self::Internal => "internal",
+        }
+    }
+}
+
+/// A failed archive call: its kind, which decides the answer, and the archive's own message
+/// (object key, operation, cause), which is for the operator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchiveFault {
+    pub kind: ArchiveFaultKind,
+    pub detail: String,
+}
+
+impl ArchiveFault {
+    pub fn new(kind: ArchiveFaultKind, detail: impl Into<String>) -> Self {
+        Self {
+            kind,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ArchiveFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
 }
 
 impl From<LedgerError> for RpcError {
@@ -169,6 +238,7 @@ impl RpcError {
             Self::MinContextSlotNotReached { .. } => code::MIN_CONTEXT_SLOT_NOT_REACHED,
             Self::Busy { .. } | Self::BudgetExceeded { .. } => code::NODE_UNHEALTHY,
             Self::Base58TooLong { .. } => code::INVALID_PARAMS,
+            Self::Archive { fault, .. } => fault.kind.code(),
             Self::Ledger { .. }
             | Self::Internal { .. }
             | Self::OpenLedger { .. }
@@ -200,6 +270,7 @@ impl RpcError {
             }
             Self::Ledger { source } => Some(json!(source.to_string())),
             Self::Internal { reason } => Some(json!(reason)),
+            Self::Archive { what, fault } => Some(json!(format!("archive: {what}: {fault}"))),
             _ => None,
         }
     }
@@ -248,5 +319,29 @@ mod tests {
             e.to_string(),
             "Block 1 cleaned up, does not exist on node. First available block: 4"
         );
+    }
+
+    #[test]
+    fn archive_faults_answer_by_kind_and_name_the_call() {
+        for kind in [
+            ArchiveFaultKind::NotFound,
+            ArchiveFaultKind::Unreachable,
+            ArchiveFaultKind::Corrupt,
+            ArchiveFaultKind::Internal,
+        ] {
+            let e = RpcError::Archive {
+                what: "block 7".into(),
+                fault: ArchiveFault::new(kind, "object main/blocks/7: bad frame"),
+            };
+            assert_eq!(
+                e.to_json(),
+                json!({
+                    "code": -32603,
+                    "message": "Internal error",
+                    "data": "archive: block 7: object main/blocks/7: bad frame",
+                }),
+                "{kind:?}"
+            );
+        }
     }
 }

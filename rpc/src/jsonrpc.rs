@@ -42,8 +42,14 @@ async fn run(ctx: &Ctx, request: Request, reply: &mut Reply) -> bool {
         }
         Request::Call { id, method, params } => {
             let outcome = call(ctx, &method, params).await;
-            if let Err(e @ (RpcError::Ledger { .. } | RpcError::Internal { .. })) = &outcome {
-                log::error!("{method}: {e}: {:?}", e.data());
+            match &outcome {
+                Err(e @ (RpcError::Ledger { .. } | RpcError::Internal { .. })) => {
+                    log::error!("{method}: {e}: {:?}", e.data());
+                }
+                Err(e @ RpcError::Archive { fault, .. }) => {
+                    log::error!("{method}: archive {}: {:?}", fault.kind.name(), e.data());
+                }
+                _ => {}
             }
             (id, outcome)
         }

@@ -12,8 +12,9 @@
 //! and `budget.rs` (the memory budget of responses in flight).
 //!
 //! Features: `server` (default) is the server over RocksDB. Without it only [`request`],
-//! [`args`], [`params`], [`history_params`] and [`parsed`] (the jsonParsed instruction
-//! parsers) are built: the supported parsing API the fuzz targets use.
+//! [`args`], [`params`] and [`history_params`] are built: the supported parsing API the
+//! fuzz targets use. The jsonParsed instruction parsers are a crate of their own,
+//! `bstore-parsed`, which `encode/` calls for each instruction.
 //!
 //! Design: `docs/consumers.md#rpc-getblock` and `docs/threading-and-admission.md#rpc-admission`
 //! in the repository; the limits and their flags are in the README.
@@ -22,7 +23,6 @@ pub mod args;
 mod error;
 pub mod history_params;
 pub mod params;
-pub mod parsed;
 pub mod request;
 
 #[cfg(feature = "server")]

@@ -95,7 +95,7 @@ impl Commitment {
 pub enum Encoding {
     #[default]
     Json,
-    /// Parsed keys and instructions of the programs Agave parses (`crate::parsed`).
+    /// Parsed keys and instructions of the programs Agave parses (`bstore_parsed`).
     JsonParsed,
     Base58,
     Base64,

@@ -3,9 +3,9 @@
 
 use crate::common;
 
-use bstore_archive::range_index;
-use bstore_archive::sig_table::SigTable;
-use bstore_archive::{Archive, ArchiveError, ArchiveReader, ReadLimits};
+use bstore_archive::{
+    Archive, ArchiveError, ArchiveReader, ReadLimits, SigTable, build_range_index,
+};
 use bstore_ledger::Slot;
 use object_store::{ObjectStoreExt, PutPayload};
 
@@ -92,7 +92,7 @@ fn an_index_entry_pointing_at_the_wrong_transaction_is_an_error() {
         *index += 1;
     }
     let refs: Vec<&SigTable> = tables.iter().collect();
-    let seal = range_index::build(&layout, Slot(0), &refs).expect("builds");
+    let seal = build_range_index(&layout, Slot(0), &refs).expect("builds");
     put(&archive, &archive.keys().index(Slot(0), 7), seal);
 
     let reader = common::run(ArchiveReader::open(archive.clone())).expect("opens");

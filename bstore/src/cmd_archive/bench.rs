@@ -122,7 +122,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
         ..ArchiveOptions::default()
     };
     eprintln!("archive bench: archiving to {to}");
-    let summary = rt.block_on(bstore_archive::writer::archive(
+    let summary = rt.block_on(bstore_archive::archive(
         &store,
         &archive,
         &opts,
@@ -148,7 +148,7 @@ pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
                 );
             }
             if lookups.len() < args.slots as usize {
-                let sig = bstore_archive::reader::first_signature(&local, 0)?;
+                let sig = bstore_archive::first_signature(&local, 0)?;
                 lookups.extend(sig);
             }
         }

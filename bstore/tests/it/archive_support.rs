@@ -142,7 +142,7 @@ pub fn make_ledger(dir: &Path, n: u64, shreds_per_slot: u32) -> Vec<BlockRecord>
 
 /// The first signature of each transaction of `record`, with its index.
 pub fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
-    bstore_archive::sig_table::first_signatures(record)
+    bstore_archive::first_signatures(record)
         .expect("entry sets parse")
         .into_iter()
         .zip(0u32..)

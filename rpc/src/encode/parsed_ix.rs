@@ -1,5 +1,5 @@
 //! One instruction for jsonParsed (`UiInstruction`): parsed when its program is one Agave
-//! parses and the data parses (`crate::parsed`), else `UiPartiallyDecodedInstruction`
+//! parses and the data parses (`bstore_parsed`), else `UiPartiallyDecodedInstruction`
 //! (program id and accounts as base58 keys, data as base58). Keys are resolved against the
 //! transaction's full key list; an index past it (never in a sanitized transaction, possible
 //! in a corrupt status) keeps the compiled form instead of failing the block.
@@ -48,6 +48,6 @@ fn parse_known(
     stack_height: Option<u32>,
 ) -> Option<String> {
     let accounts: Vec<[u8; 32]> = accounts.iter().map(|k| **k).collect();
-    let parsed = crate::parsed::parse_known(program, &accounts, data, stack_height)?;
+    let parsed = bstore_parsed::parse_known(program, &accounts, data, stack_height)?;
     serde_json::to_string(&parsed).ok()
 }

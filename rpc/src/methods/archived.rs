@@ -22,15 +22,16 @@ use serde_json::json;
 use super::{Answer, Ctx, to_text};
 use crate::archive::BlockArchive;
 use crate::chain::{Chain, MAX_BLOCKS_RANGE};
-use crate::error::RpcError;
+use crate::error::{ArchiveFault, RpcError};
 use crate::history_params::TransactionConfig;
 use crate::params::{BlockConfig, ContextConfig};
 use crate::record_block::RecordBlock;
 
-fn archive_error(what: &str, e: String) -> RpcError {
-    log::error!("archive: {what}: {e}");
-    RpcError::Internal {
-        reason: format!("archive: {what}: {e}"),
+/// A failed archive call `what` (logged with the other internal errors by the caller).
+fn archive_error(what: &str, fault: ArchiveFault) -> RpcError {
+    RpcError::Archive {
+        what: what.to_string(),
+        fault,
     }
 }
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use bstore_ledger::Slot;
 use bstore_ledger::fetch::FetchBuffer;
 use bstore_ledger::history::BlockRecord;
-use bstore_rpc::archive::{ArchiveFuture, BlockArchive};
+use bstore_rpc::archive::{ArchiveFault, ArchiveFaultKind, ArchiveFuture, BlockArchive};
 use bstore_rpc::{RpcConfig, RpcServer};
 use common::*;
 use serde_json::{Value, json};
@@ -44,7 +44,10 @@ impl MemArchive {
         let fail = self.fail;
         Box::pin(async move {
             if fail {
-                Err("connection refused by 127.0.0.1:3900".to_string())
+                Err(ArchiveFault::new(
+                    ArchiveFaultKind::Unreachable,
+                    "connection refused by 127.0.0.1:3900",
+                ))
             } else {
                 Ok(value)
             }
@@ -204,12 +207,22 @@ fn a_failing_archive_is_an_internal_error_and_local_blocks_still_serve() {
     };
     let server = start(&t.ledger.store, archive);
     let e = call(&server, "getBlock", json!([AGAVE_SLOTS[1]]));
-    assert_eq!(e["error"]["code"], -32603, "{e}");
-    assert!(
-        e["error"]["data"]
-            .as_str()
-            .unwrap_or("")
-            .contains("archive"),
+    // The answer names the archive, the call and the archive's own message.
+    assert_eq!(
+        e["error"],
+        json!({
+            "code": -32603,
+            "message": "Internal error",
+            "data": format!(
+                "archive: block {}: connection refused by 127.0.0.1:3900",
+                AGAVE_SLOTS[1]
+            ),
+        }),
+        "{e}"
+    );
+    let e = call(&server, "getFirstAvailableBlock", json!([]));
+    assert_eq!(
+        e["error"]["data"], "archive: first slot: connection refused by 127.0.0.1:3900",
         "{e}"
     );
     let local = call(

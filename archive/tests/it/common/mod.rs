@@ -57,7 +57,7 @@ pub fn record(store: &Blockstore<MemEngine>, slot: Slot) -> BlockRecord {
 
 /// Every first signature of `record`, with its transaction index.
 pub fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
-    bstore_archive::sig_table::first_signatures(record)
+    bstore_archive::first_signatures(record)
         .expect("entry sets parse")
         .into_iter()
         .zip(0u32..)
@@ -79,11 +79,5 @@ pub fn archive(
         concurrency: 4,
         new_layout: Layout::new(range_slots).expect("layout"),
     };
-    run(bstore_archive::writer::archive(
-        store,
-        archive,
-        &opts,
-        &mut |_| {},
-    ))
-    .expect("archives")
+    run(bstore_archive::archive(store, archive, &opts, &mut |_| {})).expect("archives")
 }

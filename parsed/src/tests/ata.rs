@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use crate::parsed::ids::{SPL_ASSOCIATED_TOKEN as ATA, SPL_TOKEN, SYSTEM};
-use crate::parsed::tests::{info, key, parsed, s};
+use crate::ids::{SPL_ASSOCIATED_TOKEN as ATA, SPL_TOKEN, SYSTEM};
+use crate::tests::{info, key, parsed, s};
 
 fn create_accounts() -> [[u8; 32]; 6] {
     [key(1), key(2), key(3), key(4), SYSTEM, SPL_TOKEN]

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use super::amount::{authority_type, extension_types, token_amount};
-use crate::parsed::reader::Reader;
-use crate::parsed::{Ix, Parsed, b58, object, signers};
+use crate::reader::Reader;
+use crate::{Ix, Parsed, b58, object, signers};
 
 /// A decoded `TokenInstruction` (tag in the comment).
 pub(super) enum Classic<'a> {

@@ -4,8 +4,8 @@
 
 use serde_json::json;
 
-use crate::parsed::ids::SYSTEM;
-use crate::parsed::tests::{Data, info, key, parsed, s};
+use crate::ids::SYSTEM;
+use crate::tests::{Data, info, key, parsed, s};
 
 /// Sysvar ids the nonce builders put among the accounts.
 fn sysvar(name: &str) -> [u8; 32] {

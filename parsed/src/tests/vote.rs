@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::parsed::ids::VOTE;
-use crate::parsed::tests::{Data, info, key, keys, parsed, s};
+use crate::ids::VOTE;
+use crate::tests::{Data, info, key, keys, parsed, s};
 
 /// `Hash::default()` in base58.
 const ZERO_HASH: &str = "11111111111111111111111111111111";

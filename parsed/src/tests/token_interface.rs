@@ -9,8 +9,8 @@ use super::{
     METADATA_UPDATE_AUTHORITY, METADATA_UPDATE_FIELD, UPDATE_GROUP_AUTHORITY,
     UPDATE_GROUP_MAX_SIZE,
 };
-use crate::parsed::ids::{SPL_TOKEN, SPL_TOKEN_2022 as T22};
-use crate::parsed::tests::{Data, info, key, parsed, s};
+use crate::ids::{SPL_TOKEN, SPL_TOKEN_2022 as T22};
+use crate::tests::{Data, info, key, parsed, s};
 
 fn check(accounts: &[[u8; 32]], data: &[u8], kind: &str, expected: Value) {
     assert_eq!(info(&T22, accounts, data, kind), expected, "{kind}");

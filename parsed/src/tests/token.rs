@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use crate::parsed::ids::{SPL_TOKEN, SPL_TOKEN_2022};
-use crate::parsed::tests::{Data, info, key, parsed, s};
+use crate::ids::{SPL_TOKEN, SPL_TOKEN_2022};
+use crate::tests::{Data, info, key, parsed, s};
 
 pub(crate) const PROGRAMS: [[u8; 32]; 2] = [SPL_TOKEN, SPL_TOKEN_2022];
 

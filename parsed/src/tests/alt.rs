@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
-use crate::parsed::ids::{ADDRESS_LOOKUP_TABLE as ALT, SYSTEM};
-use crate::parsed::tests::{Data, info, key, parsed, s};
+use crate::ids::{ADDRESS_LOOKUP_TABLE as ALT, SYSTEM};
+use crate::tests::{Data, info, key, parsed, s};
 
 #[test]
 fn create_lookup_table() {

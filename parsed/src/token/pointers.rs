@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::exact;
-use crate::parsed::{Ix, Parsed, nonzero_key, object, signers};
+use crate::{Ix, Parsed, nonzero_key, object, signers};
 
 /// The names one pointer extension prints.
 pub(super) struct Pointer {

@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use crate::parsed::tests::{Data, key, s};
-use crate::parsed::token::extensions::tests::{
+use crate::tests::{Data, key, s};
+use crate::token::extensions::tests::{
     authority, check, mint, multisig, none, signer0, signer1, with_multisig,
 };
 

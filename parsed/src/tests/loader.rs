@@ -4,8 +4,8 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
-use crate::parsed::ids::{BPF_LOADER, BPF_UPGRADEABLE_LOADER as V3};
-use crate::parsed::tests::{Data, info, key, keys, parsed, s};
+use crate::ids::{BPF_LOADER, BPF_UPGRADEABLE_LOADER as V3};
+use crate::tests::{Data, info, key, keys, parsed, s};
 
 #[test]
 fn loader_v2_write_and_finalize() {

@@ -6,8 +6,8 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
-use crate::parsed::ids::SPL_TOKEN_2022 as T22;
-use crate::parsed::tests::{Data, info, key, parsed, s};
+use crate::ids::SPL_TOKEN_2022 as T22;
+use crate::tests::{Data, info, key, parsed, s};
 
 fn b64(bytes: &[u8]) -> String {
     BASE64.encode(bytes)

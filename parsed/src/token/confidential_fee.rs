@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::confidential::{b64, payload, single_proof};
-use crate::parsed::{Ix, Parsed, nonzero_key, object, signers};
+use crate::{Ix, Parsed, nonzero_key, object, signers};
 
 pub(super) fn parse(rest: &[u8], ix: &Ix<'_>) -> Option<Parsed> {
     let k = |i| ix.key(i);

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::amount::account_state;
 use super::exact;
-use crate::parsed::{Ix, Parsed, b58, nonzero_key, object, signers};
+use crate::{Ix, Parsed, b58, nonzero_key, object, signers};
 
 /// Tag 28 (`decode_instruction` of the extension: exactly a type and a state byte).
 pub(super) fn default_account_state(rest: &[u8], ix: &Ix<'_>) -> Option<Parsed> {

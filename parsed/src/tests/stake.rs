@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::parsed::ids::STAKE;
-use crate::parsed::tests::{Data, info, key, keys, parsed, s};
+use crate::ids::STAKE;
+use crate::tests::{Data, info, key, keys, parsed, s};
 
 fn check(accounts: &[[u8; 32]], data: &[u8], kind: &str, expected: Value) {
     assert_eq!(info(&STAKE, accounts, data, kind), expected);

@@ -5,8 +5,8 @@
 
 use serde_json::json;
 
-use crate::parsed::reader::Reader;
-use crate::parsed::{Ix, Parsed, nonzero_key, object};
+use crate::reader::Reader;
+use crate::{Ix, Parsed, nonzero_key, object};
 
 /// "spl_token_group_interface:initialize_token_group"
 const INITIALIZE_GROUP: [u8; 8] = [0x79, 0x71, 0x6c, 0x27, 0x36, 0x33, 0x00, 0x04];

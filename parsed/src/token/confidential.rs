@@ -8,8 +8,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value, json};
 
 use super::exact;
-use crate::parsed::reader::Reader;
-use crate::parsed::{Ix, Parsed, b58, nonzero_key, object, signers};
+use crate::reader::Reader;
+use crate::{Ix, Parsed, b58, nonzero_key, object, signers};
 
 /// Standard base64 of a ciphertext or ElGamal key.
 pub(super) fn b64(bytes: &[u8]) -> String {

@@ -5,10 +5,11 @@
 //! Start at [`parse_ui_instruction`]: it looks the program up in [`ids`], runs that
 //! program's parser, and falls back to Agave's partially decoded form whenever the
 //! program is not one Agave parses, the data does not decode, or there are too few
-//! accounts. The message's `accountKeys` list is `crate::encode::accounts::parsed_keys`.
+//! accounts. The message's `accountKeys` list is written by the rpc crate
+//! (`bstore-rpc`, `encode/accounts.rs`), which calls [`parse_known`] per instruction.
 //!
 //! Invariants of every parser here: instruction data is hostile, so nothing panics on it,
-//! no length field makes anything allocate beyond the bytes actually present ([`reader`]),
+//! no length field makes anything allocate beyond the bytes actually present (`reader.rs`),
 //! and each decoding accepts exactly what Agave's decoder accepts (trailing bytes where
 //! bincode allows them, exact lengths where `bytemuck`/borsh demand them).
 //!

@@ -6,8 +6,8 @@
 
 use serde_json::{Value, json};
 
-use crate::parsed::ids::{SPL_TOKEN_2022 as T22, SYSTEM};
-use crate::parsed::tests::{Data, info, key, parsed, s};
+use crate::ids::{SPL_TOKEN_2022 as T22, SYSTEM};
+use crate::tests::{Data, info, key, parsed, s};
 
 pub(crate) fn check(accounts: &[[u8; 32]], data: &[u8], kind: &str, expected: Value) {
     assert_eq!(info(&T22, accounts, data, kind), expected, "{kind}");

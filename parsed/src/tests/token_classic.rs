@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use crate::parsed::tests::{Data, key, parsed, s};
-use crate::parsed::token::tests::{
+use crate::tests::{Data, key, parsed, s};
+use crate::token::tests::{
     PROGRAMS, account, amount_42_2, check, mint, mint_authority, multisig, owner, recipient,
     signers,
 };

@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use super::amount::token_amount;
-use crate::parsed::reader::Reader;
-use crate::parsed::{Ix, Parsed, b58, object, signers};
+use crate::reader::Reader;
+use crate::{Ix, Parsed, b58, object, signers};
 
 pub(super) fn parse(rest: &[u8], ix: &Ix<'_>) -> Option<Parsed> {
     let mut r = Reader::new(rest);

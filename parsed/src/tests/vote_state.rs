@@ -3,8 +3,8 @@
 use serde_json::json;
 
 use super::{compact_vote_state_update, tower_sync};
-use crate::parsed::reader::Reader;
-use crate::parsed::tests::Data;
+use crate::reader::Reader;
+use crate::tests::Data;
 
 #[test]
 fn offsets_accumulate_from_the_root() {

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::confidential::{b64, payload, proof_accounts};
-use crate::parsed::{Ix, Parsed, object, signers};
+use crate::{Ix, Parsed, object, signers};
 
 pub(super) fn parse(rest: &[u8], ix: &Ix<'_>) -> Option<Parsed> {
     let k = |i| ix.key(i);
