@@ -1,4 +1,4 @@
-//! Interop with Agave: ledgers written by Agave's own crates (solana-ledger 3.1,
+//! Interop with Agave: ledgers written by Agave's own crates (solana-ledger 4.2,
 //! driven through the `agave-interop` tool of `interop/agave`) are read by bstore, and
 //! ledgers bstore writes are read by Agave. Entries are compared byte for byte (the bincode
 //! `Vec<Entry>` each side fetched), never only by count. The scenarios on Agave-made
@@ -686,31 +686,9 @@ const COMPARED_COLUMNS: [&str; 4] = ["index", "erasure_meta", "merkle_root_meta"
 /// One row as hex: (key, value).
 type HexRow = (String, String);
 
-/// A `meta` row (hex) without the Agave 4.x fields when they are zero: bstore writes V3 rows,
-/// the interop tool's Agave 3.1 writes V2, which 4.x reads as V3 with both fields zero
-/// (`docs/on-disk-layout.md#slotmeta`). Any other row is returned as it is.
-fn meta_as_v2(value: String) -> String {
-    let next_slots = value
-        .get(96..112)
-        .and_then(|h| u64::from_str_radix(h, 16).ok())
-        .map(u64::swap_bytes);
-    let Some(n) = next_slots.and_then(|n| usize::try_from(n).ok()) else {
-        return value;
-    };
-    let v2_hex = 2 * (56 + 8 * n + 1 + 8 + 4096);
-    let is_zero_v3_tail = value.len() == v2_hex + 72
-        && value
-            .get(v2_hex..)
-            .is_some_and(|t| t.bytes().all(|b| b == b'0'));
-    match is_zero_v3_tail {
-        true => value[..v2_hex].to_string(),
-        false => value,
-    }
-}
-
 /// The slot's rows of [`COMPARED_COLUMNS`] (`dump-columns`), the meta's
-/// `first_shred_timestamp` (wall-clock time, bytes 24..32) masked and zero 4.x fields
-/// dropped ([`meta_as_v2`]).
+/// `first_shred_timestamp` (wall-clock time, bytes 24..32) masked. Both sides write Agave
+/// 4.x's V3 `meta` rows.
 fn column_rows(ledger: &Path, slot: u64) -> Vec<(&'static str, Vec<HexRow>)> {
     let dump = agave(&[
         "dump-columns",
@@ -730,7 +708,6 @@ fn column_rows(ledger: &Path, slot: u64) -> Vec<(&'static str, Vec<HexRow>)> {
                     let mut value = r["value"].as_str().expect("hex").to_string();
                     if column == "meta" && value.len() >= 64 {
                         value.replace_range(48..64, &"_".repeat(16));
-                        value = meta_as_v2(value);
                     }
                     (r["key"].as_str().expect("hex").to_string(), value)
                 })
