@@ -5,6 +5,7 @@ mod common;
 #[cfg(feature = "storage")]
 mod damage_support;
 mod deshred_real;
+mod engine_conformance;
 mod fetch_block_components;
 mod fetch_block_frame;
 mod fetch_concurrent_readers;
