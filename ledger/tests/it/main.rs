@@ -28,6 +28,7 @@ mod store_damage_missing_sst;
 mod store_damage_wal;
 mod store_damage_wal_tail;
 mod store_duplicates;
+mod store_faults;
 mod store_legacy_positionless;
 mod store_merkle_checks;
 mod store_model;
