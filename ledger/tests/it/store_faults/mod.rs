@@ -17,6 +17,7 @@ mod generated;
 mod real_shreds;
 
 use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
 use std::path::Path;
 
 use bstore_ledger::fetch::{AllowDead, EntryFetch};
@@ -176,11 +177,11 @@ pub fn every_fault<E: KvEngine>(
     let mut injected = 0;
     for (c, call) in calls.iter().enumerate() {
         for &point in points {
-            let slot = FaultPoint::ALL
+            let kind = FaultPoint::ALL
                 .iter()
                 .position(|p| *p == point)
                 .unwrap_or(0);
-            for n in ordinals(ops[c][slot], per_point) {
+            for n in ordinals(ops[c][kind], per_point) {
                 let what = format!("call {c} ({}), {} #{n} failing", call.name(), point.name());
                 let made = make();
                 let store = &made.store;
@@ -193,9 +194,11 @@ pub fn every_fault<E: KvEngine>(
                 }
                 let (rows, seen) = (dump(store), view(store, slots));
                 store.kv().faults().fail_nth(point, n);
-                let err = match call.run(store) {
-                    Ok(out) => panic!("{what}: the call succeeded: {out}"),
-                    Err(e) => e,
+                let failed = std::panic::catch_unwind(AssertUnwindSafe(|| call.run(store)));
+                let err = match failed {
+                    Err(_) => panic!("{what}: the call panicked"),
+                    Ok(Ok(out)) => panic!("{what}: the call succeeded: {out}"),
+                    Ok(Err(e)) => e,
                 };
                 let fault = InjectedFault::of(&err);
                 assert_eq!(fault.map(|f| f.point), Some(point), "{what}: {err}");
