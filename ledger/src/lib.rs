@@ -9,7 +9,8 @@
 //! - [`store`]: columns, keys, `SlotMeta`, shred insertion and `Blockstore`, over the
 //!   storage seam [`store::kv`] (small traits over raw bytes); engines: `MemEngine`
 //!   (always built) and, with feature `storage`, `RocksEngine`
-//!   (`docs/on-disk-layout.md#column-families`).
+//!   (`docs/on-disk-layout.md#column-families`); `FaultEngine` wraps either and fails
+//!   chosen operations on purpose (`docs/storage-seam.md#fault-injection`).
 //! - [`history`]: the transaction history rows a validator writes beside its shreds
 //!   (statuses, rewards) and [`history::BlockRecord`], a block with its rows.
 //! - `synth` (feature `synth`, not default): deterministic mainnet-like slots for tests,

@@ -6,11 +6,20 @@
 //!
 //! Contract every engine keeps (the insert and fetch rules rely on it):
 //! - Column families are named by `&'static str` (a `Column::NAME`); a column the engine
-//!   does not have reads as empty and refuses writes with `LedgerError::Storage`.
+//!   does not have reads as empty and refuses writes with `LedgerError::ColumnNotOpen`.
 //! - A batch is applied atomically: a reader sees none or all of it, before or after a crash.
+//!   Its operations apply in the order they were added. A batch holding a `delete_range`
+//!   whose upper key is below its lower key is refused whole by `write` (RocksDB's rule);
+//!   `lower == upper` deletes nothing.
 //! - `multi_get` returns one slot per key, in key order; keys are sorted ascending.
 //! - A cursor walks keys in byte order (forward) or reverse byte order within
 //!   `lower..upper` (upper exclusive, `None` = to the end), and sees a consistent view.
+//!   A storage error ends the walk; an ended cursor keeps returning `None`.
+//! - `catch_up` is a no-op except on a secondary; `compact_range` never changes what is
+//!   read; `batch` is refused with `LedgerError::NotWritable` unless opened read-write.
+//!
+//! `ledger/tests/it/engine_conformance/` checks every rule on every engine
+//! (`docs/storage-seam.md#engine-conformance`).
 
 use std::fmt::Debug;
 use std::ops::Deref;

@@ -166,6 +166,14 @@ enum Op {
     DeleteRange(&'static str, Vec<u8>, Vec<u8>),
 }
 
+/// Why a batch holding `delete_range(lower, upper)` with `upper < lower` was refused.
+#[derive(Debug, thiserror::Error)]
+#[error("delete range end key {upper:02x?} comes before its start key {lower:02x?}")]
+struct InvertedRange {
+    lower: Vec<u8>,
+    upper: Vec<u8>,
+}
+
 /// Writes collected for one atomic apply.
 #[derive(Debug, Default)]
 pub struct MemBatch {
@@ -210,8 +218,23 @@ impl KvWrite for MemEngine {
         Ok(MemBatch::default())
     }
 
-    /// Applied under the write lock: readers see none or all of the batch.
+    /// Applied under the write lock: readers see none or all of the batch. A batch with an
+    /// inverted delete range is refused whole before anything is applied, as RocksDB
+    /// refuses it.
     fn write(&self, batch: MemBatch) -> Result<()> {
+        for op in &batch.ops {
+            if let Op::DeleteRange(cf, lower, upper) = op
+                && lower > upper
+            {
+                return Err(LedgerError::Storage {
+                    column: cf,
+                    source: Box::new(InvertedRange {
+                        lower: lower.clone(),
+                        upper: upper.clone(),
+                    }),
+                });
+            }
+        }
         let mut tables = self.write_lock();
         for op in batch.ops {
             match op {
@@ -223,7 +246,8 @@ impl KvWrite for MemEngine {
                         c.remove(&key);
                     }
                 }
-                // `BTreeMap::range` panics on an inverted range; an empty one deletes nothing.
+                // Inverted ranges were refused above; `BTreeMap::range` would panic on one,
+                // and an empty one deletes nothing.
                 Op::DeleteRange(cf, lower, upper) if lower < upper => {
                     if let Some(c) = tables.columns.get_mut(cf) {
                         let doomed: Vec<Vec<u8>> =

@@ -14,6 +14,8 @@
 //!   [`MemEngine`] (in memory, always built: model tests and the model-based fuzz target)
 //!   and, with feature `storage`, [`RocksEngine`] (`rocks.rs`, the only file that names
 //!   `rocksdb::` types; open read-write, read-only or as a secondary, with [`OpenOptions`]).
+//!   [`FaultEngine`] wraps either and fails a chosen write, read, cursor step or
+//!   compaction (fault tests and the fuzz target).
 //! - Damage (`docs/damage-and-repair.md`): `open_checks.rs` (never create over existing
 //!   files; every live SST file present), [`WalRecoveryMode`], [`check`] and [`repair`].
 //!
@@ -35,6 +37,7 @@ mod checks;
 mod data_sets;
 mod duplicates;
 mod erasure_check;
+mod fault_engine;
 #[cfg(feature = "storage")]
 mod formats;
 mod history_rows;
@@ -71,6 +74,7 @@ pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};
 pub use column::Column;
 pub use defect::InsertDefect;
 pub use duplicates::{DuplicateKind, DuplicateSlot};
+pub use fault_engine::{FaultCursor, FaultEngine, FaultHandle, FaultPoint, InjectedFault};
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};
 pub use shape_rules::ShapeRules;
 pub use slot_meta::{MAX_NEXT_SLOTS, SlotMeta, SlotMetaFormat};

@@ -5,6 +5,7 @@ mod common;
 #[cfg(feature = "storage")]
 mod damage_support;
 mod deshred_real;
+mod engine_conformance;
 mod fetch_block_components;
 mod fetch_block_frame;
 mod fetch_concurrent_readers;
@@ -27,6 +28,7 @@ mod store_damage_missing_sst;
 mod store_damage_wal;
 mod store_damage_wal_tail;
 mod store_duplicates;
+mod store_faults;
 mod store_legacy_positionless;
 mod store_merkle_checks;
 mod store_model;

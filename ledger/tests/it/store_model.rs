@@ -1,12 +1,19 @@
 //! Scenario: random sequences of insert / corrupt insert / fetch / mark dead / set root on a
 //! small forked ledger of real-format shreds (our shredder, signed, chained, resigned) agree
-//! with a reference model after every step — on the in-memory engine and on RocksDB. The
-//! coverage-guided fuzz target `store_model` runs the same model.
+//! with a reference model after every step — on the in-memory engine and on RocksDB, each
+//! also under a `FaultEngine` whose failures the sequence schedules (a failed step changes
+//! nothing). The coverage-guided fuzz target `store_model` runs the same model.
+
+use std::path::Path;
 
 use crate::model;
 
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, FaultEngine, FaultPoint, KvEngine, MemEngine};
 use proptest::prelude::*;
+
+fn faulty<E: KvEngine>(engine: E, path: &Path) -> Blockstore<FaultEngine<E>> {
+    Blockstore::with_engine(FaultEngine::new(engine), path)
+}
 
 fn ledger() -> &'static model::GenLedger {
     static LEDGER: std::sync::OnceLock<model::GenLedger> = std::sync::OnceLock::new();
@@ -45,12 +52,62 @@ fn corrupted_shreds_are_rejected() {
     }
 }
 
+/// Every data shred of slot 2 in one call (tag 6, slot 2, no rotation).
+const INSERT_SLOT_TWO: [u8; 3] = [6, 2, 0];
+
+/// A failed insert (its write, or its first read) stores nothing and the model agrees; the
+/// same insert afterwards stores the whole slot.
+#[test]
+fn a_failed_insert_changes_nothing_and_the_same_insert_then_works() {
+    for (point, ordinal) in [
+        (FaultPoint::Write, 0u8),
+        (FaultPoint::Read, 1),
+        (FaultPoint::Read, 0),
+    ] {
+        let store = faulty(MemEngine::new(), Path::new(""));
+        // Fault op: tag 7, point byte (0 write, 1 read, 2 cursor step), ordinal byte (n - 1).
+        let point_byte = match point {
+            FaultPoint::Write => 0,
+            _ => 1,
+        };
+        let mut ops = vec![7, point_byte, ordinal];
+        ops.extend(INSERT_SLOT_TWO);
+        model::run_with_faults(&store, ledger(), &ops).expect("model agrees");
+        assert_eq!(store.kv().faults().fired(point), 1, "{point:?} #{ordinal}");
+        assert!(
+            store
+                .data_shred(bstore_ledger::Slot(2), bstore_ledger::ShredIndex(0))
+                .expect("read")
+                .is_none()
+        );
+        model::run_with_faults(&store, ledger(), &INSERT_SLOT_TWO).expect("model agrees");
+        let meta = store
+            .meta(bstore_ledger::Slot(2))
+            .expect("meta")
+            .expect("slot 2");
+        assert!(meta.is_full(), "{meta:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
     #[test]
     fn in_memory_store_agrees_with_the_model(ops in proptest::collection::vec(any::<u8>(), 0..600)) {
         let store = Blockstore::in_memory();
         if let Err(e) = model::run(&store, ledger(), &ops) {
+            prop_assert!(false, "{e}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn in_memory_store_under_faults_agrees_with_the_model(
+        ops in proptest::collection::vec(any::<u8>(), 0..600),
+    ) {
+        let store = faulty(MemEngine::new(), Path::new(""));
+        if let Err(e) = model::run_with_faults(&store, ledger(), &ops) {
             prop_assert!(false, "{e}");
         }
     }
@@ -65,6 +122,23 @@ proptest! {
         let dir = tempfile::tempdir().expect("tempdir");
         let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open");
         if let Err(e) = model::run(&store, ledger(), &ops) {
+            prop_assert!(false, "{e}");
+        }
+    }
+}
+
+#[cfg(feature = "storage")]
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn rocksdb_store_under_faults_agrees_with_the_model(
+        ops in proptest::collection::vec(any::<u8>(), 0..600),
+    ) {
+        use bstore_ledger::store::{AccessMode, RocksEngine};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let engine = RocksEngine::open(dir.path(), AccessMode::ReadWrite).expect("open");
+        let store = faulty(engine, dir.path());
+        if let Err(e) = model::run_with_faults(&store, ledger(), &ops) {
             prop_assert!(false, "{e}");
         }
     }

@@ -1,7 +1,9 @@
 //! A reference model of the blockstore, driven by a byte string of operations (insert
-//! shreds, insert a corrupted shred, fetch, mark dead, set root) against any engine. After
+//! shreds, insert a corrupted shred, fetch, mark dead, set root, and over a `FaultEngine`
+//! fail one engine operation of the next step: `faults.rs`) against any engine. After
 //! every operation the store must agree with the model: the entries of every fetch, the
 //! shred counts, full and connected flags, parents' `next_slots`, dead and rooted slots.
+//! An operation failed by an injected fault must return that fault and change nothing.
 //!
 //! Shared by `store_model.rs` (proptest, in-memory and RocksDB engines) and the fuzz
 //! target `fuzz/fuzz_targets/store_model.rs` (coverage-guided, in memory), so a finding of
@@ -9,108 +11,22 @@
 //! generated ledger (which shreds exist, which data sets they form) and the operations.
 #![allow(dead_code)]
 
+mod checks;
+mod faults;
+mod ledger;
+
 use std::collections::{BTreeMap, BTreeSet};
 
-use bstore_ledger::entry::{Entry, encode_entries};
-use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, SlotEntries, ViewFetch};
-use bstore_ledger::shred::{BatchOptions, LastInSlot, Resign, ShredRef, Shredder};
-use bstore_ledger::store::{Blockstore, InsertOptions, KvEngine, LeaderCheck};
-use bstore_ledger::{Hash, LedgerError, Pubkey, Slot};
-use ed25519_dalek::SigningKey;
+use bstore_ledger::shred::ShredRef;
+use bstore_ledger::store::{
+    Blockstore, FaultEngine, FaultHandle, InsertOptions, KvEngine, LeaderCheck,
+};
+use checks::{check_fetch, check_metas};
+use faults::{Pending, Window};
+pub use ledger::{GenLedger, GenSlot};
 
 /// Data shreds per data set: each set is one FEC set of 32.
 pub const SET_SHREDS: u32 = 32;
-
-/// One generated slot: its shreds and the entries of each data set.
-#[derive(Debug)]
-pub struct GenSlot {
-    pub slot: Slot,
-    pub parent: Slot,
-    pub data: Vec<Vec<u8>>,
-    pub code: Vec<Vec<u8>>,
-    /// Data set `i` is shreds `32 i .. 32 (i + 1)`.
-    pub sets: Vec<Vec<Entry>>,
-}
-
-/// A small forked ledger: 0 → 1 → 2 → {3, 5}, one to three data sets per slot.
-#[derive(Debug)]
-pub struct GenLedger {
-    pub slots: Vec<GenSlot>,
-    pub leader: Pubkey,
-}
-
-/// xorshift64*: deterministic bytes without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
-impl GenLedger {
-    pub fn new(seed: u64) -> Self {
-        let key = SigningKey::from_bytes(&[7u8; 32]);
-        let leader = Pubkey(key.verifying_key().to_bytes());
-        let mut rng = Rng(seed | 1);
-        let shape = [(0, 0, 2), (1, 0, 1), (2, 1, 3), (3, 2, 2), (5, 2, 1)];
-        let slots = shape
-            .iter()
-            .map(|&(slot, parent, sets)| gen_slot(&key, &mut rng, slot, parent, sets))
-            .collect();
-        Self { slots, leader }
-    }
-}
-
-fn gen_slot(key: &SigningKey, rng: &mut Rng, slot: u64, parent: u64, sets: usize) -> GenSlot {
-    let mut shredder =
-        Shredder::new(Slot(slot), Slot(parent), 1, key.clone()).expect("valid shape");
-    let (mut data, mut code, mut all_sets) = (Vec::new(), Vec::new(), Vec::new());
-    for i in 0..sets {
-        let entries: Vec<Entry> = (0..1 + rng.next() % 4)
-            .map(|_| {
-                let mut hash = [0u8; 32];
-                hash[..8].copy_from_slice(&rng.next().to_le_bytes());
-                Entry {
-                    num_hashes: rng.next() % 1000,
-                    hash: Hash(hash),
-                    transactions: Vec::new(),
-                }
-            })
-            .collect();
-        let last = i + 1 == sets;
-        let opts = BatchOptions {
-            last_in_slot: if last {
-                LastInSlot::Yes
-            } else {
-                LastInSlot::No
-            },
-            reference_tick: 0,
-            resign_last: if last { Resign::Yes } else { Resign::No },
-        };
-        let batch = shredder
-            .shred_batch_with_code(&encode_entries(&entries), opts)
-            .expect("shreds");
-        assert_eq!(
-            batch.data.len(),
-            SET_SHREDS as usize,
-            "one FEC set per data set"
-        );
-        data.extend(batch.data);
-        code.extend(batch.code);
-        all_sets.push(entries);
-    }
-    GenSlot {
-        slot: Slot(slot),
-        parent: Slot(parent),
-        data,
-        code,
-        sets: all_sets,
-    }
-}
 
 /// What the model knows of the store.
 #[derive(Debug, Default)]
@@ -133,9 +49,30 @@ fn byte(ops: &mut &[u8]) -> Option<u8> {
 }
 
 /// Runs `ops` against `store` and the model; the first disagreement is an `Err` naming the
-/// operation. Storage errors are disagreements too (no engine error is expected).
+/// operation. Storage errors are disagreements too (no engine error is expected); fault
+/// operations are skipped.
 pub fn run<E: KvEngine>(
     store: &Blockstore<E>,
+    ledger: &GenLedger,
+    ops: &[u8],
+) -> Result<(), String> {
+    run_with(store, None, ledger, ops)
+}
+
+/// [`run`] on a store over a fault engine: fault operations (tag 7) fail the engine
+/// operation they name during the next step, which must then return the injected error
+/// and change nothing.
+pub fn run_with_faults<E: KvEngine>(
+    store: &Blockstore<FaultEngine<E>>,
+    ledger: &GenLedger,
+    ops: &[u8],
+) -> Result<(), String> {
+    run_with(store, Some(store.kv().faults()), ledger, ops)
+}
+
+fn run_with<E: KvEngine>(
+    store: &Blockstore<E>,
+    faults: Option<&FaultHandle>,
     ledger: &GenLedger,
     mut ops: &[u8],
 ) -> Result<(), String> {
@@ -155,123 +92,168 @@ pub fn run<E: KvEngine>(
         ..InsertOptions::default()
     };
     let mut step = 0usize;
-    while let Some(tag) = byte(&mut ops) {
+    let mut pending: Option<Pending> = None;
+    'ops: while let Some(tag) = byte(&mut ops) {
         step += 1;
-        let Some(s) = byte(&mut ops).map(|b| usize::from(b) % n) else {
+        let Some(sb) = byte(&mut ops) else {
             break;
         };
+        // Tag 7 schedules an engine failure for the next operation (`faults.rs`).
+        if tag % 8 == 7 {
+            let Some(nb) = byte(&mut ops) else {
+                break;
+            };
+            pending = Some(Pending::parse(sb, nb));
+            continue;
+        }
+        let s = usize::from(sb) % n;
         let g = &ledger.slots[s];
-        let what = match tag % 7 {
-            6 => {
-                // Every data shred of slot `s`, rotated to start at a chosen one.
-                let rot = byte(&mut ops).map_or(0, usize::from) % g.data.len();
-                let order: Vec<usize> = (0..g.data.len())
-                    .map(|i| (i + rot) % g.data.len())
-                    .collect();
-                let out = store
-                    .insert_shreds_with(order.iter().map(|&i| &g.data[i]), options)
-                    .map_err(|e| format!("step {step}: insert slot: {e}"))?;
-                let fresh = g.data.len() - model.present[s].len();
-                if !out.rejected.is_empty() || out.inserted != fresh || out.recovered != 0 {
-                    return Err(format!(
-                        "step {step}: whole slot: inserted {} want {fresh}",
-                        out.inserted
-                    ));
-                }
-                model.present[s].extend(0..u32::try_from(g.data.len()).unwrap_or(0));
-                "insert slot"
-            }
-            0 | 1 => {
-                // Insert a handful of data (tag 0) or code (tag 1) shreds of slot `s`.
-                let count = byte(&mut ops).map_or(0, |b| usize::from(b % 40) + 1);
-                let pool = if tag % 7 == 0 { &g.data } else { &g.code };
-                let picks: Vec<usize> = (0..count)
-                    .filter_map(|_| byte(&mut ops).map(|b| usize::from(b) % pool.len()))
-                    .collect();
-                let out = store
-                    .insert_shreds_with(picks.iter().map(|&i| &pool[i]), options)
-                    .map_err(|e| format!("step {step}: insert: {e}"))?;
-                let target = if tag % 7 == 0 {
-                    &mut model.present[s]
-                } else {
-                    &mut model.code_present[s]
-                };
-                let fresh: BTreeSet<u32> = picks
-                    .iter()
-                    .map(|&i| u32::try_from(i).unwrap_or(u32::MAX))
-                    .filter(|i| !target.contains(i))
-                    .collect();
-                target.extend(fresh.iter().copied());
-                let touched = touched_sets(&model.fec_sets[s], tag % 7 == 0, &fresh);
-                let recovered = recover(&mut model, s, &touched);
-                if !out.rejected.is_empty()
-                    || out.inserted != fresh.len()
-                    || out.recovered != recovered
-                    || !out.recovery_failed.is_empty()
-                    || !out.duplicate_slots.is_empty()
-                {
-                    return Err(format!(
-                        "step {step}: insert of valid shreds: inserted {} recovered {}, expected \
-                         {} / {recovered}, rejected {:?}, recovery {:?}, duplicates {:?}",
-                        out.inserted,
-                        out.recovered,
-                        fresh.len(),
-                        out.rejected.first().map(|r| r.error.to_string()),
-                        out.recovery_failed.first().map(ToString::to_string),
-                        out.duplicate_slots,
-                    ));
-                }
-                "insert"
-            }
-            2 => {
-                let (Some(pick), Some(hi), Some(lo), Some(x)) = (
-                    byte(&mut ops),
-                    byte(&mut ops),
-                    byte(&mut ops),
-                    byte(&mut ops),
-                ) else {
-                    break;
-                };
-                let index = usize::from(pick) % g.data.len();
-                let stored = corrupt_insert(
-                    store,
-                    g,
-                    index,
-                    usize::from(u16::from_le_bytes([lo, hi])),
-                    x | 1,
-                    checked,
-                    &mut model.present[s],
-                )
-                .map_err(|e| format!("step {step}: corrupt insert: {e}"))?;
-                if let Some((i, recovered)) = stored {
-                    let touched = touched_sets(&model.fec_sets[s], true, &BTreeSet::from([i]));
-                    let want = recover(&mut model, s, &touched);
-                    if recovered != want {
+        let window = Window::open(faults, pending.take());
+        let what = 'op: {
+            match tag % 8 {
+                6 => {
+                    // Every data shred of slot `s`, rotated to start at a chosen one.
+                    let rot = byte(&mut ops).map_or(0, usize::from) % g.data.len();
+                    let order: Vec<usize> = (0..g.data.len())
+                        .map(|i| (i + rot) % g.data.len())
+                        .collect();
+                    let result =
+                        store.insert_shreds_with(order.iter().map(|&i| &g.data[i]), options);
+                    let Some(out) = window
+                        .outcome(result)
+                        .map_err(|e| format!("step {step}: insert slot: {e}"))?
+                    else {
+                        break 'op "failed insert slot";
+                    };
+                    let fresh = g.data.len() - model.present[s].len();
+                    if !out.rejected.is_empty() || out.inserted != fresh || out.recovered != 0 {
                         return Err(format!(
-                            "step {step}: corrupt insert recovered {recovered}, want {want}"
+                            "step {step}: whole slot: inserted {} want {fresh}",
+                            out.inserted
                         ));
                     }
+                    model.present[s].extend(0..u32::try_from(g.data.len()).unwrap_or(0));
+                    "insert slot"
                 }
-                "corrupt"
-            }
-            3 => {
-                let set = byte(&mut ops).map_or(0, |b| usize::from(b) % (g.sets.len() + 1));
-                check_fetch(store, ledger, &model, s, set)
-                    .map_err(|e| format!("step {step}: fetch: {e}"))?;
-                "fetch"
-            }
-            4 => {
-                store.set_dead_slot(g.slot).map_err(|e| e.to_string())?;
-                model.dead.insert(s);
-                "dead"
-            }
-            _ => {
-                store.set_roots([g.slot]).map_err(|e| e.to_string())?;
-                model.roots.insert(s);
-                "root"
+                0 | 1 => {
+                    // Insert a handful of data (tag 0) or code (tag 1) shreds of slot `s`.
+                    let count = byte(&mut ops).map_or(0, |b| usize::from(b % 40) + 1);
+                    let pool = if tag % 8 == 0 { &g.data } else { &g.code };
+                    let picks: Vec<usize> = (0..count)
+                        .filter_map(|_| byte(&mut ops).map(|b| usize::from(b) % pool.len()))
+                        .collect();
+                    let result = store.insert_shreds_with(picks.iter().map(|&i| &pool[i]), options);
+                    let Some(out) = window
+                        .outcome(result)
+                        .map_err(|e| format!("step {step}: insert: {e}"))?
+                    else {
+                        break 'op "failed insert";
+                    };
+                    let target = if tag % 8 == 0 {
+                        &mut model.present[s]
+                    } else {
+                        &mut model.code_present[s]
+                    };
+                    let fresh: BTreeSet<u32> = picks
+                        .iter()
+                        .map(|&i| u32::try_from(i).unwrap_or(u32::MAX))
+                        .filter(|i| !target.contains(i))
+                        .collect();
+                    target.extend(fresh.iter().copied());
+                    let touched = touched_sets(&model.fec_sets[s], tag % 8 == 0, &fresh);
+                    let recovered = recover(&mut model, s, &touched);
+                    if !out.rejected.is_empty()
+                        || out.inserted != fresh.len()
+                        || out.recovered != recovered
+                        || !out.recovery_failed.is_empty()
+                        || !out.duplicate_slots.is_empty()
+                    {
+                        return Err(format!(
+                            "step {step}: insert of valid shreds: inserted {} recovered {}, expected \
+                         {} / {recovered}, rejected {:?}, recovery {:?}, duplicates {:?}",
+                            out.inserted,
+                            out.recovered,
+                            fresh.len(),
+                            out.rejected.first().map(|r| r.error.to_string()),
+                            out.recovery_failed.first().map(ToString::to_string),
+                            out.duplicate_slots,
+                        ));
+                    }
+                    "insert"
+                }
+                2 => {
+                    let (Some(pick), Some(hi), Some(lo), Some(x)) = (
+                        byte(&mut ops),
+                        byte(&mut ops),
+                        byte(&mut ops),
+                        byte(&mut ops),
+                    ) else {
+                        break 'ops;
+                    };
+                    let index = usize::from(pick) % g.data.len();
+                    let flip = Flip {
+                        index,
+                        pos: usize::from(u16::from_le_bytes([lo, hi])),
+                        x: x | 1,
+                    };
+                    let stored =
+                        corrupt_insert(store, g, flip, checked, &mut model.present[s], &window)
+                            .map_err(|e| format!("step {step}: corrupt insert: {e}"))?;
+                    if let Some((i, recovered)) = stored {
+                        let touched = touched_sets(&model.fec_sets[s], true, &BTreeSet::from([i]));
+                        let want = recover(&mut model, s, &touched);
+                        if recovered != want {
+                            return Err(format!(
+                                "step {step}: corrupt insert recovered {recovered}, want {want}"
+                            ));
+                        }
+                    }
+                    "corrupt"
+                }
+                3 => {
+                    let set = byte(&mut ops).map_or(0, |b| usize::from(b) % (g.sets.len() + 1));
+                    let start = u32::try_from(set).map_err(|e| e.to_string())? * SET_SHREDS;
+                    if window.is_armed() {
+                        faults::fetch(store, &window, g.slot, start)
+                            .map_err(|e| format!("step {step}: fetch under a fault: {e}"))?;
+                    }
+                    window.close();
+                    check_fetch(store, ledger, &model, s, set)
+                        .map_err(|e| format!("step {step}: fetch: {e}"))?;
+                    "fetch"
+                }
+                4 => {
+                    let result = store.set_dead_slot(g.slot);
+                    if window
+                        .outcome(result)
+                        .map_err(|e| format!("step {step}: dead: {e}"))?
+                        .is_none()
+                    {
+                        break 'op "failed dead";
+                    }
+                    model.dead.insert(s);
+                    "dead"
+                }
+                _ => {
+                    let result = store.set_roots([g.slot]);
+                    if window
+                        .outcome(result)
+                        .map_err(|e| format!("step {step}: root: {e}"))?
+                        .is_none()
+                    {
+                        break 'op "failed root";
+                    }
+                    model.roots.insert(s);
+                    "root"
+                }
             }
         };
+        window.close();
         check_metas(store, ledger, &model).map_err(|e| format!("step {step} ({what}): {e}"))?;
+    }
+    // The input may end inside an operation whose fault never ran.
+    if let Some(handle) = faults {
+        handle.clear();
     }
     for s in 0..n {
         check_fetch(store, ledger, &model, s, 0).map_err(|e| format!("final fetch: {e}"))?;
@@ -279,26 +261,36 @@ pub fn run<E: KvEngine>(
     Ok(())
 }
 
-/// Inserts data shred `index` of `g` with byte `pos` xor `x`. The store may take it only
-/// when the change does not touch what the leader signed (the data it deshreds to), and
-/// never makes a duplicate-slot proof of it (its signature is not the leader's).
-/// Returns the index and the shreds the call recovered when the shred was stored.
-fn corrupt_insert<E: KvEngine>(
-    store: &Blockstore<E>,
-    g: &GenSlot,
+/// Which data shred a corrupt insert changes, and how: byte `pos` (modulo the length) xor
+/// `x` (never 0).
+#[derive(Debug, Clone, Copy)]
+struct Flip {
     index: usize,
     pos: usize,
     x: u8,
+}
+
+/// Inserts data shred `flip.index` of `g` with byte `flip.pos` xor `flip.x`. The store may take it only
+/// when the change does not touch what the leader signed (the data it deshreds to), and
+/// never makes a duplicate-slot proof of it (its signature is not the leader's).
+/// Returns the index and the shreds the call recovered when the shred was stored; `None`
+/// when it was not (rejected, or the call failed by an injected fault).
+fn corrupt_insert<E: KvEngine>(
+    store: &Blockstore<E>,
+    g: &GenSlot,
+    Flip { index, pos, x }: Flip,
     options: InsertOptions,
     present: &mut BTreeSet<u32>,
+    window: &Window<'_>,
 ) -> Result<Option<(u32, usize)>, String> {
     let original = &g.data[index];
     let mut bad = original.clone();
     let pos = pos % bad.len();
     bad[pos] ^= x;
-    let out = store
-        .insert_shreds_with([&bad], options)
-        .map_err(|e| e.to_string())?;
+    // A call failed by a fault stores nothing, as a rejected shred does.
+    let Some(out) = window.outcome(store.insert_shreds_with([&bad], options))? else {
+        return Ok(None);
+    };
     if !out.duplicate_slots.is_empty() || !out.recovery_failed.is_empty() {
         return Err(format!(
             "a shred corrupted at byte {pos} made {:?} / {:?}",
@@ -374,161 +366,4 @@ fn recover(model: &mut Model, s: usize, touched: &BTreeSet<u32>) -> usize {
         }
     }
     recovered
-}
-
-/// The model's first missing data index of slot `s`.
-fn consumed(model: &Model, s: usize) -> u32 {
-    (0..).find(|i| !model.present[s].contains(i)).unwrap_or(0)
-}
-
-fn has_meta(ledger: &GenLedger, model: &Model, s: usize) -> bool {
-    let slot = ledger.slots[s].slot;
-    !model.present[s].is_empty()
-        || ledger
-            .slots
-            .iter()
-            .enumerate()
-            .any(|(c, g)| g.parent == slot && g.slot != slot && !model.present[c].is_empty())
-}
-
-fn check_fetch<E: KvEngine>(
-    store: &Blockstore<E>,
-    ledger: &GenLedger,
-    model: &Model,
-    s: usize,
-    first_set: usize,
-) -> Result<(), String> {
-    let g = &ledger.slots[s];
-    let start = u32::try_from(first_set).map_err(|e| e.to_string())? * SET_SHREDS;
-    let got = store.get_slot_entries_with_shred_info(g.slot, start, AllowDead::No);
-    let mut buf = FetchBuffer::new();
-    let views = store.fetch_slot_views(g.slot, start, AllowDead::No, &mut buf);
-    if !has_meta(ledger, model, s) {
-        return match got {
-            Ok(SlotEntries {
-                entries,
-                num_shreds: 0,
-                is_full: false,
-                ..
-            }) if entries.is_empty() => Ok(()),
-            other => Err(format!("slot {} without meta: {other:?}", g.slot)),
-        };
-    }
-    if model.dead.contains(&s) {
-        return match (got, views) {
-            (Err(LedgerError::DeadSlot { .. }), Err(LedgerError::DeadSlot { .. })) => Ok(()),
-            (a, b) => Err(format!(
-                "dead slot {}: {a:?} / {:?}",
-                g.slot,
-                b.map(|v| v.num_shreds)
-            )),
-        };
-    }
-    let consumed = consumed(model, s);
-    let total = u32::try_from(g.data.len()).map_err(|e| e.to_string())?;
-    let done_sets = (consumed / SET_SHREDS) as usize;
-    let want: Vec<Entry> = g.sets[first_set.min(done_sets)..done_sets]
-        .iter()
-        .flatten()
-        .cloned()
-        .collect();
-    let want_shreds = u64::from((consumed / SET_SHREDS * SET_SHREDS).saturating_sub(start));
-    let want_full = consumed == total;
-    let SlotEntries {
-        entries,
-        num_shreds,
-        is_full: full,
-        ..
-    } = got.map_err(|e| format!("slot {}: {e}", g.slot))?;
-    let want_full_flag = want_full && !want.is_empty();
-    if entries != want || num_shreds != want_shreds || full != want_full_flag {
-        return Err(format!(
-            "slot {} from {start}: got {} entries / {num_shreds} shreds / full {full}, want {} / {want_shreds} / {want_full}",
-            g.slot,
-            entries.len(),
-            want.len()
-        ));
-    }
-    let views = views.map_err(|e| format!("slot {} views: {e}", g.slot))?;
-    let bytes: Vec<u8> = g.sets[first_set.min(done_sets)..done_sets]
-        .iter()
-        .flat_map(|set| encode_entries(set))
-        .collect();
-    let got_bytes: Vec<u8> = views
-        .sets
-        .iter()
-        .flat_map(|v| v.entries.bytes().to_vec())
-        .collect();
-    if got_bytes != bytes || views.num_shreds != want_shreds {
-        return Err(format!("slot {} views differ from owned entries", g.slot));
-    }
-    Ok(())
-}
-
-/// Metas, chaining, connected flags, roots.
-fn check_metas<E: KvEngine>(
-    store: &Blockstore<E>,
-    ledger: &GenLedger,
-    model: &Model,
-) -> Result<(), String> {
-    let full = |s: usize| consumed(model, s) as usize == ledger.slots[s].data.len();
-    let index_of = |slot: Slot| ledger.slots.iter().position(|g| g.slot == slot);
-    for (s, g) in ledger.slots.iter().enumerate() {
-        let meta = store.meta(g.slot).map_err(|e| e.to_string())?;
-        let Some(meta) = meta else {
-            if has_meta(ledger, model, s) {
-                return Err(format!("slot {} has no meta", g.slot));
-            }
-            continue;
-        };
-        if !model.present[s].is_empty() {
-            let received = model.present[s].last().map_or(0, |i| u64::from(*i) + 1);
-            if meta.received != received || meta.consumed != u64::from(consumed(model, s)) {
-                return Err(format!(
-                    "slot {}: received/consumed {}/{} want {received}/{}",
-                    g.slot,
-                    meta.received,
-                    meta.consumed,
-                    consumed(model, s)
-                ));
-            }
-            if meta.parent_slot != Some(g.parent) || meta.is_full() != full(s) {
-                return Err(format!(
-                    "slot {}: parent or full flag wrong: {meta:?}",
-                    g.slot
-                ));
-            }
-        }
-        let mut connected = full(s);
-        let mut cur = s;
-        while connected && ledger.slots[cur].slot != Slot(0) {
-            match index_of(ledger.slots[cur].parent) {
-                Some(p) => {
-                    connected = full(p);
-                    cur = p;
-                }
-                None => connected = false,
-            }
-        }
-        if meta.is_connected() != connected {
-            return Err(format!(
-                "slot {}: connected {} want {connected}",
-                g.slot,
-                meta.is_connected()
-            ));
-        }
-        for (c, child) in ledger.slots.iter().enumerate() {
-            let linked =
-                child.parent == g.slot && child.slot != g.slot && !model.present[c].is_empty();
-            if linked && !meta.next_slots.contains(&child.slot) {
-                return Err(format!("slot {}: next_slots lacks {}", g.slot, child.slot));
-            }
-        }
-        let dead = store.is_dead(g.slot).map_err(|e| e.to_string())?;
-        let root = store.is_root(g.slot).map_err(|e| e.to_string())?;
-        if dead != model.dead.contains(&s) || root != model.roots.contains(&s) {
-            return Err(format!("slot {}: dead {dead} root {root}", g.slot));
-        }
-    }
-    Ok(())
 }
