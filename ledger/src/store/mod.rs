@@ -16,6 +16,9 @@
 //!   `rocksdb::` types; open read-write, read-only or as a secondary, with [`OpenOptions`]).
 //! - Damage (`docs/damage-and-repair.md`): `open_checks.rs` (never create over existing
 //!   files; every live SST file present), [`WalRecoveryMode`], [`check`] and [`repair`].
+//! - A full disk (`docs/damage-and-repair.md#a-full-disk`): `rocks_space.rs` (opens write
+//!   no table file), `purge_space.rs` (a purge that frees what needs no room first),
+//!   [`space_reserve`] (room held back for a purge).
 //!
 //! Start reading at [`Blockstore`], then `insert.rs`.
 
@@ -50,6 +53,8 @@ mod parent_info;
 mod presence;
 mod purge;
 mod purge_history;
+#[cfg(feature = "storage")]
+mod purge_space;
 mod read_path;
 mod recover;
 #[cfg(feature = "storage")]
@@ -60,6 +65,7 @@ mod rocks_check;
 mod rocks_repair;
 mod roots;
 mod sets;
+pub mod space_reserve;
 mod shape_rules;
 mod typed;
 mod wal_mode;
