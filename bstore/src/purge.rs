@@ -6,9 +6,7 @@
 use std::path::Path;
 
 use bstore_ledger::Slot;
-use bstore_ledger::store::space_reserve::{
-    self, DEFAULT_RESERVE_BYTES, ReserveFill, SpaceReserve,
-};
+use bstore_ledger::store::space_reserve::{self, DEFAULT_RESERVE_BYTES, ReserveFill, SpaceReserve};
 use bstore_ledger::store::{AccessMode, Blockstore, PurgeStats};
 use clap::Args;
 use serde_json::json;

@@ -25,7 +25,9 @@ pub(crate) const MAX_TOTAL_WAL_BYTES: u64 = 256 << 20;
 /// The database-wide options a read-write open adds (module invariants).
 pub(super) fn read_write_options(base: &mut Options) -> Result<Options> {
     let mut opts = base
-        .get_options_from_string("avoid_flush_during_recovery=true;avoid_flush_during_shutdown=true")
+        .get_options_from_string(
+            "avoid_flush_during_recovery=true;avoid_flush_during_shutdown=true",
+        )
         .map_err(|e| LedgerError::Storage {
             column: DB_WIDE,
             source: Box::new(e),

@@ -1,0 +1,141 @@
+//! Scenario: a ledger on a disk filled to the last byte. Writing more fails with a clean
+//! error and loses nothing (every slot reads back as before); `ledger purge` still runs, the
+//! free space `df` shows grows, the bytes it reports are the database's real size on disk
+//! before and after, and the space reserve is back in place.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::common::{bstore, bstore_output_within, json_lines};
+use crate::full_disk_support::{SmallDisk, check, du, unlisted_ssts};
+
+const SLOTS: u64 = 30;
+const BUDGET: Duration = Duration::from_secs(120);
+
+#[test]
+fn a_full_disk_loses_nothing_and_purge_gives_the_space_back() {
+    let disk = SmallDisk::mount(160);
+    let ledger_path = disk.path("ledger");
+    let ledger = ledger_path.to_str().expect("utf-8");
+    let slot_count = SLOTS.to_string();
+    bstore(&[
+        "ledger",
+        "generate",
+        "--ledger",
+        ledger,
+        "--slots",
+        &slot_count,
+        "--shreds-per-slot",
+        "256",
+        "--with-code",
+    ]);
+    let before = slots_from(ledger, 1);
+    disk.fill_up("filler");
+
+    // Writing to a full disk fails cleanly, and the ledger keeps every slot it had.
+    let first = (SLOTS + 1).to_string();
+    let (more, _) = bstore_output_within(
+        &[
+            "ledger",
+            "generate",
+            "--ledger",
+            ledger,
+            "--first-slot",
+            &first,
+            "--slots",
+            "5",
+            "--shreds-per-slot",
+            "256",
+        ],
+        BUDGET,
+    );
+    let stderr = String::from_utf8_lossy(&more.stderr);
+    assert!(!more.status.success(), "a write to a full disk succeeded");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(
+        slots_from(ledger, 1),
+        before,
+        "a slot changed on the full disk"
+    );
+    let report = check(&ledger_path);
+    assert_eq!(report["healthy"], true, "{report}");
+    assert_eq!(unlisted_ssts(&ledger_path), Vec::<String>::new());
+
+    // The purge runs on the full disk and gives its space back.
+    let db = ledger_path.join("rocksdb");
+    let (du_before, free_before) = (du(&db), disk.free_bytes());
+    let (out, _) =
+        bstore_output_within(&["ledger", "purge", "--ledger", ledger, "1", "20"], BUDGET);
+    assert!(
+        out.status.success(),
+        "purge on a full disk failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = json_lines(&String::from_utf8_lossy(&out.stdout)).remove(0);
+    assert_eq!(summary["slots_with_meta"], 20, "{summary}");
+    assert_eq!(summary["bytes_before"], du_before, "{summary}");
+    assert_eq!(summary["bytes_after"], du(&db), "{summary}");
+    let (b, a) = (
+        summary["bytes_before"].as_u64().expect("n"),
+        summary["bytes_after"].as_u64().expect("n"),
+    );
+    assert!(a < b / 2, "two thirds of the slots went: {b} -> {a}");
+    let free_after = disk.free_bytes();
+    assert!(
+        free_after >= free_before + (b - a) / 2,
+        "df shows the space back: {free_before} -> {free_after}, ledger {b} -> {a}"
+    );
+    assert_eq!(
+        summary["space_reserve_bytes"].as_u64(),
+        Some(std::fs::metadata(ledger_path.join("bstore-space-reserve")).map_or(0, |m| m.len())),
+        "{summary}"
+    );
+    assert!(
+        summary["space_reserve_bytes"].as_u64() > Some(0),
+        "{summary}"
+    );
+
+    // The purged slots are gone, the others read as before, nothing is left unlisted.
+    let kept = slots_from(ledger, 21);
+    assert_eq!(
+        kept,
+        before[20..].to_vec(),
+        "a slot outside the range changed"
+    );
+    let (gone, _) = bstore_output_within(
+        &[
+            "ledger",
+            "slot",
+            "--access",
+            "read-only",
+            "--ledger",
+            ledger,
+            "5",
+        ],
+        BUDGET,
+    );
+    assert!(!gone.status.success());
+    assert!(String::from_utf8_lossy(&gone.stderr).contains("slot 5 is not in the ledger"));
+    assert_eq!(unlisted_ssts(&ledger_path), Vec::<String>::new());
+    assert_eq!(check(&ledger_path)["healthy"], true);
+}
+
+/// The `ledger slot` summaries of `first..=SLOTS`, read without write access.
+fn slots_from(ledger: &str, first: u64) -> Vec<Value> {
+    (first..=SLOTS)
+        .map(|slot| {
+            let slot = slot.to_string();
+            let args = [
+                "ledger",
+                "slot",
+                "--access",
+                "read-only",
+                "--ledger",
+                ledger,
+            ];
+            json_lines(&bstore(&[&args[..], &[slot.as_str()]].concat())).remove(0)
+        })
+        .collect()
+}
