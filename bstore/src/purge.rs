@@ -56,15 +56,16 @@ pub fn purge(
     let reserve = SpaceReserve::of(ledger);
     let reserved = reserve.release()?;
     let purged = purge_slots(ledger, wal, start, end);
-    let refilled = reserve.fill(reserved)?;
-    let stats = purged?;
-    let after = space_reserve::bytes_on_disk(&db)?;
-    if refilled == ReserveFill::NoRoom {
-        eprintln!(
+    match reserve.fill(reserved) {
+        Ok(ReserveFill::Reserved) => {}
+        Ok(ReserveFill::NoRoom) => eprintln!(
             "bstore: warning: no room to put the {reserved}-byte space reserve {} back",
             reserve.path().display()
-        );
+        ),
+        Err(e) => eprintln!("bstore: warning: the space reserve was not put back: {e}"),
     }
+    let stats = purged?;
+    let after = space_reserve::bytes_on_disk(&db)?;
     let summary = json!({
         "start": start.0,
         "end": end.0,
