@@ -5,50 +5,10 @@
 //! room, the purge gives the space back, the log included, and reports the database's real
 //! size on disk before and after.
 
-use std::time::Duration;
-
-use serde_json::Value;
-
-use crate::common::{bstore, bstore_output_within, json_lines};
-use crate::full_disk_support::{SmallDisk, check, du, unlisted_ssts, wal_bytes};
-
-const BUDGET: Duration = Duration::from_secs(120);
-
-fn generate(ledger: &str, first: u64, slots: u64) -> std::process::Output {
-    let (first, slots) = (first.to_string(), slots.to_string());
-    let args = [
-        "ledger",
-        "generate",
-        "--ledger",
-        ledger,
-        "--first-slot",
-        &first,
-        "--slots",
-        &slots,
-        "--shreds-per-slot",
-        "256",
-        "--with-code",
-    ];
-    bstore_output_within(&args, BUDGET).0
-}
-
-/// The `ledger slot` summaries of `range`, read without write access.
-fn slots(ledger: &str, range: std::ops::RangeInclusive<u64>) -> Vec<Value> {
-    range
-        .map(|slot| {
-            let slot = slot.to_string();
-            let args = [
-                "ledger",
-                "slot",
-                "--access",
-                "read-only",
-                "--ledger",
-                ledger,
-            ];
-            json_lines(&bstore(&[&args[..], &[slot.as_str()]].concat())).remove(0)
-        })
-        .collect()
-}
+use crate::common::{bstore_output_within, json_lines};
+use crate::full_disk_support::{
+    BUDGET, SmallDisk, check, du, generate, slot_summaries, unlisted_ssts, wal_bytes,
+};
 
 #[test]
 fn purges_on_a_full_disk_leave_no_unlisted_file_and_later_give_the_log_back() {
@@ -63,7 +23,7 @@ fn purges_on_a_full_disk_leave_no_unlisted_file_and_later_give_the_log_back() {
     );
     // A ledger from before the reserve: nothing held back.
     let _ = std::fs::remove_file(ledger_path.join("bstore-space-reserve"));
-    let before = slots(ledger, 1..=20);
+    let before = slot_summaries(ledger, 1..=20);
 
     disk.fill("filler", 31 << 20);
     let more = generate(ledger, 21, 60);
@@ -137,6 +97,6 @@ fn purges_on_a_full_disk_leave_no_unlisted_file_and_later_give_the_log_back() {
         "the log replayed at open is retired after the purge"
     );
     assert_eq!(unlisted_ssts(&ledger_path), Vec::<String>::new());
-    assert_eq!(slots(ledger, 6..=20), before[5..].to_vec());
+    assert_eq!(slot_summaries(ledger, 6..=20), before[5..].to_vec());
     assert_eq!(check(&ledger_path)["healthy"], true);
 }

@@ -3,59 +3,35 @@
 //! free space `df` shows grows, the bytes it reports are the database's real size on disk
 //! before and after, and the space reserve is back in place.
 
-use std::time::Duration;
-
-use serde_json::Value;
-
-use crate::common::{bstore, bstore_output_within, json_lines};
-use crate::full_disk_support::{SmallDisk, check, du, unlisted_ssts};
+use crate::common::{bstore_output_within, json_lines};
+use crate::full_disk_support::{
+    BUDGET, SmallDisk, check, du, generate, read_slot, slot_summaries, unlisted_ssts,
+};
 
 const SLOTS: u64 = 30;
-const BUDGET: Duration = Duration::from_secs(120);
 
 #[test]
 fn a_full_disk_loses_nothing_and_purge_gives_the_space_back() {
     let disk = SmallDisk::mount(160);
     let ledger_path = disk.path("ledger");
     let ledger = ledger_path.to_str().expect("utf-8");
-    let slot_count = SLOTS.to_string();
-    bstore(&[
-        "ledger",
-        "generate",
-        "--ledger",
-        ledger,
-        "--slots",
-        &slot_count,
-        "--shreds-per-slot",
-        "256",
-        "--with-code",
-    ]);
-    let before = slots_from(ledger, 1);
+    let made = generate(ledger, 1, SLOTS);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let before = slot_summaries(ledger, 1..=SLOTS);
     disk.fill_up("filler");
 
     // Writing to a full disk fails cleanly, and the ledger keeps every slot it had.
-    let first = (SLOTS + 1).to_string();
-    let (more, _) = bstore_output_within(
-        &[
-            "ledger",
-            "generate",
-            "--ledger",
-            ledger,
-            "--first-slot",
-            &first,
-            "--slots",
-            "5",
-            "--shreds-per-slot",
-            "256",
-        ],
-        BUDGET,
-    );
+    let more = generate(ledger, SLOTS + 1, 5);
     let stderr = String::from_utf8_lossy(&more.stderr);
     assert!(!more.status.success(), "a write to a full disk succeeded");
     assert!(stderr.contains("No space left on device"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(
-        slots_from(ledger, 1),
+        slot_summaries(ledger, 1..=SLOTS),
         before,
         "a slot changed on the full disk"
     );
@@ -98,44 +74,15 @@ fn a_full_disk_loses_nothing_and_purge_gives_the_space_back() {
     );
 
     // The purged slots are gone, the others read as before, nothing is left unlisted.
-    let kept = slots_from(ledger, 21);
+    let kept = slot_summaries(ledger, 21..=SLOTS);
     assert_eq!(
         kept,
         before[20..].to_vec(),
         "a slot outside the range changed"
     );
-    let (gone, _) = bstore_output_within(
-        &[
-            "ledger",
-            "slot",
-            "--access",
-            "read-only",
-            "--ledger",
-            ledger,
-            "5",
-        ],
-        BUDGET,
-    );
+    let gone = read_slot(ledger, 5);
     assert!(!gone.status.success());
     assert!(String::from_utf8_lossy(&gone.stderr).contains("slot 5 is not in the ledger"));
     assert_eq!(unlisted_ssts(&ledger_path), Vec::<String>::new());
     assert_eq!(check(&ledger_path)["healthy"], true);
-}
-
-/// The `ledger slot` summaries of `first..=SLOTS`, read without write access.
-fn slots_from(ledger: &str, first: u64) -> Vec<Value> {
-    (first..=SLOTS)
-        .map(|slot| {
-            let slot = slot.to_string();
-            let args = [
-                "ledger",
-                "slot",
-                "--access",
-                "read-only",
-                "--ledger",
-                ledger,
-            ];
-            json_lines(&bstore(&[&args[..], &[slot.as_str()]].concat())).remove(0)
-        })
-        .collect()
 }

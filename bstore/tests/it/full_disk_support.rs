@@ -12,7 +12,10 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
-use crate::common::json_lines;
+use crate::common::{bstore, bstore_output_within, json_lines};
+
+/// How long one `bstore` command of these scenarios may take.
+pub const BUDGET: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// A tmpfs of `size` bytes, unmounted when dropped (its holder is killed).
 pub struct SmallDisk {
@@ -192,4 +195,57 @@ pub fn wal_bytes(ledger: &Path) -> u64 {
         .iter()
         .filter_map(|f| f["bytes"].as_u64())
         .sum()
+}
+
+/// `ledger generate` of slots `first..first + slots` (256 data shreds each, with coding
+/// shreds) into `ledger`, whatever its outcome.
+pub fn generate(ledger: &str, first: u64, slots: u64) -> std::process::Output {
+    let (first, slots) = (first.to_string(), slots.to_string());
+    let args = [
+        "ledger",
+        "generate",
+        "--ledger",
+        ledger,
+        "--first-slot",
+        &first,
+        "--slots",
+        &slots,
+        "--shreds-per-slot",
+        "256",
+        "--with-code",
+    ];
+    bstore_output_within(&args, BUDGET).0
+}
+
+/// `ledger slot` of `slot`, read without write access, whatever its outcome.
+pub fn read_slot(ledger: &str, slot: u64) -> std::process::Output {
+    let slot = slot.to_string();
+    let args = [
+        "ledger",
+        "slot",
+        "--access",
+        "read-only",
+        "--ledger",
+        ledger,
+        &slot,
+    ];
+    bstore_output_within(&args, BUDGET).0
+}
+
+/// The `ledger slot` summaries of `range`, read without write access; each must read.
+pub fn slot_summaries(ledger: &str, range: std::ops::RangeInclusive<u64>) -> Vec<Value> {
+    range
+        .map(|slot| {
+            let slot = slot.to_string();
+            let args = [
+                "ledger",
+                "slot",
+                "--access",
+                "read-only",
+                "--ledger",
+                ledger,
+            ];
+            json_lines(&bstore(&[&args[..], &[slot.as_str()]].concat())).remove(0)
+        })
+        .collect()
 }
