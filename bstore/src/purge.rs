@@ -64,7 +64,7 @@ pub fn purge(
         ),
         Err(e) => eprintln!("bstore: warning: the space reserve was not put back: {e}"),
     }
-    let stats = purged?;
+    let stats = purged.map_err(|e| with_room_hint(e, reserved))?;
     let after = space_reserve::bytes_on_disk(&db)?;
     let summary = json!({
         "start": start.0,
@@ -78,6 +78,23 @@ pub fn purge(
     });
     println!("{summary}");
     Ok(())
+}
+
+/// A purge that failed for want of room says how to make some: without a reserve there may
+/// be none for the open's MANIFEST and OPTIONS file.
+fn with_room_hint(e: Box<dyn std::error::Error>, reserved: u64) -> Box<dyn std::error::Error> {
+    let text = e.to_string();
+    if !text.contains("No space left on device") {
+        return e;
+    }
+    let hint = if reserved == 0 {
+        "the ledger has no space reserve; free some room (RocksDB's old info logs \
+         rocksdb/LOG.old.* hold no ledger data) and run the purge again"
+    } else {
+        "the space reserve was not enough; free some room or purge a smaller range, then run \
+         the purge again (the rows deleted so far stay deleted), and raise --space-reserve"
+    };
+    format!("{text} ({hint})").into()
 }
 
 /// The purge itself; the ledger is closed when it returns.

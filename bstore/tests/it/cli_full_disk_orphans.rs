@@ -61,6 +61,10 @@ fn purges_on_a_full_disk_leave_no_unlisted_file_and_later_give_the_log_back() {
             "attempt {attempt}: no room, yet it passed"
         );
         assert!(stderr.contains("No space left on device"), "{stderr}");
+        assert!(
+            stderr.contains("no space reserve"),
+            "says how to make room: {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{stderr}");
         assert_eq!(
             unlisted_ssts(&ledger_path),

@@ -6,7 +6,9 @@
 //! - A read-write open writes no SST file: the write-ahead logs are replayed into memory
 //!   and kept until a later flush (`avoid_flush_during_recovery`). An open that fails on a
 //!   full disk therefore leaves no partly written or unlisted table file behind, and an
-//!   open needs only the room of a new MANIFEST, OPTIONS file and log.
+//!   open needs only the room of a new MANIFEST, OPTIONS file and log. (RocksDB still
+//!   flushes a column family whose replayed writes overflow its write buffer; in normal
+//!   operation a family flushes before its unflushed writes reach that size.)
 //! - Closing writes no SST file either (`avoid_flush_during_shutdown`): the logs hold every
 //!   write that is not in a table file yet, and they are replayed at the next open.
 //! - The logs together stay below [`MAX_TOTAL_WAL_BYTES`]: past it RocksDB flushes the
