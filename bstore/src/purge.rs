@@ -27,6 +27,16 @@ impl ReserveArgs {
     /// without room for it is a warning, not a failure: the command may still fit.
     pub fn keep(self, ledger: &Path) -> Result<(), Box<dyn std::error::Error>> {
         let reserve = SpaceReserve::of(ledger);
+        let db = crate::ledger_tool::require_ledger(ledger)?;
+        if self.space_reserve > 0 && !reserve.shares_disk_with(&db)? {
+            eprintln!(
+                "bstore: warning: {} is on another file system than {}: no space reserve is \
+                 kept, as it could not make room for the database",
+                db.display(),
+                ledger.display()
+            );
+            return Ok(());
+        }
         if reserve.fill(self.space_reserve)? == ReserveFill::NoRoom {
             eprintln!(
                 "bstore: warning: no room for the {}-byte space reserve {}; on a full disk \
@@ -64,7 +74,12 @@ pub fn purge(
         ),
         Err(e) => eprintln!("bstore: warning: the space reserve was not put back: {e}"),
     }
-    let stats = purged.map_err(|e| with_room_hint(e, reserved))?;
+    let stats = purged.map_err(|e| {
+        format!(
+            "purging slots {start}..={end}: {}",
+            with_room_hint(e, reserved)
+        )
+    })?;
     let after = space_reserve::bytes_on_disk(&db)?;
     let summary = json!({
         "start": start.0,

@@ -86,3 +86,20 @@ fn a_full_disk_loses_nothing_and_purge_gives_the_space_back() {
     assert_eq!(unlisted_ssts(&ledger_path), Vec::<String>::new());
     assert_eq!(check(&ledger_path)["healthy"], true);
 }
+
+#[test]
+fn a_database_linked_to_another_disk_gets_no_reserve_that_could_not_help_it() {
+    let disk = SmallDisk::mount(32);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ledger_path = dir.path().join("ledger");
+    std::fs::create_dir_all(disk.path("db")).expect("mkdir on the small disk");
+    std::fs::create_dir_all(&ledger_path).expect("mkdir");
+    std::os::unix::fs::symlink(disk.path("db"), ledger_path.join("rocksdb")).expect("link");
+    let ledger = ledger_path.to_str().expect("utf-8");
+    let made = generate(ledger, 1, 2);
+    let stderr = String::from_utf8_lossy(&made.stderr);
+    assert!(made.status.success(), "{stderr}");
+    assert!(stderr.contains("another file system"), "{stderr}");
+    assert!(!ledger_path.join("bstore-space-reserve").exists());
+    assert_eq!(slot_summaries(ledger, 1..=2).len(), 2);
+}

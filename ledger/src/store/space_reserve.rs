@@ -71,6 +71,18 @@ impl SpaceReserve {
         &self.path
     }
 
+    /// Whether the reserve's directory is on the same file system as `db` (a database
+    /// directory linked to another disk gets no room from the reserve).
+    pub fn shares_disk_with(&self, db: &Path) -> Result<bool> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let device = |p: &Path| {
+            std::fs::metadata(p)
+                .map(|m| m.dev())
+                .map_err(|e| io_error("cannot read", p, e))
+        };
+        Ok(device(dir)? == device(db)?)
+    }
+
     /// The reserve's length in bytes; 0 when there is none.
     pub fn len(&self) -> Result<u64> {
         match std::fs::symlink_metadata(&self.path) {
@@ -175,6 +187,7 @@ mod tests {
         let on_disk = bytes_on_disk(reserve.path()).expect("du");
         assert!(on_disk >= 3 << 20, "allocated: {on_disk}");
         assert!(bytes_on_disk(dir.path()).expect("du") >= on_disk);
+        assert!(reserve.shares_disk_with(dir.path()).expect("same disk"));
         // A smaller request leaves the reserve as it is.
         reserve.fill(1 << 20).expect("fill");
         assert_eq!(reserve.len().expect("len"), 3 << 20);
