@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
-use crate::common::{bstore, bstore_output_within, json_lines};
+use crate::common::{bstore_output_within, json_lines};
 
 /// How long one `bstore` command of these scenarios may take.
 pub const BUDGET: std::time::Duration = std::time::Duration::from_secs(120);
@@ -236,16 +236,13 @@ pub fn read_slot(ledger: &str, slot: u64) -> std::process::Output {
 pub fn slot_summaries(ledger: &str, range: std::ops::RangeInclusive<u64>) -> Vec<Value> {
     range
         .map(|slot| {
-            let slot = slot.to_string();
-            let args = [
-                "ledger",
-                "slot",
-                "--access",
-                "read-only",
-                "--ledger",
-                ledger,
-            ];
-            json_lines(&bstore(&[&args[..], &[slot.as_str()]].concat())).remove(0)
+            let out = read_slot(ledger, slot);
+            assert!(
+                out.status.success(),
+                "ledger slot {slot}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            json_lines(&String::from_utf8_lossy(&out.stdout)).remove(0)
         })
         .collect()
 }
