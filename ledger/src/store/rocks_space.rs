@@ -11,9 +11,9 @@
 //!   operation a family flushes before its unflushed writes reach that size.)
 //! - Closing writes no SST file either (`avoid_flush_during_shutdown`): the logs hold every
 //!   write that is not in a table file yet, and they are replayed at the next open.
-//! - The logs together stay below [`MAX_TOTAL_WAL_BYTES`]: past it RocksDB flushes the
-//!   column families that keep the oldest log alive, so one rarely written column cannot
-//!   pin gigabytes of logs.
+//! - Once the logs together pass [`MAX_TOTAL_WAL_BYTES`], RocksDB flushes the column
+//!   families that keep the oldest log alive, so one rarely written column cannot pin
+//!   gigabytes of logs.
 
 use rocksdb::{BottommostLevelCompaction, CompactOptions, Options};
 
@@ -21,7 +21,7 @@ use super::{DB_WIDE, RocksEngine, storage};
 use crate::error::{LedgerError, Result};
 
 /// Bound on the write-ahead logs' total size (RocksDB's default is four times the sum of
-/// every column family's write buffers, over 6 GiB with bstore's 24 families).
+/// every column family's write buffers, several GiB with bstore's 24 families).
 pub(crate) const MAX_TOTAL_WAL_BYTES: u64 = 256 << 20;
 
 /// The database-wide options a read-write open adds (module invariants).
