@@ -99,6 +99,7 @@ fn report_json(r: &CheckReport) -> Value {
         "files": r.files,
         "sst_files": r.sst_files.iter().map(|f| json!({"column": f.column, "name": f.name, "bytes": f.bytes})).collect::<Vec<_>>(),
         "wal_files": r.wal_files.iter().map(|(n, s)| json!({"name": n, "bytes": s})).collect::<Vec<_>>(),
+        "unlisted_files": r.unlisted_files.iter().map(|(n, s)| json!({"name": n, "bytes": s})).collect::<Vec<_>>(),
         "column_entries": columns,
         "damage": r.damage.iter().map(|d| json!({"file": d.file, "reason": d.reason})).collect::<Vec<_>>(),
     })
@@ -115,6 +116,12 @@ fn print_text(r: &CheckReport) {
     );
     for c in &r.columns {
         println!("  {:<28} {:>12} entries", c.name, c.entries);
+    }
+    for (name, bytes) in &r.unlisted_files {
+        println!(
+            "unlisted {name}: {bytes} bytes the MANIFEST does not list (an unfinished write; \
+             the next read-write open, e.g. `ledger purge`, deletes it)"
+        );
     }
     if r.is_healthy() {
         println!("healthy: every file present, every checksum verified");

@@ -21,6 +21,7 @@ use serde_json::json;
 use crate::cmd_shreds::HashLimitArgs;
 use crate::ledger_tool::{self, Access, Detail, Format, ReadArgs};
 use crate::open_args::WalArgs;
+use crate::purge::ReserveArgs;
 use crate::summary::{SlotFacts, SummaryOptions, summarize};
 
 /// Arguments of `bstore ledger`.
@@ -60,12 +61,15 @@ enum LedgerCommand {
         /// the highest root (Agave's `--limit-ledger-size`; nothing above the root goes).
         #[arg(long, value_name = "SHREDS")]
         limit_ledger_size: Option<u64>,
+        #[command(flatten)]
+        reserve: ReserveArgs,
         /// Shred stream files (u64 LE length + packet bytes, repeated).
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
     /// Delete slots START..=END (END defaults to START) from every column, then compact so
-    /// the space comes back (agave-ledger-tool's `purge`). Prints a JSON summary.
+    /// the space comes back, on a full disk too (agave-ledger-tool's `purge`). Prints a JSON
+    /// summary with the database's bytes on disk before and after.
     Purge {
         /// Ledger directory.
         #[arg(long)]
@@ -137,6 +141,8 @@ enum LedgerCommand {
         /// executing the slots.
         #[arg(long)]
         with_history: bool,
+        #[command(flatten)]
+        reserve: ReserveArgs,
     },
     /// Lowest and highest slot with a meta, their count, and the rooted slots
     /// (agave-ledger-tool's `bounds`). Never writes to the ledger.
@@ -247,6 +253,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
             skip_merkle_check,
             legacy_shapes,
             limit_ledger_size,
+            reserve,
             files,
         } => {
             let options = InsertOptions {
@@ -263,6 +270,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
                 },
             };
             let store = Blockstore::open_with(&ledger, &wal.create_if_missing())?;
+            reserve.keep(&ledger)?;
             ingest(&store, batch.max(1), options, limit_ledger_size, &files)
         }
         LedgerCommand::Purge {
@@ -348,6 +356,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
             hashes_per_tick,
             with_code,
             with_history,
+            reserve,
         } => {
             let spec = SlotSpec {
                 data_shreds: shreds_per_slot,
@@ -358,6 +367,7 @@ pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
                 return Err("--first-slot must be at least 1 (its parent is first-1)".into());
             }
             let store = Blockstore::open_with(&ledger, &wal.create_if_missing())?;
+            reserve.keep(&ledger)?;
             generate(&store, slots, first_slot, seed, spec, with_history)
         }
     }

@@ -19,7 +19,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::cmd_bench::rss;
-use crate::purge::dir_bytes;
+use bstore_ledger::store::space_reserve::bytes_on_disk;
 
 /// Arguments of `bstore bench soak`.
 #[derive(Debug, Args)]
@@ -159,7 +159,7 @@ fn sample(db: &Path, progress: &Progress, done: &AtomicBool, every: u64) -> Vec<
             let latency = Latency::of(&mut reads);
             samples.push(Sample {
                 slots,
-                disk_bytes: dir_bytes(db).unwrap_or(0),
+                disk_bytes: bytes_on_disk(db).unwrap_or(0),
                 rss_bytes: rss().0,
                 read_p99_us: latency.p99,
                 reads: reads.len(),

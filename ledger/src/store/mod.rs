@@ -18,6 +18,9 @@
 //!   compaction (fault tests and the fuzz target).
 //! - Damage (`docs/damage-and-repair.md`): `open_checks.rs` (never create over existing
 //!   files; every live SST file present), [`WalRecoveryMode`], [`check`] and [`repair`].
+//! - A full disk (`docs/damage-and-repair.md#a-full-disk`): `rocks_space.rs` (opens write
+//!   no table file), `purge_space.rs` (a purge that frees what needs no room first),
+//!   [`space_reserve`] (room held back for a purge).
 //!
 //! Start reading at [`Blockstore`], then `insert.rs`.
 
@@ -53,6 +56,8 @@ mod parent_info;
 mod presence;
 mod purge;
 mod purge_history;
+#[cfg(feature = "storage")]
+mod purge_space;
 mod read_path;
 mod recover;
 #[cfg(feature = "storage")]
@@ -64,6 +69,7 @@ mod rocks_repair;
 mod roots;
 mod sets;
 mod shape_rules;
+pub mod space_reserve;
 mod typed;
 mod wal_mode;
 pub(crate) mod wire;

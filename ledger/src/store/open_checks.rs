@@ -166,6 +166,23 @@ pub(crate) fn wal_files(db: &Path) -> Vec<(String, u64)> {
     logs
 }
 
+/// The SST files among `names` (the database directory's files) that `live` (the
+/// MANIFEST's list) does not hold, with their sizes.
+pub(crate) fn unlisted_tables(
+    db: &Path,
+    names: &[String],
+    live: &[LiveFile],
+) -> Vec<(String, u64)> {
+    names
+        .iter()
+        .filter(|n| is_numbered(n, ".sst") && !live.iter().any(|f| &f.name == *n))
+        .map(|n| {
+            let size = std::fs::metadata(db.join(n)).map_or(0, |m| m.len());
+            (n.clone(), size)
+        })
+        .collect()
+}
+
 /// The files RocksDB reads when it opens besides the SSTs (the MANIFEST named by
 /// `CURRENT` and the write-ahead logs), for an error RocksDB gives without a file name.
 pub(crate) fn files_read_at_open(db: &Path) -> String {

@@ -89,7 +89,7 @@ impl PurgedRanges {
 }
 
 /// Every column a purge deletes from: bstore's own and Agave's other slot-keyed ones.
-fn purged_columns() -> impl Iterator<Item = &'static str> {
+pub(crate) fn purged_columns() -> impl Iterator<Item = &'static str> {
     columns::ALL
         .iter()
         .map(|(cf, _)| *cf)
@@ -104,6 +104,14 @@ fn upper_key(to: Slot) -> Vec<u8> {
         // Past every key of slot u64::MAX (keys are at most 48 bytes: `alt_data_shred`).
         None => vec![0xFF; 49],
     }
+}
+
+/// A key at or above every key of slot `to` and below every key of `to + 1`, for bounds
+/// compared inclusively: the slot, then more 0xFF bytes than any key has after its slot.
+pub(crate) fn last_key(to: Slot) -> Vec<u8> {
+    let mut key = to.0.to_be_bytes().to_vec();
+    key.extend_from_slice(&[0xFF; 48]);
+    key
 }
 
 impl<E: KvEngine> Blockstore<E> {
@@ -152,6 +160,28 @@ impl<E: KvEngine> Blockstore<E> {
     /// write, removes the purged slots from their parents' `next_slots`, then compacts the
     /// range. Waits for a running insert call; fails on a store not opened read-write.
     pub fn purge_slots(&self, from: Slot, to: Slot) -> Result<PurgeStats> {
+        let stats = self.delete_slot_rows(from, to)?;
+        self.compact_slots(from, to)?;
+        Ok(stats)
+    }
+
+    /// Compacts slots `from..=to` of every purged column, so the rows a purge deleted leave
+    /// the disk.
+    pub(crate) fn compact_slots(&self, from: Slot, to: Slot) -> Result<()> {
+        if from > to {
+            return Ok(());
+        }
+        let (lower, upper) = (from.0.to_be_bytes(), upper_key(to));
+        for cf in purged_columns() {
+            self.engine.kv().compact_range(cf, &lower, &upper)?;
+        }
+        Ok(())
+    }
+
+    /// [`Self::purge_slots`] without the compaction: the rows of `from..=to` are deleted in
+    /// one atomic write and the parents' `next_slots` updated; the disk space comes back
+    /// when the range is compacted.
+    pub(crate) fn delete_slot_rows(&self, from: Slot, to: Slot) -> Result<PurgeStats> {
         let mut stats = PurgeStats {
             from,
             to,
@@ -201,10 +231,6 @@ impl<E: KvEngine> Blockstore<E> {
             return Err(e);
         }
         cache.forget(from, to);
-        drop(cache);
-        for cf in purged_columns() {
-            self.engine.kv().compact_range(cf, &lower, &upper)?;
-        }
         Ok(stats)
     }
 

@@ -19,6 +19,9 @@ use super::open_options::OpenOptions;
 use super::wal_mode::WalRecoveryMode;
 use crate::error::{LedgerError, Result};
 
+#[path = "rocks_space.rs"]
+mod space;
+
 /// Column name used in errors that concern the whole database.
 const DB_WIDE: &str = "<database>";
 
@@ -183,6 +186,7 @@ impl RocksEngine {
         db_opts.set_wal_recovery_mode(rocks_wal_mode(options.wal_recovery_mode()));
         let db = match &mode {
             AccessMode::ReadWrite => {
+                let mut db_opts = space::read_write_options(&mut db_opts)?;
                 db_opts.create_if_missing(state == DirState::CreateNew);
                 db_opts.create_missing_column_families(true);
                 DB::open_cf_descriptors(&db_opts, &path, descriptors)
@@ -488,7 +492,9 @@ impl KvEngine for RocksEngine {
 
     fn compact_range(&self, cf: &'static str, lower: &[u8], upper: &[u8]) -> Result<()> {
         if let Some(handle) = self.cf(cf) {
-            self.db.compact_range_cf(handle, Some(lower), Some(upper));
+            let opts = space::compaction_options();
+            self.db
+                .compact_range_cf_opt(handle, Some(lower), Some(upper), &opts);
         }
         Ok(())
     }

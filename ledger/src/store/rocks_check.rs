@@ -49,6 +49,10 @@ pub struct CheckReport {
     pub sst_files: Vec<SstFile>,
     /// Write-ahead logs with their sizes.
     pub wal_files: Vec<(String, u64)>,
+    /// SST files in the database directory that the MANIFEST does not list, with their
+    /// sizes: left by a flush or compaction that never finished (a full disk, a crash).
+    /// Nothing reads them; the next read-write open deletes them. Not damage.
+    pub unlisted_files: Vec<(String, u64)>,
     /// Every column family read in full.
     pub columns: Vec<ColumnCheck>,
     /// Everything damaged; empty for a healthy database.
@@ -98,6 +102,7 @@ pub fn check(ledger: &Path, wal_recovery: Option<WalRecoveryMode>) -> Result<Che
         files: names.len(),
         sst_files: Vec::new(),
         wal_files: open_checks::wal_files(&db),
+        unlisted_files: Vec::new(),
         columns: Vec::new(),
         damage: Vec::new(),
     };
@@ -130,6 +135,7 @@ pub fn check(ledger: &Path, wal_recovery: Option<WalRecoveryMode>) -> Result<Che
                     bytes: f.size,
                 })
                 .collect();
+            report.unlisted_files = open_checks::unlisted_tables(&db, &names, live);
             for (file, reason) in open_checks::live_file_problems(&db, live) {
                 report.damage.push(damage(&file, reason));
             }

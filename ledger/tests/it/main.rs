@@ -32,6 +32,7 @@ mod store_faults;
 mod store_legacy_positionless;
 mod store_merkle_checks;
 mod store_model;
+mod store_open_writes_no_table;
 mod store_parent_info;
 mod store_purge;
 mod store_read_only_and_secondary;
