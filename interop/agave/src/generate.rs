@@ -253,13 +253,13 @@ fn transfer(src: &mut Source) -> Transaction {
 }
 
 fn entry_len(entry: &Entry) -> Result<u64> {
-    bincode::serialized_size(entry).context("bincode size of an entry")
+    wincode::serialized_size(entry).context("wincode size of an entry")
 }
 
-/// bincode of the slot's entries as one `Vec<Entry>`: what `summary` hashes and what bstore
-/// encodes for the same entries.
+/// The slot's entries as one `Vec<Entry>` in Agave 4.x's wincode (the same bytes as bincode
+/// 1.x's legacy layout): what `summary` hashes and what bstore encodes for the same entries.
 pub fn entries_bincode(entries: &[Entry]) -> Result<Vec<u8>> {
-    bincode::serialize(entries).context("bincode of entries")
+    wincode::serialize(entries).context("wincode of entries")
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {

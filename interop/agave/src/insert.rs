@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use solana_ledger::blockstore::{Blockstore, BlockstoreInsertionMetrics, PossibleDuplicateShred};
+use solana_ledger::blockstore_meta::BlockLocation;
 use solana_ledger::shred::filter::ShredRecoveryContext;
 use solana_ledger::shred::{Payload, ReedSolomonCache, Shred};
 use solana_streamer::evicting_sender::EvictingSender;
@@ -171,8 +172,8 @@ impl WindowService {
             .into_iter()
             .map(|shred| (std::borrow::Cow::Owned(shred), /*is_repaired:*/ false));
         let sets = blockstore
-            .insert_shreds_handle_duplicate(
-                shreds,
+            .insert_shreds_at_location_handle_duplicate(
+                shreds.map(|(shred, repaired)| (shred, repaired, BlockLocation::Original)),
                 None,
                 false,
                 &mut self.recovery,

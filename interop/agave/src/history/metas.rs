@@ -120,7 +120,14 @@ pub fn reward(
         post_balance,
         reward_type,
         commission,
+        commission_bps: None,
     }
+}
+
+/// `reward` with its vote account's commission in basis points (SIMD-0291).
+pub fn with_commission_bps(mut reward: Reward, bps: u16) -> Reward {
+    reward.commission_bps = Some(bps);
+    reward
 }
 
 /// The inner instructions of top-level instruction `index`.

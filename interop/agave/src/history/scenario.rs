@@ -13,7 +13,7 @@ use solana_signer::Signer;
 use solana_transaction_status::{RewardType, RewardsAndNumPartitions};
 
 use super::keys::Keys;
-use super::metas::reward;
+use super::metas::{reward, with_commission_bps};
 use super::plan::PlannedSlot;
 use super::queries::unknown_signature;
 use super::rpc::SignaturesConfig;
@@ -119,12 +119,22 @@ pub fn plan(keys: &Keys) -> Result<Vec<PlannedSlot>> {
                         Some(RewardType::Staking),
                         None,
                     ),
+                    with_commission_bps(
+                        reward(
+                            &keys.vote,
+                            0,
+                            51_000_000,
+                            Some(RewardType::Voting),
+                            Some(100),
+                        ),
+                        10_000,
+                    ),
                     reward(
-                        &keys.vote,
+                        &keys.delegate,
+                        -2_000,
                         0,
-                        51_000_000,
-                        Some(RewardType::Voting),
-                        Some(100),
+                        Some(RewardType::DeactivatedStake),
+                        None,
                     ),
                     reward(&keys.new_staker, -5_000, 0, Some(RewardType::Fee), Some(0)),
                 ],

@@ -10,7 +10,7 @@ use solana_signer::Signer;
 use solana_stake_interface::instruction as stake;
 use solana_stake_interface::state::StakeAuthorize;
 use solana_system_interface::instruction as system;
-use solana_transaction_context::TransactionReturnData;
+use solana_transaction_context::transaction::TransactionReturnData;
 use solana_transaction_error::TransactionError;
 use solana_transaction_status::RewardType;
 use solana_vote_interface::state::TowerSync;

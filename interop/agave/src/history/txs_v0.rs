@@ -7,7 +7,7 @@ use solana_compute_budget_interface::ComputeBudgetInstruction;
 use solana_instruction_error::InstructionError;
 use solana_signer::Signer;
 use solana_system_interface::instruction as system;
-use solana_transaction_context::TransactionReturnData;
+use solana_transaction_context::transaction::TransactionReturnData;
 use solana_transaction_error::TransactionError;
 use spl_associated_token_account_interface::instruction as ata;
 use spl_token_2022_interface::extension::memo_transfer::instruction as memo_transfer;
