@@ -6,9 +6,12 @@
 //!
 //! The ledger is only read (as a RocksDB secondary, or read-only) unless `--access
 //! read-write` asks to mark failing slots dead; no access mode creates a ledger.
+//! `--follow` keeps replaying a ledger its writer still writes (`replay_follow.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use bstore_ledger::entry::TickRules;
 use bstore_ledger::fetch::{FetchBuffer, last_entry_hash};
@@ -16,13 +19,14 @@ use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::{Hash, Slot};
 use bstore_replay::{
     Alpenglow, Completion, CountingExecutor, DeadSlots, MetricsSink, ReplayDriver, ReplayOptions,
-    SlotStats, SlotStatus,
+    SlotStats, SlotStatus, follow,
 };
 use serde_json::json;
 
 use crate::cmd_shreds::HashLimitArgs;
 use crate::ledger_tool::{self, Access};
 use crate::open_args::WalArgs;
+use crate::replay_follow;
 
 /// How `bstore replay` opens the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -77,6 +81,15 @@ pub struct ReplayArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Keep replaying a ledger its writer (a validator) still writes: as a secondary, each
+    /// slot is replayed as its data sets complete and reported once when final, until
+    /// SIGINT or SIGTERM. Starts after the newest root (or the highest full slot), trusting
+    /// its last entry hash, unless `--from` names the first slot.
+    #[arg(long, conflicts_with = "to")]
+    pub follow: bool,
+    /// With `--follow`: how often to catch up with the writer, in milliseconds.
+    #[arg(long, default_value_t = 100, requires = "follow")]
+    pub catch_up_ms: u64,
 }
 
 /// How `bstore replay` prints.
@@ -124,6 +137,16 @@ pub fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     // Declared after the secondary directory, so it is dropped (closed) before it.
     let store = Arc::new(store);
+    if args.follow {
+        if access != ReplayAccess::Secondary {
+            return Err(
+                "--follow reads beside a live writer: it needs --access secondary \
+                        (the default)"
+                    .into(),
+            );
+        }
+        return run_follow(&args, store);
+    }
     let slots = replayable_slots(&store, &args)?;
     if slots.is_empty() {
         return Err(format!(
@@ -132,24 +155,44 @@ pub fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
         )
         .into());
     }
-    let options = ReplayOptions {
+    let options = replay_options(&args, dead_slots, Completion::Final);
+    let mut driver = ReplayDriver::new(Arc::clone(&store), options, CountingExecutor::new());
+    seed_parents(&store, &mut driver, &slots, args.parent_blockhash)?;
+
+    print_header(args.format);
+    let mut summary = Summary::default();
+    for slot in slots {
+        let status = driver.replay(slot)?;
+        print_status(args.format, slot, &status, &mut summary);
+    }
+    bstore_metrics::flush();
+    print_summary(args.format, &summary);
+    Ok(())
+}
+
+fn replay_options(
+    args: &ReplayArgs,
+    dead_slots: DeadSlots,
+    completion: Completion,
+) -> ReplayOptions {
+    ReplayOptions {
         tick_rules: TickRules {
             ticks_per_slot: TickRules::DEFAULT_TICKS_PER_SLOT,
             hashes_per_tick: args.hashes_per_tick,
         },
         hash_limits: args.limits.limits(),
         dead_slots,
-        completion: Completion::Final,
+        completion,
         metrics: MetricsSink::Global,
         alpenglow: args
             .alpenglow_genesis_slot
             .map_or(Alpenglow::Off, |s| Alpenglow::After(Slot(s))),
         ..ReplayOptions::default()
-    };
-    let mut driver = ReplayDriver::new(Arc::clone(&store), options, CountingExecutor::new());
-    seed_parents(&store, &mut driver, &slots, args.parent_blockhash)?;
+    }
+}
 
-    if args.format == Format::Table {
+fn print_header(format: Format) {
+    if format == Format::Table {
         println!(
             "{:>12} {:>8} {:>7} {:>7} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10}  note",
             "slot",
@@ -164,14 +207,70 @@ pub fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
             "total_us"
         );
     }
+}
+
+/// `--follow`: replays the slots a live writer adds until SIGINT or SIGTERM.
+fn run_follow(args: &ReplayArgs, store: Arc<Blockstore>) -> Result<(), Box<dyn std::error::Error>> {
+    let exit = Arc::new(AtomicBool::new(false));
+    replay_follow::stop_on_signals(Arc::clone(&exit))?;
+    let options = replay_options(args, DeadSlots::Report, Completion::Streaming);
+    let mut driver = ReplayDriver::new(Arc::clone(&store), options, CountingExecutor::new());
+    let start = match args.from {
+        Some(from) => {
+            seed_parents(&store, &mut driver, &[Slot(from)], args.parent_blockhash)?;
+            Slot(from)
+        }
+        None => {
+            let anchor = follow_anchor(&store)?;
+            let Some(hash) = last_entry_hash(store.as_ref(), anchor, &mut FetchBuffer::new())?
+            else {
+                return Err(format!("slot {anchor} has no entries to start from").into());
+            };
+            eprintln!(
+                "bstore: following {} after slot {anchor}, trusting its last entry hash {hash}",
+                args.ledger.display()
+            );
+            driver.seed_blockhash(anchor, hash);
+            Slot(anchor.0.saturating_add(1))
+        }
+    };
+    print_header(args.format);
+    let catch_up = Duration::from_millis(args.catch_up_ms.max(1));
+    let updates = replay_follow::watch(Arc::clone(&store), start, catch_up, Arc::clone(&exit));
     let mut summary = Summary::default();
-    for slot in slots {
-        let status = driver.replay(slot)?;
+    let outcome = follow(&mut driver, &updates, &exit, |slot, status| {
         print_status(args.format, slot, &status, &mut summary);
-    }
+    })?;
     bstore_metrics::flush();
     print_summary(args.format, &summary);
+    if !outcome.unfinished.is_empty() {
+        eprintln!(
+            "bstore: stopped with {} slot(s) still in progress or waiting for a parent",
+            outcome.unfinished.len()
+        );
+    }
     Ok(())
+}
+
+/// Where `--follow` starts without `--from`: the newest root that is full and not dead,
+/// else the highest such slot.
+fn follow_anchor(store: &Blockstore) -> Result<Slot, Box<dyn std::error::Error>> {
+    let usable = |slot: Slot| -> Result<bool, Box<dyn std::error::Error>> {
+        Ok(store.meta(slot)?.is_some_and(|m| m.is_full()) && !store.is_dead(slot)?)
+    };
+    if let Some(root) = store.max_root()?
+        && usable(root)?
+    {
+        return Ok(root);
+    }
+    let mut highest = None;
+    for meta in store.slot_metas(..) {
+        let meta = meta?;
+        if meta.is_full() && !store.is_dead(meta.slot)? {
+            highest = Some(meta.slot);
+        }
+    }
+    highest.ok_or_else(|| "no full slot to start following from (use --from)".into())
 }
 
 /// Full or rooted slots with a meta within `--from ..= --to`, ascending.

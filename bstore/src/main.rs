@@ -18,6 +18,7 @@ mod cmd_soak;
 mod ledger_tool;
 mod open_args;
 mod purge;
+mod replay_follow;
 mod serve_archive;
 mod summary;
 

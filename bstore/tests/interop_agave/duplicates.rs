@@ -1,9 +1,11 @@
 //! Scenario: a leader equivocates. Agave's shredder makes two versions of one slot signed by
 //! the same key (`gen --version-seed`); bstore ingests part of version A, then one shred of
-//! version B, and must store the duplicate-slot proof Agave would: read back by Agave's
-//! `has_duplicate_shreds_in_slot` / `get_duplicate_slot`, both shreds valid by Agave's shred
-//! API, and the same bytes Agave's own insert path stores for the same shreds in the same
-//! order (`insert --via window-service`). And the reverse: a proof Agave stored is bstore's.
+//! version B, and must do what Agave 4.x's insert path does with the same shreds in the same
+//! order (`insert --via window-service`): store the same duplicate-slot proof (read back by
+//! Agave's `has_duplicate_shreds_in_slot` / `get_duplicate_slot`, both shreds valid by
+//! Agave's shred API, the same bytes) or none (a chained-root conflict), and mark the slot
+//! dead exactly when Agave does (a conflict in a slot that is not full). And the reverse: a
+//! proof Agave stored is bstore's.
 
 use super::*;
 
@@ -118,6 +120,10 @@ struct Case {
     shred1: Pos,
     /// Whether B's shred is stored (a chaining conflict is, as in Agave; the others not).
     b_stored: bool,
+    /// Whether a proof is stored (Agave 4.x stores none for a chained-root conflict).
+    proof: bool,
+    /// Whether the slot ends dead (Agave 4.x: a conflict while the slot is not full).
+    dead: bool,
 }
 
 fn collide(case: &Case) {
@@ -137,38 +143,47 @@ fn collide(case: &Case) {
         "version A alone: {out}"
     );
     let out = bstore_ingest(&ledger, &[&b_file], Some(leader));
-    assert_eq!(
-        out["duplicate_slots"],
-        json!([{"slot": SLOT, "kind": case.kind}]),
-        "{out}"
-    );
+    let reported = match case.proof {
+        true => json!([{"slot": SLOT, "kind": case.kind}]),
+        false => json!([]),
+    };
+    assert_eq!(out["duplicate_slots"], reported, "{out}");
+    let marked = if case.dead { json!([SLOT]) } else { json!([]) };
+    assert_eq!(out["slots_marked_dead"], marked, "{out}");
     assert_eq!(
         out["inserted"],
         u64::from(case.b_stored),
         "B's shred stored? {out}"
     );
-    let proof = bstore_proof(&ledger).expect("bstore stored a proof");
-    assert!(
-        proof.shred1 == shred_at(&versions.a.stream, case.shred1),
-        "shred1 of bstore's proof is not A's shred {:?}",
-        case.shred1
-    );
-    assert!(
-        proof.shred2 == shred_at(&versions.b.stream, case.b_shred),
-        "shred2 of bstore's proof is not B's shred"
-    );
-
-    // Agave reads bstore's proof, byte for byte, and finds it valid.
-    let (read, shreds) = agave_proof(&ledger, leader);
-    assert_valid_for_agave(&read, case.kind);
-    assert!(
-        shreds == [proof.shred1.clone(), proof.shred2.clone()],
-        "Agave's get_duplicate_slot returns other bytes than bstore stored"
-    );
+    let proof = bstore_proof(&ledger);
+    assert_eq!(proof.is_some(), case.proof, "bstore's proof");
+    if let Some(proof) = &proof {
+        assert!(
+            proof.shred1 == shred_at(&versions.a.stream, case.shred1),
+            "shred1 of bstore's proof is not A's shred {:?}",
+            case.shred1
+        );
+        assert!(
+            proof.shred2 == shred_at(&versions.b.stream, case.b_shred),
+            "shred2 of bstore's proof is not B's shred"
+        );
+        // Agave reads bstore's proof, byte for byte, and finds it valid.
+        let (read, shreds) = agave_proof(&ledger, leader);
+        assert_valid_for_agave(&read, case.kind);
+        assert!(
+            shreds == [proof.shred1.clone(), proof.shred2.clone()],
+            "Agave's get_duplicate_slot returns other bytes than bstore stored"
+        );
+    }
     let (summary, _) = agave_read(&ledger, SLOT);
-    assert_eq!(summary["duplicate_proof"], true, "{summary}");
+    assert_eq!(summary["duplicate_proof"], case.proof, "{summary}");
+    assert_eq!(
+        summary["dead"], case.dead,
+        "Agave reads bstore's dead flag: {summary}"
+    );
 
-    // Agave's own insert path, same shreds in the same order: the same proof, the same rows.
+    // Agave's own insert path, same shreds in the same order: the same proof, the same dead
+    // flag, the same rows.
     let by_agave = dir.path().join("by-agave");
     let insert = |file: &Path| {
         agave(&[
@@ -193,11 +208,19 @@ fn collide(case: &Case) {
         "Agave's insert finds no {}: {found}",
         case.kind
     );
-    let (_, theirs) = agave_proof(&by_agave, leader);
-    assert!(
-        theirs == [proof.shred1, proof.shred2],
-        "Agave stores another proof for the same shreds than bstore"
+    let (theirs_summary, _) = agave_read(&by_agave, SLOT);
+    assert_eq!(
+        (&theirs_summary["duplicate_proof"], &theirs_summary["dead"]),
+        (&json!(case.proof), &json!(case.dead)),
+        "Agave's own insert: {theirs_summary}"
     );
+    if let Some(proof) = proof {
+        let (_, theirs) = agave_proof(&by_agave, leader);
+        assert!(
+            theirs == [proof.shred1, proof.shred2],
+            "Agave stores another proof for the same shreds than bstore"
+        );
+    }
     let differences = column_differences(&ledger, &by_agave, SLOT);
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
@@ -214,11 +237,14 @@ fn same_position_proof_from_agave_versions() {
         kind: "same_position",
         shred1: (true, 5),
         b_stored: false,
+        proof: true,
+        dead: false,
     });
 }
 
 /// (ii) A's data shreds 0..10, then B's data shred 20 (a free position of the same FEC
-/// set, under another Merkle root): refused; the proof holds the set's first stored shred.
+/// set, under another Merkle root): refused; the proof holds the set's first stored shred,
+/// and the slot (not full) is marked dead.
 #[test]
 #[ignore = "needs the Agave tool; run scripts/interop-agave.sh"]
 fn merkle_root_conflict_proof_from_agave_versions() {
@@ -229,15 +255,17 @@ fn merkle_root_conflict_proof_from_agave_versions() {
         kind: "merkle_root_conflict",
         shred1: (true, 0),
         b_stored: false,
+        proof: true,
+        dead: true,
     });
 }
 
 /// (iii) A's first FEC set (its 32 data shreds and code shred 0, which gives the set's
 /// shape), then B's data shred 32, the first of B's second set, which chains to B's first
-/// root: stored, and the proof is (A's code shred 0, B's shred 32).
+/// root: stored, no proof (Agave 4.x), and the slot is marked dead.
 #[test]
 #[ignore = "needs the Agave tool; run scripts/interop-agave.sh"]
-fn chained_merkle_root_conflict_proof_from_agave_versions() {
+fn chained_merkle_root_conflict_from_agave_versions_marks_the_slot_dead() {
     collide(&Case {
         name: "a-set0.bin",
         a_part: |is_data, index| if is_data { index < 32 } else { index == 0 },
@@ -245,6 +273,8 @@ fn chained_merkle_root_conflict_proof_from_agave_versions() {
         kind: "chained_merkle_root_conflict",
         shred1: (false, 0),
         b_stored: true,
+        proof: false,
+        dead: true,
     });
 }
 

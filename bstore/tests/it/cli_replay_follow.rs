@@ -152,9 +152,16 @@ fn follow_reports_each_new_slot_once_with_the_blockhash_of_a_full_replay() {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    let summary: Vec<Value> = lines.try_iter().map(|l| serde_json::from_str(&l).expect("json")).collect();
+    let summary: Vec<Value> = lines
+        .try_iter()
+        .map(|l| serde_json::from_str(&l).expect("json"))
+        .collect();
     let summary = summary.last().expect("a summary line after SIGTERM");
-    assert_eq!(summary["summary"]["replayed"], SLOTS - FIRST_PART, "{summary}");
+    assert_eq!(
+        summary["summary"]["replayed"],
+        SLOTS - FIRST_PART,
+        "{summary}"
+    );
 
     // The same slots replayed from the finished ledger, parent of slot 6 from the ledger.
     let (full, _) = bstore_within(

@@ -20,6 +20,7 @@ mod cli_purge;
 mod cli_purge_history;
 mod cli_replay;
 mod cli_replay_access;
+mod cli_replay_follow;
 mod cli_serve;
 mod cli_shreds;
 mod common;
