@@ -1,13 +1,13 @@
 //! `gen`: consecutive slots of real entries (ticks and signed transfers) shredded by Agave's
 //! own `Shredder`, written as a shred stream file.
 //!
-//! Agave 3.1's shredder makes only chained Merkle shreds in batches of 32 data + 32 code
+//! Agave 4.x's shredder makes only chained Merkle shreds in batches of 32 data + 32 code
 //! shreds, and resigns the last batch of a slot. Each slot is cut into one shredder call per
 //! FEC set, as the broadcast stage cuts it into data sets, so every FEC set ends with a
 //! data-complete shred and the last one with the last-in-slot shred. Within a slot each FEC
 //! set chains from the previous one's Merkle root. With `--chained` a slot's first FEC set
 //! chains from its parent's last root (what mainnet leaders do); without, from the all-zero
-//! hash (the shreds keep the chained layout: Agave 3.1 has no other).
+//! hash (the shreds keep the chained layout: Agave 4.x has no other).
 //!
 //! `--version-seed` draws the entries from another seed while the leader key, the payers and
 //! the PoH start hash still come from `--seed`: a second version of the same slots, signed
@@ -30,7 +30,7 @@ use solana_transaction::Transaction;
 use crate::error::{Context, Error, Result};
 use crate::stream;
 
-/// Data shreds per FEC set in Agave 3.1's shredder (`DATA_SHREDS_PER_FEC_BLOCK`).
+/// Data shreds per FEC set in Agave 4.x's shredder (`DATA_SHREDS_PER_FEC_BLOCK`).
 const DATA_SHREDS_PER_FEC_SET: usize = 32;
 /// Merkle proof entries of a 32:32 batch (`PROOF_ENTRIES_FOR_32_32_BATCH`).
 const PROOF_SIZE: u8 = 6;

@@ -14,7 +14,7 @@ use crate::raw::RawDb;
 use crate::select::SlotRange;
 use crate::summary::{meta_json, require_db};
 
-/// Agave 3.1's column families whose keys start with the slot (u64 big-endian): the ones
+/// Agave's column families whose keys start with the slot (u64 big-endian): the ones
 /// its `purge_slots` range-deletes (`blockstore/blockstore_purge.rs`,
 /// `purge_range`). The transaction-status families are keyed by signature or address.
 pub const SLOT_KEYED_FAMILIES: [&str; 16] = [

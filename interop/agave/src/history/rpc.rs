@@ -1,4 +1,4 @@
-//! Agave's RPC answers for finalized commitment, computed as solana-rpc 3.1's
+//! Agave's RPC answers for finalized commitment, computed as solana-rpc 4.2's
 //! `JsonRpcRequestProcessor` computes them (`rpc.rs`: `get_block`, `get_transaction`,
 //! `get_signatures_for_address`, `get_signature_statuses`), over the ledger alone:
 //!
