@@ -80,7 +80,7 @@ stop_pid() {
 cleanup() {
     stop_pid "$BSTORE_PID"
     stop_pid "$VALIDATOR_PID"
-    exec 9>&- 2>/dev/null || true
+    { exec 9>&-; } 2>/dev/null || true
     if [ "$KEEP" = 1 ]; then echo "run directory kept: $RUN" >&2; else rm -rf "$RUN"; fi
 }
 trap cleanup EXIT

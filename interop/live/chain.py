@@ -49,7 +49,7 @@ class Chain:
         tx = VersionedTransaction(message, [self.payer, *signers])
         return self.submit(label, bytes(tx), 1, **kw)
 
-    def submit(self, label, wire, version, expect_error=False, may_refuse=False):
+    def submit(self, label, wire, version, expect_error=False, may_refuse=False, timeout=120.0):
         """Sends `wire` and waits until it is confirmed; returns its signature, or None
         when the cluster refused it and `may_refuse` allows that."""
         config = {
@@ -65,7 +65,7 @@ class Chain:
                 return None
             raise WorkloadError(f"{label}: sendTransaction refused: {answer['error']}")
         signature = answer["result"]
-        status = self.wait([signature], "confirmed")[signature]
+        status = self.wait([signature], "confirmed", timeout)[signature]
         failed = status.get("err") is not None
         if failed != expect_error:
             want = "fail" if expect_error else "succeed"
@@ -73,7 +73,9 @@ class Chain:
         self.transactions.append(
             {"signature": signature, "label": label, "version": version, "expect_error": failed}
         )
-        self.log(f"{label}: {signature} slot {status.get('slot')}" + (" (failed)" if failed else ""))
+        self.log(
+            f"{label}: {signature} slot {status.get('slot')}" + (" (failed)" if failed else "")
+        )
         return signature
 
     def wait(self, signatures, level, timeout=120.0):
@@ -95,7 +97,9 @@ class Chain:
                 return done
             if time.monotonic() > deadline:
                 missing = [s for s in signatures if s not in done]
-                raise WorkloadError(f"{len(missing)} signatures not {level} in {timeout} s: {missing[:3]}")
+                raise WorkloadError(
+                    f"{len(missing)} signatures not {level} in {timeout} s: {missing[:3]}"
+                )
             time.sleep(0.1)
 
     def finalize_all(self, timeout=180.0):

@@ -94,20 +94,34 @@ class Comparer:
         with self.lock:
             self.checked[method] = self.checked.get(method, 0) + 1
         if not all(isinstance(v, int) for v in (before, ours, after)):
-            self.record(method, params, {"validator": [before, after], "bstore": ours}, "not integers")
+            self.record(
+                method, params, {"validator": [before, after], "bstore": ours}, "not integers"
+            )
             return
         if ours > after:
-            self.record(method, params, {"validator": [before, after], "bstore": ours}, "bstore ahead")
+            self.record(
+                method, params, {"validator": [before, after], "bstore": ours}, "bstore ahead"
+            )
         elif ours < before - tolerance:
-            self.record(method, params, {"validator": [before, after], "bstore": ours}, "bstore behind")
+            self.record(
+                method, params, {"validator": [before, after], "bstore": ours}, "bstore behind"
+            )
         elif ours < before:
             with self.lock:
-                self.notes.append(f"{method} {json.dumps(params)}: bstore {before - ours} behind (within tolerance)")
+                self.notes.append(
+                    f"{method} {json.dumps(params)}: bstore {before - ours} behind (within tolerance)"
+                )
 
     def record(self, method, params, values, why):
         with self.lock:
             self.differences.append(
-                {"method": method, "params": params, "diff": [why], "validator": values["validator"], "bstore": values["bstore"]}
+                {
+                    "method": method,
+                    "params": params,
+                    "diff": [why],
+                    "validator": values["validator"],
+                    "bstore": values["bstore"],
+                }
             )
 
 
@@ -131,9 +145,16 @@ def transaction_requests(record):
     for tx in record["transactions"]:
         signature = tx["signature"]
         for encoding in ENCODINGS:
-            config = {"encoding": encoding, "maxSupportedTransactionVersion": 0, "commitment": "finalized"}
+            config = {
+                "encoding": encoding,
+                "maxSupportedTransactionVersion": 0,
+                "commitment": "finalized",
+            }
             yield ("getTransaction", [signature, config])
-        yield ("getTransaction", [signature, {"maxSupportedTransactionVersion": 0, "commitment": "confirmed"}])
+        yield (
+            "getTransaction",
+            [signature, {"maxSupportedTransactionVersion": 0, "commitment": "confirmed"}],
+        )
         if tx["version"] != "legacy":
             yield ("getTransaction", [signature, {"encoding": "json"}])
 
@@ -150,13 +171,16 @@ def compare_addresses(cmp, record):
                 config = {"limit": limit, "commitment": "finalized"}
                 if before:
                     config["before"] = before
-                page = (cmp.check("getSignaturesForAddress", [address, config]).get("result") or [])
+                page = cmp.check("getSignaturesForAddress", [address, config]).get("result") or []
                 if not page:
                     break
                 before = page[-1]["signature"]
         if len(signatures) >= 3:
             cmp.check("getSignaturesForAddress", [address, {"until": signatures[-2]}])
-            cmp.check("getSignaturesForAddress", [address, {"before": signatures[0], "until": signatures[-1], "limit": 2}])
+            cmp.check(
+                "getSignaturesForAddress",
+                [address, {"before": signatures[0], "until": signatures[-1], "limit": 2}],
+            )
         if not signatures:
             cmp.notes.append(f"address {name} {address} has no finalized history on the validator")
 
@@ -169,7 +193,9 @@ def main():
     parser.add_argument("--out", help="write every difference, with both answers, here (JSON)")
     parser.add_argument("--retry-delay", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--tolerance-slots", type=int, default=3, help="lag allowed for getSlot/getBlockHeight")
+    parser.add_argument(
+        "--tolerance-slots", type=int, default=3, help="lag allowed for getSlot/getBlockHeight"
+    )
     args = parser.parse_args()
     with open(args.record) as f:
         record = json.load(f)
@@ -182,7 +208,10 @@ def main():
     first = validator.result("getFirstAvailableBlock")
     cmp.check("getFirstAvailableBlock", None)
     start = max(first - 1, 0)
-    print(f"compare: slots {start}..={finalized}, {len(record['transactions'])} signatures", file=sys.stderr)
+    print(
+        f"compare: slots {start}..={finalized}, {len(record['transactions'])} signatures",
+        file=sys.stderr,
+    )
     cmp.check("getBlocks", [start, finalized])
     cmp.check("getBlocks", [first, finalized, {"commitment": "confirmed"}])
     blocks = validator.result("getBlocks", [first, finalized])
@@ -220,10 +249,21 @@ def report(cmp, out, span):
         print(f"note: {note}")
     total = sum(cmp.checked.values())
     counts = ", ".join(f"{m} {n}" for m, n in sorted(cmp.checked.items()))
-    print(f"compare: slots {span[0]}..={span[1]}: {total} requests ({counts}); {len(cmp.differences)} differences")
+    print(
+        f"compare: slots {span[0]}..={span[1]}: {total} requests ({counts}); {len(cmp.differences)} differences"
+    )
     if out:
         with open(out, "w") as f:
-            json.dump({"span": span, "checked": cmp.checked, "differences": cmp.differences, "notes": cmp.notes}, f, indent=1)
+            json.dump(
+                {
+                    "span": span,
+                    "checked": cmp.checked,
+                    "differences": cmp.differences,
+                    "notes": cmp.notes,
+                },
+                f,
+                indent=1,
+            )
 
 
 if __name__ == "__main__":

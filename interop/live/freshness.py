@@ -98,8 +98,16 @@ def main():
             passed[(commitment, name)] = []
             thread = threading.Thread(
                 target=follow,
-                args=(url, commitment, first, first + args.slots - 1, args.poll_ms / 1000.0,
-                      seen[(commitment, name)], passed[(commitment, name)], deadline),
+                args=(
+                    url,
+                    commitment,
+                    first,
+                    first + args.slots - 1,
+                    args.poll_ms / 1000.0,
+                    seen[(commitment, name)],
+                    passed[(commitment, name)],
+                    deadline,
+                ),
                 daemon=True,
             )
             threads.append(thread)

@@ -29,10 +29,15 @@ def request_list(record):
     block = {"encoding": "json", "transactionDetails": "full", "maxSupportedTransactionVersion": 0}
     requests = [("getBlock", [slot, block]) for slot in slots]
     requests += [
-        ("getTransaction", [tx["signature"], {"encoding": "json", "maxSupportedTransactionVersion": 0}])
+        (
+            "getTransaction",
+            [tx["signature"], {"encoding": "json", "maxSupportedTransactionVersion": 0}],
+        )
         for tx in record["transactions"]
     ]
-    requests += [("getSignaturesForAddress", [a, {"limit": 10}]) for a in record["addresses"].values()]
+    requests += [
+        ("getSignaturesForAddress", [a, {"limit": 10}]) for a in record["addresses"].values()
+    ]
     return requests
 
 
@@ -74,7 +79,11 @@ def run_load(url, requests, clients, seconds, max_requests):
     for t in threads:
         t.join()
     wall = time.monotonic() - started
-    out = {"requests": len(samples), "seconds": round(wall, 1), "per_s": round(len(samples) / wall, 1)}
+    out = {
+        "requests": len(samples),
+        "seconds": round(wall, 1),
+        "per_s": round(len(samples) / wall, 1),
+    }
     for method in sorted({s[0] for s in samples}):
         times = sorted(s[1] for s in samples if s[0] == method)
         out[method] = {

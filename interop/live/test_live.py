@@ -33,19 +33,31 @@ class Programs(unittest.TestCase):
             ours = p.initialize_mint2(program, mint, 6, owner, owner)
             theirs = spl.initialize_mint2(
                 spl.models.InitializeMint2Params(
-                    decimals=6, mint=mint, mint_authority=owner, freeze_authority=owner, program_id=program
+                    decimals=6,
+                    mint=mint,
+                    mint_authority=owner,
+                    freeze_authority=owner,
+                    program_id=program,
                 )
             )
             self.assertEqual(ours, theirs)
             ours = p.mint_to(program, mint, dst, owner, 10**9)
             theirs = spl.mint_to(
-                spl.models.MintToParams(program_id=program, mint=mint, dest=dst, mint_authority=owner, amount=10**9)
+                spl.models.MintToParams(
+                    program_id=program, mint=mint, dest=dst, mint_authority=owner, amount=10**9
+                )
             )
             self.assertEqual(ours, theirs)
             ours = p.transfer_checked(program, src, mint, dst, owner, 250_000, 6)
             theirs = spl.transfer_checked(
                 spl.models.TransferCheckedParams(
-                    program_id=program, source=src, mint=mint, dest=dst, owner=owner, amount=250_000, decimals=6
+                    program_id=program,
+                    source=src,
+                    mint=mint,
+                    dest=dst,
+                    owner=owner,
+                    amount=250_000,
+                    decimals=6,
                 )
             )
             self.assertEqual(ours, theirs)
@@ -108,7 +120,11 @@ class JsonDiff(unittest.TestCase):
         lines = jsondiff.differences({"a": [1, 2], "b": 1}, {"a": [1, 3], "c": 1})
         self.assertEqual(
             lines,
-            ["$.a[1]: 2 != 3", "$.b: left has 1, missing on the right", "$.c: missing on the left, right has 1"],
+            [
+                "$.a[1]: 2 != 3",
+                "$.b: left has 1, missing on the right",
+                "$.c: missing on the left, right has 1",
+            ],
         )
 
     def test_percentile_nearest_rank(self):
@@ -155,7 +171,9 @@ class Stub:
 class Comparer(unittest.TestCase):
     def setUp(self):
         self.validator = Stub(lambda m, params: {"result": {"slot": params[0], "x": 1}})
-        self.bstore = Stub(lambda m, params: {"result": {"slot": params[0], "x": 1 if params[0] != 7 else 2}})
+        self.bstore = Stub(
+            lambda m, params: {"result": {"slot": params[0], "x": 1 if params[0] != 7 else 2}}
+        )
 
     def tearDown(self):
         self.validator.close()
@@ -170,7 +188,9 @@ class Comparer(unittest.TestCase):
         self.assertEqual(cmp.differences[0]["diff"], ["$.result.x: 1 != 2"])
 
     def test_error_answers_are_compared(self):
-        self.bstore.answer = lambda m, params: {"error": {"code": -32004, "message": "Block not available"}}
+        self.bstore.answer = lambda m, params: {
+            "error": {"code": -32004, "message": "Block not available"}
+        }
         cmp = compare.Comparer(self.validator.url, self.bstore.url, retry_delay=0.01, workers=1)
         cmp.check("getBlock", [1])
         self.assertEqual(len(cmp.differences), 1)
@@ -228,7 +248,9 @@ class Freshness(unittest.TestCase):
 
 class RpcClient(unittest.TestCase):
     def test_result_and_error(self):
-        stub = Stub(lambda m, params: {"result": 42} if m == "getSlot" else {"error": {"code": -32601}})
+        stub = Stub(
+            lambda m, params: {"result": 42} if m == "getSlot" else {"error": {"code": -32601}}
+        )
         try:
             client = Client(stub.url)
             self.assertEqual(client.result("getSlot"), 42)

@@ -58,7 +58,13 @@ class SvmFront:
             )
         )
         # VoteInstruction::InitializeAccount (0): node, authorized voter, withdrawer, commission.
-        data = (0).to_bytes(4, "little") + bytes(node.pubkey()) + bytes(node.pubkey()) + bytes(node.pubkey()) + b"\x0a"
+        data = (
+            (0).to_bytes(4, "little")
+            + bytes(node.pubkey())
+            + bytes(node.pubkey())
+            + bytes(node.pubkey())
+            + b"\x0a"
+        )
         init = Instruction(
             VOTE,
             data,
@@ -70,7 +76,11 @@ class SvmFront:
             ],
         )
         blockhash = self.svm.latest_blockhash()
-        tx = Transaction([payer, vote, node], Message.new_with_blockhash([create, init], payer.pubkey(), blockhash), blockhash)
+        tx = Transaction(
+            [payer, vote, node],
+            Message.new_with_blockhash([create, init], payer.pubkey(), blockhash),
+            blockhash,
+        )
         result = self.svm.send_transaction(tx)
         if not hasattr(result, "signature") or "Failed" in type(result).__name__:
             raise AssertionError(f"vote account not made: {result}")
@@ -90,7 +100,15 @@ class SvmFront:
     def _answer(self, method, params):
         context = {"slot": self.slot}
         if method == "getLatestBlockhash":
-            return {"result": {"context": context, "value": {"blockhash": str(self.svm.latest_blockhash()), "lastValidBlockHeight": 0}}}
+            return {
+                "result": {
+                    "context": context,
+                    "value": {
+                        "blockhash": str(self.svm.latest_blockhash()),
+                        "lastValidBlockHeight": 0,
+                    },
+                }
+            }
         if method == "getMinimumBalanceForRentExemption":
             return {"result": self.svm.minimum_balance_for_rent_exemption(params[0])}
         if method == "getSlot":
@@ -102,7 +120,9 @@ class SvmFront:
         if method == "getVoteAccounts":
             return {"result": {"current": [{"votePubkey": str(self.vote)}], "delinquent": []}}
         if method == "getSignatureStatuses":
-            return {"result": {"context": context, "value": [self.statuses.get(s) for s in params[0]]}}
+            return {
+                "result": {"context": context, "value": [self.statuses.get(s) for s in params[0]]}
+            }
         if method == "sendTransaction":
             return self.send(params)
         return {"error": {"code": -32601, "message": f"Method not found: {method}"}}
@@ -114,14 +134,29 @@ class SvmFront:
         if not params[1].get("skipPreflight"):
             simulated = self.svm.simulate_transaction(tx)
             if "Failed" in type(simulated).__name__:
-                return {"error": {"code": -32002, "message": f"preflight failed: {simulated.err()}", "data": {"logs": simulated.meta().logs}}}
+                return {
+                    "error": {
+                        "code": -32002,
+                        "message": f"preflight failed: {simulated.err()}",
+                        "data": {"logs": simulated.meta().logs},
+                    }
+                }
         result = self.svm.send_transaction(tx)
         failed = "Failed" in type(result).__name__
         signature = str(tx.signatures[0])
         err = str(result.err()) if failed else None
-        if failed and result.meta().compute_units_consumed == 0 and not params[1].get("skipPreflight"):
+        if (
+            failed
+            and result.meta().compute_units_consumed == 0
+            and not params[1].get("skipPreflight")
+        ):
             return {"error": {"code": -32002, "message": err}}
-        self.statuses[signature] = {"slot": self.slot, "confirmations": None, "err": err, "confirmationStatus": "finalized"}
+        self.statuses[signature] = {
+            "slot": self.slot,
+            "confirmations": None,
+            "err": err,
+            "confirmationStatus": "finalized",
+        }
         self.advance()
         return {"result": signature}
 
@@ -139,9 +174,21 @@ class WorkloadOnSvm(unittest.TestCase):
             out = os.path.join(tmp, "record.json")
             try:
                 run = subprocess.run(
-                    [sys.executable, os.path.join(here, "workload.py"), "--rpc", stub.url, "--payer", payer_path,
-                     "--out", out, "--wait-epochs", "0"],
-                    capture_output=True, text=True, timeout=120,
+                    [
+                        sys.executable,
+                        os.path.join(here, "workload.py"),
+                        "--rpc",
+                        stub.url,
+                        "--payer",
+                        payer_path,
+                        "--out",
+                        out,
+                        "--wait-epochs",
+                        "0",
+                    ],
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
                 )
             finally:
                 stub.close()
@@ -151,7 +198,11 @@ class WorkloadOnSvm(unittest.TestCase):
         labels = [t["label"] for t in record["transactions"]]
         failed = sorted(t["label"] for t in record["transactions"] if t["expect_error"])
         self.assertEqual(failed, ["b overdraws", "token wrong decimals", "v0 failing"])
-        for label in ["token-2022 transfer with memo", "v0 with lookups", "stake create and delegate"]:
+        for label in [
+            "token-2022 transfer with memo",
+            "v0 with lookups",
+            "stake create and delegate",
+        ]:
             self.assertIn(label, labels)
         self.assertEqual(len(set(record["addresses"].values())), len(record["addresses"]))
 
