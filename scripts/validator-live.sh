@@ -5,20 +5,20 @@
 # ledger to a fresh directory, starts `bstore serve` on that ledger as a RocksDB secondary,
 # then runs interop/live/: the workload (transfers, failures, memos, compute budget, SPL
 # Token, Token-2022 extensions, a lookup table with v0 transactions, a stake delegation and
-# epoch rewards, a v1 attempt), the comparison of every answer (compare.py), the freshness
-# of new blocks (freshness.py, with bstore's default --catch-up-ms and with 20 ms) and a
-# short load comparison (load.py). Exits non-zero when any answer differs. docs/live-validator.md
+# epoch rewards, a v1 attempt), the comparison of every answer (compare.py), a short load
+# comparison (load.py) and the freshness of new blocks (freshness.py, two bstore servers at
+# once: the default --catch-up-ms 200 and 20). Exits non-zero when any answer differs. docs/live-validator.md
 # explains what is compared and holds the results.
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
 # RocksDB's and protobuf's C++), later builds are no-ops; bstore's release build is ~13 min
 # from scratch. A run takes about 15 minutes: ~1 min to start the cluster, ~2 min of
 # workload plus the epochs waited for rewards, ~2-5 min of comparison, 2 × ~4 min of
-# freshness (500 slots each), ~2 min of load. Not run by CI.
+# load, ~4 min of freshness (500 slots). Not run by CI.
 #
 #   scripts/validator-live.sh [--alpenglow] [--slots N] [--keep] [--skip-load]
 #     --alpenglow   run the cluster with Alpenglow active
-#     --slots N     slots followed by each freshness run (default 500)
+#     --slots N     slots followed by the freshness run (default 500)
 #     --keep        keep the run's directory (ledger, logs, records) after the run
 #     --skip-load   skip the load comparison
 #   BSTORE_AGAVE_TOOL    an existing agave-interop binary (skips its build)
@@ -26,7 +26,7 @@
 #   CARGO_TARGET_DIR     target dir of the bstore workspace, honoured as everywhere
 #   BSTORE_LIVE_DIR      the run's directory (default: a new one under /tmp)
 #   BSTORE_LIVE_PORT     the validator's RPC port (default 18899; pubsub takes the next
-#                        one); bstore serves on this port + 100
+#                        one); bstore serves on this port + 100 (+ 101: the second one)
 set -euo pipefail
 source "$(dirname "$0")/lib/setup.sh"
 cd "$REPO"
@@ -65,7 +65,7 @@ VALIDATOR_URL="http://127.0.0.1:$PORT"
 BSTORE_PORT=$((PORT + 100))
 BSTORE_URL="http://127.0.0.1:$BSTORE_PORT"
 LIVE="$REPO/interop/live"
-VALIDATOR_PID="" BSTORE_PID=""
+VALIDATOR_PID="" BSTORE_PID="" FAST_PID=""
 
 stop_pid() {
     local pid="$1"
@@ -78,6 +78,8 @@ stop_pid() {
     kill -KILL "$pid" 2>/dev/null || true
 }
 cleanup() {
+    stop_pid "${STARTED_PID:-}"
+    stop_pid "$FAST_PID"
     stop_pid "$BSTORE_PID"
     stop_pid "$VALIDATOR_PID"
     { exec 9>&-; } 2>/dev/null || true
@@ -102,16 +104,18 @@ done
 grep -q '^ready ' "$RUN/validator.out" || { echo "the validator was not ready within 300 s" >&2; exit 1; }
 log "validator ready: $(head -1 "$RUN/validator.out")"
 
+# start_bstore CATCH_UP_MS PORT: starts `bstore serve` on the ledger, sets STARTED_PID.
 start_bstore() {
-    local catch_up="$1"
-    "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$BSTORE_PORT" \
+    local catch_up="$1" port="$2"
+    "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
         --secondary-path "$RUN/secondary-$catch_up" --catch-up-ms "$catch_up" \
         2>"$RUN/bstore-$catch_up.log" &
-    BSTORE_PID=$!
-    python3 -c "import sys; sys.path.insert(0, '$LIVE'); import rpc; rpc.wait_until_serving(rpc.Client('$BSTORE_URL'), 60)"
-    log "bstore serving $BSTORE_URL (pid $BSTORE_PID, --catch-up-ms $catch_up)"
+    STARTED_PID=$!
+    python3 -c "import sys; sys.path.insert(0, '$LIVE'); import rpc; rpc.wait_until_serving(rpc.Client('http://127.0.0.1:$port'), 60)"
+    log "bstore serving http://127.0.0.1:$port (pid $STARTED_PID, --catch-up-ms $catch_up)"
 }
-start_bstore 200
+start_bstore 200 "$BSTORE_PORT"
+BSTORE_PID=$STARTED_PID
 
 STATUS=0
 log "workload"
@@ -119,19 +123,21 @@ python3 "$LIVE/workload.py" --rpc "$VALIDATOR_URL" --payer "$LEDGER/payer.json" 
 log "comparison"
 python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
     --record "$RUN/workload.json" --out "$RUN/compare.json" | tee "$RUN/compare.out" || STATUS=1
-log "freshness, --catch-up-ms 200 (the default)"
-python3 "$LIVE/freshness.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" --slots "$SLOTS" \
-    --label catch-up-200 --out "$RUN/freshness-200.json" || STATUS=1
 if [ "$SKIP_LOAD" = 0 ]; then
     log "load"
     python3 "$LIVE/load.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
         --record "$RUN/workload.json" --out "$RUN/load.json" || STATUS=1
 fi
-stop_pid "$BSTORE_PID"
-start_bstore 20
-log "freshness, --catch-up-ms 20"
+# Both catch-up intervals over the same slots at the same time, each against the validator.
+start_bstore 20 $((BSTORE_PORT + 1))
+FAST_PID=$STARTED_PID
+log "freshness over $SLOTS slots: --catch-up-ms 200 (the default) and 20"
 python3 "$LIVE/freshness.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" --slots "$SLOTS" \
-    --label catch-up-20 --out "$RUN/freshness-20.json" || STATUS=1
+    --label catch-up-200 --out "$RUN/freshness-200.json" &
+FRESH_DEFAULT=$!
+python3 "$LIVE/freshness.py" --validator "$VALIDATOR_URL" --bstore "http://127.0.0.1:$((BSTORE_PORT + 1))" \
+    --slots "$SLOTS" --label catch-up-20 --out "$RUN/freshness-20.json" || STATUS=1
+wait "$FRESH_DEFAULT" || STATUS=1
 
 log "summary"
 python3 - "$RUN" <<'EOF'
