@@ -116,7 +116,9 @@ class SvmFront:
             self.advance()
             return {"result": self.slot - 1}
         if method == "getEpochInfo":
-            return {"result": {"epoch": self.slot // 32, "absoluteSlot": self.slot}}
+            info = {"epoch": self.slot // 32, "slotIndex": self.slot % 32, "slotsInEpoch": 32}
+            self.advance()
+            return {"result": info}
         if method == "getVoteAccounts":
             return {"result": {"current": [{"votePubkey": str(self.vote)}], "delinquent": []}}
         if method == "getSignatureStatuses":

@@ -268,18 +268,37 @@ def stake_steps(chain, addresses):
     stake = Keypair()
     create = create_account(chain, stake, p.STAKE_SIZE, p.STAKE)
     fund = transfer(payer, stake.pubkey(), 1_000 * SOL)
-    chain.legacy(
-        "stake create and delegate",
-        [
-            create,
-            fund,
-            p.stake_initialize(stake.pubkey(), payer, payer),
-            p.stake_delegate(stake.pubkey(), vote, payer),
-        ],
-        [stake],
-    )
+    instructions = [
+        create,
+        fund,
+        p.stake_initialize(stake.pubkey(), payer, payer),
+        p.stake_delegate(stake.pubkey(), vote, payer),
+    ]
+    # The stake program refuses every instruction while epoch rewards are being paid out
+    # (StakeError::EpochRewardsActive, custom 16), the first slots of each epoch: send in
+    # the middle of an epoch, and once more if it still lands in a payout.
+    for attempt in range(3):
+        wait_mid_epoch(chain)
+        try:
+            chain.legacy("stake create and delegate", instructions, [stake])
+            break
+        except WorkloadError as e:
+            if "'Custom': 16" not in str(e) or attempt == 2:
+                raise
+            log(f"stake refused during the epoch rewards payout, again: {e}")
     addresses.update(stake=stake.pubkey())
     return chain.client.result("getEpochInfo", [{"commitment": "confirmed"}])["epoch"], vote
+
+
+def wait_mid_epoch(chain):
+    """Waits until the confirmed slot is past the first quarter of its epoch (and more than
+    a quarter from its end)."""
+    while True:
+        info = chain.client.result("getEpochInfo", [{"commitment": "confirmed"}])
+        quarter = max(info["slotsInEpoch"] // 4, 1)
+        if quarter <= info["slotIndex"] < info["slotsInEpoch"] - quarter:
+            return
+        time.sleep(0.2)
 
 
 def wait_epochs(chain, start, count):
