@@ -44,6 +44,9 @@ class Comparer:
         self.pool = ThreadPoolExecutor(max_workers=workers)
         self.lock = threading.Lock()
         self.checked = {}
+        # What the validator answered, per method: result, null or error (a comparison of
+        # nothing but errors would prove little).
+        self.kinds = {}
         self.differences = []
         self.notes = []
 
@@ -65,8 +68,10 @@ class Comparer:
         if not jsondiff.same(left, right):
             time.sleep(self.retry_delay)
             left, right = self.ask_both(method, params)
+        kind = "error" if "error" in left else "null" if left["result"] is None else "result"
         with self.lock:
             self.checked[method] = self.checked.get(method, 0) + 1
+            self.kinds[(method, kind)] = self.kinds.get((method, kind), 0) + 1
             if not jsondiff.same(left, right):
                 self.differences.append(
                     {
@@ -249,6 +254,8 @@ def report(cmp, out, span):
         print(f"note: {note}")
     total = sum(cmp.checked.values())
     counts = ", ".join(f"{m} {n}" for m, n in sorted(cmp.checked.items()))
+    kinds = ", ".join(f"{m} {k} {n}" for (m, k), n in sorted(cmp.kinds.items()))
+    print(f"compare: the validator answered: {kinds}")
     print(
         f"compare: slots {span[0]}..={span[1]}: {total} requests ({counts}); {len(cmp.differences)} differences"
     )
@@ -258,6 +265,7 @@ def report(cmp, out, span):
                 {
                     "span": span,
                     "checked": cmp.checked,
+                    "answers": {f"{m} {k}": n for (m, k), n in sorted(cmp.kinds.items())},
                     "differences": cmp.differences,
                     "notes": cmp.notes,
                 },

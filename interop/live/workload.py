@@ -332,7 +332,10 @@ def main():
     token_2022_steps(chain, a, b, addresses)
     lookup_table_steps(chain, a, b, c, token, addresses)
     delegated_epoch, vote = stake_steps(chain, addresses)
-    v1_config = TransactionConfig(priority_fee=5_000, compute_unit_limit=40_000)
+    # An unset loaded-accounts-data limit is 0 in a v1 message, which no transaction fits.
+    v1_config = TransactionConfig(
+        priority_fee=5_000, compute_unit_limit=40_000, loaded_accounts_data_size_limit=1 << 20
+    )
     # Refused at submission, or taken and never executed: either way recorded, not fatal.
     chain.send_or_log(
         "v1 transfer",
