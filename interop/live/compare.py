@@ -8,11 +8,12 @@ Compared, each over the slots both servers have finalized (from the validator's
 getFirstAvailableBlock, less one, up to the lower of the two finalized slots):
 - getBlock for every slot: encodings json, jsonParsed, base64, base58 × transactionDetails
   full, signatures, accounts, none × rewards true/false, with maxSupportedTransactionVersion
-  0; for a slot holding a v0 transaction also without it (both must refuse alike); json
+  0; for a slot holding a v0 or v1 transaction also without it (both must refuse alike),
+  and for a v1 one with maxSupportedTransactionVersion 1 (every encoding and detail); json
   full with commitment confirmed;
 - getBlockTime for every slot; getBlocks and getBlocksWithLimit over the range;
-- getTransaction for every recorded signature in every encoding (and for v0 transactions
-  without maxSupportedTransactionVersion);
+- getTransaction for every recorded signature in every encoding (and for v0 and v1
+  transactions without maxSupportedTransactionVersion, for v1 ones with 1);
 - getSignaturesForAddress for every recorded address, whole and paged (limit 1..3 with
   before, and until);
 - getSignatureStatuses with and without searchTransactionHistory;
@@ -162,6 +163,10 @@ def transaction_requests(record):
         )
         if tx["version"] != "legacy":
             yield ("getTransaction", [signature, {"encoding": "json"}])
+        if tx["version"] == 1:
+            for encoding in ENCODINGS:
+                config = {"encoding": encoding, "maxSupportedTransactionVersion": 1}
+                yield ("getTransaction", [signature, config])
 
 
 def compare_addresses(cmp, record):
@@ -229,6 +234,14 @@ def main():
         if tx["version"] != "legacy" and tx.get("slot") is not None and tx["slot"] <= finalized:
             for encoding in ENCODINGS:
                 requests.append(("getBlock", [tx["slot"], {"encoding": encoding}]))
+                if tx["version"] == 1:
+                    for details in DETAILS:
+                        config = {
+                            "encoding": encoding,
+                            "transactionDetails": details,
+                            "maxSupportedTransactionVersion": 1,
+                        }
+                        requests.append(("getBlock", [tx["slot"], config]))
     requests.extend(transaction_requests(record))
     cmp.check_all(requests)
     compare_addresses(cmp, record)

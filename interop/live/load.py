@@ -10,8 +10,9 @@ usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
    for each address), each thread from its own offset, until `--seconds` pass or
    `--max-requests` are sent. Latency p50/p99 per method and per server, requests/s, and
    the count of answers that were errors.
-2. The validator's slot rate (getSlot processed, read `--slot-rate-seconds` apart): once
-   with no load, once while the clients load bstore for that long.
+2. The validator's slot rate (getSlot processed, read `--slot-rate-seconds` apart): with no
+   load, while the clients load bstore for that long, and while they load the validator's
+   own RPC instead.
 Both servers share this machine's cores with the load generator, so the numbers compare the
 two servers under the same conditions, not either alone.
 """
@@ -133,14 +134,26 @@ def main():
         print(f"load {name}: {json.dumps(result[name])}")
     idle = slot_rate(args.validator, args.slot_rate_seconds)
 
-    def load_bstore(seconds):
-        result["bstore_during_slot_rate"] = run_load(
-            args.bstore, requests, args.clients, seconds, args.max_requests * 10
-        )
+    def loader(name, url):
+        def load(seconds):
+            result[f"{name}_during_slot_rate"] = run_load(
+                url, requests, args.clients, seconds, args.max_requests * 10
+            )
 
-    loaded = slot_rate(args.validator, args.slot_rate_seconds, load_bstore)
-    result["validator_slots_per_s"] = {"idle": idle, "bstore_loaded": loaded}
-    print(f"load: validator slots/s idle {idle}, while bstore is loaded {loaded}")
+        return load
+
+    loaded = slot_rate(args.validator, args.slot_rate_seconds, loader("bstore", args.bstore))
+    # The same load on the validator's own RPC: what serving it there would cost instead.
+    own = slot_rate(args.validator, args.slot_rate_seconds, loader("validator", args.validator))
+    result["validator_slots_per_s"] = {
+        "idle": idle,
+        "bstore_loaded": loaded,
+        "validator_loaded": own,
+    }
+    print(
+        f"load: validator slots/s idle {idle}, while bstore is loaded {loaded}, "
+        f"while the validator's own RPC is loaded {own}"
+    )
     if args.out:
         with open(args.out, "w") as f:
             json.dump(result, f, indent=1)
