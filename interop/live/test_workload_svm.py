@@ -115,6 +115,8 @@ class SvmFront:
             # Time passes for whoever waits for a later slot.
             self.advance()
             return {"result": self.slot - 1}
+        if method == "getBlocks":
+            return {"result": list(range(params[0], min(params[1], self.slot) + 1))}
         if method == "getEpochInfo":
             info = {"epoch": self.slot // 32, "slotIndex": self.slot % 32, "slotsInEpoch": 32}
             self.advance()

@@ -213,7 +213,14 @@ def lookup_table_steps(chain, a, b, c, token, addresses):
     """A lookup table holding a, b, c and the token accounts, then v0 transactions using it."""
     payer = chain.payer.pubkey()
     mint, ata_a, ata_b = token
-    recent = chain.client.result("getSlot", [{"commitment": "finalized"}])
+    # The slot must be in the SlotHashes of the bank that runs the transaction: a block
+    # strictly below the finalized slot (with Alpenglow the finalized slot is often the
+    # newest one, not yet in any bank's SlotHashes).
+    finalized = chain.client.result("getSlot", [{"commitment": "finalized"}])
+    below = chain.client.result("getBlocks", [max(finalized - 16, 0), max(finalized - 1, 0)])
+    if not below:
+        raise WorkloadError(f"lookup table: no block below the finalized slot {finalized}")
+    recent = below[-1]
     create, table = system.create_lookup_table(
         system.CreateLookupTableParams(
             authority_address=payer, payer_address=payer, recent_slot=recent
