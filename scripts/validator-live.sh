@@ -7,14 +7,14 @@
 # Token, Token-2022 extensions, a lookup table with v0 transactions, a stake delegation and
 # epoch rewards, a v1 attempt), the comparison of every answer (compare.py), a short load
 # comparison (load.py) and the freshness of new blocks (freshness.py, two bstore servers at
-# once: the default --catch-up-ms 200 and 20). Exits non-zero when any answer differs. docs/live-validator.md
-# explains what is compared and holds the results.
+# once: the default --catch-up-ms 200 and 20). Exits non-zero when any answer differs.
+# docs/live-validator.md explains what is compared and holds the results.
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
 # RocksDB's and protobuf's C++), later builds are no-ops; bstore's release build is ~13 min
-# from scratch. A run takes about 15 minutes: ~1 min to start the cluster, ~2 min of
-# workload plus the epochs waited for rewards, ~2-5 min of comparison, 2 × ~4 min of
-# load, ~4 min of freshness (500 slots). Not run by CI.
+# from scratch. A run takes about 7 minutes here: ~10 s to start the cluster, ~1.5 min of
+# workload and the three epochs waited for rewards, ~1 min of comparison, ~2.5 min of load
+# (with the slot-rate measurements) and ~2 min of freshness (500 slots). Not run by CI.
 #
 #   scripts/validator-live.sh [--alpenglow] [--slots N] [--keep] [--skip-load]
 #     --alpenglow   run the cluster with Alpenglow active
