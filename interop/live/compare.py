@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Asks a live validator and bstore (serving the validator's ledger) the same questions and
+compares the answers value for value.
+
+usage: compare.py --validator URL --bstore URL --record workload.json [--out report.json]
+
+Compared, each over the slots both servers have finalized (from the validator's
+getFirstAvailableBlock, less one, up to the lower of the two finalized slots):
+- getBlock for every slot: encodings json, jsonParsed, base64, base58 × transactionDetails
+  full, signatures, accounts, none × rewards true/false, with maxSupportedTransactionVersion
+  0; for a slot holding a v0 or v1 transaction also without it (both must refuse alike),
+  and for a v1 one with maxSupportedTransactionVersion 1 (every encoding and detail); json
+  full with commitment confirmed;
+- getBlockTime for every slot; getBlocks and getBlocksWithLimit over the range;
+- getTransaction for every recorded signature in every encoding (and for v0 and v1
+  transactions without maxSupportedTransactionVersion, for v1 ones with 1);
+- getSignaturesForAddress for every recorded address, whole and paged (limit 1..3 with
+  before, and until);
+- getSignatureStatuses with and without searchTransactionHistory;
+- getFirstAvailableBlock exactly; getSlot and getBlockHeight (values that move on their own)
+  within a window of the validator's values, bstore's lag reported.
+A differing answer is asked again after `--retry-delay` seconds and reported only when it
+still differs. Exit status 1 when any difference remains.
+"""
+
+import argparse
+import json
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import jsondiff
+from rpc import Client
+
+ENCODINGS = ["json", "jsonParsed", "base64", "base58"]
+DETAILS = ["full", "signatures", "accounts", "none"]
+
+
+class Comparer:
+    def __init__(self, validator_url, bstore_url, retry_delay, workers):
+        self.urls = (validator_url, bstore_url)
+        self.retry_delay = retry_delay
+        self.local = threading.local()
+        self.pool = ThreadPoolExecutor(max_workers=workers)
+        self.lock = threading.Lock()
+        self.checked = {}
+        # What the validator answered, per method: result, null or error (a comparison of
+        # nothing but errors would prove little).
+        self.kinds = {}
+        self.differences = []
+        self.notes = []
+
+    def clients(self):
+        if not hasattr(self.local, "clients"):
+            self.local.clients = tuple(Client(url, timeout=60.0) for url in self.urls)
+        return self.local.clients
+
+    def ask_both(self, method, params):
+        validator, bstore = self.clients()
+        return (
+            jsondiff.comparable(validator.call(method, params)),
+            jsondiff.comparable(bstore.call(method, params)),
+        )
+
+    def check(self, method, params):
+        """Compares one request; returns the validator's comparable answer."""
+        left, right = self.ask_both(method, params)
+        if not jsondiff.same(left, right):
+            time.sleep(self.retry_delay)
+            left, right = self.ask_both(method, params)
+        kind = "error" if "error" in left else "null" if left["result"] is None else "result"
+        with self.lock:
+            self.checked[method] = self.checked.get(method, 0) + 1
+            self.kinds[(method, kind)] = self.kinds.get((method, kind), 0) + 1
+            if not jsondiff.same(left, right):
+                self.differences.append(
+                    {
+                        "method": method,
+                        "params": params,
+                        "diff": jsondiff.differences(left, right),
+                        "validator": left,
+                        "bstore": right,
+                    }
+                )
+        return left
+
+    def check_all(self, requests):
+        """Runs (method, params) pairs on the worker threads; returns the validator's answers."""
+        return list(self.pool.map(lambda r: self.check(*r), requests))
+
+    def check_moving(self, method, params, tolerance):
+        """A value that grows on its own (a tip slot or height): bstore's answer must lie
+        between the validator's answers just before and just after it, or trail the first
+        by at most `tolerance` (bstore catches up with the writer every few ms)."""
+        validator, bstore = self.clients()
+        before = validator.call(method, params).get("result")
+        ours = bstore.call(method, params).get("result")
+        after = validator.call(method, params).get("result")
+        with self.lock:
+            self.checked[method] = self.checked.get(method, 0) + 1
+        if not all(isinstance(v, int) for v in (before, ours, after)):
+            self.record(
+                method, params, {"validator": [before, after], "bstore": ours}, "not integers"
+            )
+            return
+        if ours > after:
+            self.record(
+                method, params, {"validator": [before, after], "bstore": ours}, "bstore ahead"
+            )
+        elif ours < before - tolerance:
+            self.record(
+                method, params, {"validator": [before, after], "bstore": ours}, "bstore behind"
+            )
+        elif ours < before:
+            with self.lock:
+                self.notes.append(
+                    f"{method} {json.dumps(params)}: bstore {before - ours} behind (within tolerance)"
+                )
+
+    def record(self, method, params, values, why):
+        with self.lock:
+            self.differences.append(
+                {
+                    "method": method,
+                    "params": params,
+                    "diff": [why],
+                    "validator": values["validator"],
+                    "bstore": values["bstore"],
+                }
+            )
+
+
+def block_requests(slot):
+    for encoding in ENCODINGS:
+        for details in DETAILS:
+            for rewards in (True, False):
+                config = {
+                    "encoding": encoding,
+                    "transactionDetails": details,
+                    "rewards": rewards,
+                    "maxSupportedTransactionVersion": 0,
+                    "commitment": "finalized",
+                }
+                yield ("getBlock", [slot, config])
+    yield ("getBlock", [slot, {"maxSupportedTransactionVersion": 0, "commitment": "confirmed"}])
+    yield ("getBlockTime", [slot])
+
+
+def transaction_requests(record):
+    for tx in record["transactions"]:
+        signature = tx["signature"]
+        for encoding in ENCODINGS:
+            config = {
+                "encoding": encoding,
+                "maxSupportedTransactionVersion": 0,
+                "commitment": "finalized",
+            }
+            yield ("getTransaction", [signature, config])
+        yield (
+            "getTransaction",
+            [signature, {"maxSupportedTransactionVersion": 0, "commitment": "confirmed"}],
+        )
+        if tx["version"] != "legacy":
+            yield ("getTransaction", [signature, {"encoding": "json"}])
+        if tx["version"] == 1:
+            for encoding in ENCODINGS:
+                config = {"encoding": encoding, "maxSupportedTransactionVersion": 1}
+                yield ("getTransaction", [signature, config])
+
+
+def compare_addresses(cmp, record):
+    """Each address's whole history, then page by page with limits 1..3, then `until`."""
+    for name, address in sorted(record["addresses"].items()):
+        whole = cmp.check("getSignaturesForAddress", [address, {"commitment": "finalized"}])
+        items = whole.get("result") or []
+        signatures = [item["signature"] for item in items if isinstance(item, dict)]
+        for limit in (1, 2, 3):
+            before = None
+            for _page in range(len(signatures) // limit + 1):
+                config = {"limit": limit, "commitment": "finalized"}
+                if before:
+                    config["before"] = before
+                page = cmp.check("getSignaturesForAddress", [address, config]).get("result") or []
+                if not page:
+                    break
+                before = page[-1]["signature"]
+        if len(signatures) >= 3:
+            cmp.check("getSignaturesForAddress", [address, {"until": signatures[-2]}])
+            cmp.check(
+                "getSignaturesForAddress",
+                [address, {"before": signatures[0], "until": signatures[-1], "limit": 2}],
+            )
+        if not signatures:
+            cmp.notes.append(f"address {name} {address} has no finalized history on the validator")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--validator", required=True)
+    parser.add_argument("--bstore", required=True)
+    parser.add_argument("--record", required=True, help="workload.py's JSON record")
+    parser.add_argument("--out", help="write every difference, with both answers, here (JSON)")
+    parser.add_argument("--retry-delay", type=float, default=1.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--tolerance-slots", type=int, default=3, help="lag allowed for getSlot/getBlockHeight"
+    )
+    args = parser.parse_args()
+    with open(args.record) as f:
+        record = json.load(f)
+    cmp = Comparer(args.validator, args.bstore, args.retry_delay, args.workers)
+    validator, bstore = cmp.clients()
+    finalized = min(
+        validator.result("getSlot", [{"commitment": "finalized"}]),
+        bstore.result("getSlot", [{"commitment": "finalized"}]),
+    )
+    first = validator.result("getFirstAvailableBlock")
+    cmp.check("getFirstAvailableBlock", None)
+    start = max(first - 1, 0)
+    print(
+        f"compare: slots {start}..={finalized}, {len(record['transactions'])} signatures",
+        file=sys.stderr,
+    )
+    cmp.check("getBlocks", [start, finalized])
+    cmp.check("getBlocks", [first, finalized, {"commitment": "confirmed"}])
+    blocks = validator.result("getBlocks", [first, finalized])
+    for limit in (1, 5, len(blocks)):
+        cmp.check("getBlocksWithLimit", [first, limit])
+    if len(blocks) > 10:
+        cmp.check("getBlocksWithLimit", [blocks[len(blocks) // 2], 5, {"commitment": "finalized"}])
+    requests = [r for slot in range(start, finalized + 1) for r in block_requests(slot)]
+    for tx in record["transactions"]:
+        if tx["version"] != "legacy" and tx.get("slot") is not None and tx["slot"] <= finalized:
+            for encoding in ENCODINGS:
+                requests.append(("getBlock", [tx["slot"], {"encoding": encoding}]))
+                if tx["version"] == 1:
+                    for details in DETAILS:
+                        config = {
+                            "encoding": encoding,
+                            "transactionDetails": details,
+                            "maxSupportedTransactionVersion": 1,
+                        }
+                        requests.append(("getBlock", [tx["slot"], config]))
+    requests.extend(transaction_requests(record))
+    cmp.check_all(requests)
+    compare_addresses(cmp, record)
+    signatures = [tx["signature"] for tx in record["transactions"]]
+    for chunk in range(0, len(signatures), 256):
+        part = signatures[chunk : chunk + 256]
+        cmp.check("getSignatureStatuses", [part, {"searchTransactionHistory": True}])
+        cmp.check("getSignatureStatuses", [part])
+    for commitment in ("finalized", "confirmed", "processed"):
+        cmp.check_moving("getSlot", [{"commitment": commitment}], args.tolerance_slots)
+    for commitment in ("finalized", "confirmed"):
+        cmp.check_moving("getBlockHeight", [{"commitment": commitment}], args.tolerance_slots)
+    report(cmp, args.out, (start, finalized))
+    sys.exit(1 if cmp.differences else 0)
+
+
+def report(cmp, out, span):
+    for d in cmp.differences:
+        print(f"DIFFERENCE {d['method']} {json.dumps(d['params'])}")
+        for line in d["diff"]:
+            print(f"    {line}")
+    for note in cmp.notes:
+        print(f"note: {note}")
+    total = sum(cmp.checked.values())
+    counts = ", ".join(f"{m} {n}" for m, n in sorted(cmp.checked.items()))
+    kinds = ", ".join(f"{m} {k} {n}" for (m, k), n in sorted(cmp.kinds.items()))
+    print(f"compare: the validator answered: {kinds}")
+    print(
+        f"compare: slots {span[0]}..={span[1]}: {total} requests ({counts}); {len(cmp.differences)} differences"
+    )
+    if out:
+        with open(out, "w") as f:
+            json.dump(
+                {
+                    "span": span,
+                    "checked": cmp.checked,
+                    "answers": {f"{m} {k}": n for (m, k), n in sorted(cmp.kinds.items())},
+                    "differences": cmp.differences,
+                    "notes": cmp.notes,
+                },
+                f,
+                indent=1,
+            )
+
+
+if __name__ == "__main__":
+    main()

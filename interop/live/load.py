@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""A short load comparison of a live validator's RPC and bstore on the same requests.
+
+usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
+               [--seconds 20] [--max-requests 20000] [--slot-rate-seconds 30] [--out load.json]
+
+1. For each server in turn: `--clients` threads, each with its own keep-alive connection,
+   send the same request list (getBlock json full for the slots holding the workload's
+   transactions, getTransaction json for each signature, getSignaturesForAddress limit 10
+   for each address), each thread from its own offset, until `--seconds` pass or
+   `--max-requests` are sent. Latency p50/p99 per method and per server, requests/s, and
+   the count of answers that were errors.
+2. The validator's slot rate (getSlot processed, read `--slot-rate-seconds` apart): with no
+   load, while the clients load bstore for that long, and while they load the validator's
+   own RPC instead.
+Both servers share this machine's cores with the load generator, so the numbers compare the
+two servers under the same conditions, not either alone.
+"""
+
+import argparse
+import json
+import threading
+import time
+
+from rpc import Client, percentile
+
+
+def request_list(record):
+    slots = sorted({tx["slot"] for tx in record["transactions"] if tx.get("slot") is not None})
+    block = {"encoding": "json", "transactionDetails": "full", "maxSupportedTransactionVersion": 0}
+    requests = [("getBlock", [slot, block]) for slot in slots]
+    requests += [
+        (
+            "getTransaction",
+            [tx["signature"], {"encoding": "json", "maxSupportedTransactionVersion": 0}],
+        )
+        for tx in record["transactions"]
+    ]
+    requests += [
+        ("getSignaturesForAddress", [a, {"limit": 10}]) for a in record["addresses"].values()
+    ]
+    return requests
+
+
+def client_loop(url, requests, offset, deadline, budget, samples, lock):
+    client = Client(url, timeout=30.0)
+    mine = []
+    i = offset
+    while time.monotonic() < deadline:
+        with lock:
+            if budget[0] <= 0:
+                break
+            budget[0] -= 1
+        method, params = requests[i % len(requests)]
+        i += 1
+        started = time.perf_counter()
+        status, body = client.raw(method, params)
+        elapsed = (time.perf_counter() - started) * 1000.0
+        # Error objects are short and come first; a result may mention "error" deep inside.
+        failed = status != 200 or b'"error"' in body[:64]
+        mine.append((method, elapsed, failed, len(body)))
+    client.close()
+    with lock:
+        samples.extend(mine)
+
+
+def run_load(url, requests, clients, seconds, max_requests):
+    samples, lock, budget = [], threading.Lock(), [max_requests]
+    deadline = time.monotonic() + seconds
+    started = time.monotonic()
+    threads = [
+        threading.Thread(
+            target=client_loop,
+            args=(url, requests, k * len(requests) // clients, deadline, budget, samples, lock),
+        )
+        for k in range(clients)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.monotonic() - started
+    out = {
+        "requests": len(samples),
+        "seconds": round(wall, 1),
+        "per_s": round(len(samples) / wall, 1),
+    }
+    for method in sorted({s[0] for s in samples}):
+        times = sorted(s[1] for s in samples if s[0] == method)
+        out[method] = {
+            "count": len(times),
+            "errors": sum(1 for s in samples if s[0] == method and s[2]),
+            "p50_ms": round(percentile(times, 0.50), 2),
+            "p99_ms": round(percentile(times, 0.99), 2),
+            "mean_bytes": sum(s[3] for s in samples if s[0] == method) // len(times),
+        }
+    return out
+
+
+def slot_rate(validator_url, seconds, load=None):
+    """The validator's processed slots per second over `seconds`, optionally while `load`
+    (a callable taking the seconds) runs."""
+    client = Client(validator_url)
+    worker = None
+    if load is not None:
+        worker = threading.Thread(target=load, args=(seconds,))
+        worker.start()
+    first, started = client.result("getSlot", [{"commitment": "processed"}]), time.monotonic()
+    time.sleep(seconds)
+    last, ended = client.result("getSlot", [{"commitment": "processed"}]), time.monotonic()
+    if worker is not None:
+        worker.join()
+    return round((last - first) / (ended - started), 3)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--validator", required=True)
+    parser.add_argument("--bstore", required=True)
+    parser.add_argument("--record", required=True)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--max-requests", type=int, default=20_000)
+    parser.add_argument("--slot-rate-seconds", type=float, default=30.0)
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    with open(args.record) as f:
+        requests = request_list(json.load(f))
+    if not requests:
+        parser.error("the record holds no transaction to ask about")
+    result = {"clients": args.clients, "distinct_requests": len(requests)}
+    for name, url in (("validator", args.validator), ("bstore", args.bstore)):
+        result[name] = run_load(url, requests, args.clients, args.seconds, args.max_requests)
+        print(f"load {name}: {json.dumps(result[name])}")
+    idle = slot_rate(args.validator, args.slot_rate_seconds)
+
+    def loader(name, url):
+        def load(seconds):
+            result[f"{name}_during_slot_rate"] = run_load(
+                url, requests, args.clients, seconds, args.max_requests * 10
+            )
+
+        return load
+
+    loaded = slot_rate(args.validator, args.slot_rate_seconds, loader("bstore", args.bstore))
+    # The same load on the validator's own RPC: what serving it there would cost instead.
+    own = slot_rate(args.validator, args.slot_rate_seconds, loader("validator", args.validator))
+    result["validator_slots_per_s"] = {
+        "idle": idle,
+        "bstore_loaded": loaded,
+        "validator_loaded": own,
+    }
+    print(
+        f"load: validator slots/s idle {idle}, while bstore is loaded {loaded}, "
+        f"while the validator's own RPC is loaded {own}"
+    )
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,266 @@
+"""Offline checks of the live scripts (no validator needed):
+    cd interop/live && python3 -m unittest test_live
+
+- the instruction builders against solana-py's own SPL Token builders;
+- the JSON comparison (types, RpcResponse contexts, the diff's paths);
+- the comparer and the freshness follower against two small JSON-RPC servers on loopback
+  whose answers the test controls.
+"""
+
+import json
+import threading
+import unittest
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import spl.token.instructions as spl
+from solders.keypair import Keypair
+
+import compare
+import freshness
+import jsondiff
+import programs as p
+from rpc import Client, percentile
+
+
+def keys(n):
+    return [Keypair().pubkey() for _ in range(n)]
+
+
+class Programs(unittest.TestCase):
+    def test_token_builders_match_solana_py(self):
+        mint, owner, src, dst = keys(4)
+        for program in (p.TOKEN, p.TOKEN_2022):
+            ours = p.initialize_mint2(program, mint, 6, owner, owner)
+            theirs = spl.initialize_mint2(
+                spl.models.InitializeMint2Params(
+                    decimals=6,
+                    mint=mint,
+                    mint_authority=owner,
+                    freeze_authority=owner,
+                    program_id=program,
+                )
+            )
+            self.assertEqual(ours, theirs)
+            ours = p.mint_to(program, mint, dst, owner, 10**9)
+            theirs = spl.mint_to(
+                spl.models.MintToParams(
+                    program_id=program, mint=mint, dest=dst, mint_authority=owner, amount=10**9
+                )
+            )
+            self.assertEqual(ours, theirs)
+            ours = p.transfer_checked(program, src, mint, dst, owner, 250_000, 6)
+            theirs = spl.transfer_checked(
+                spl.models.TransferCheckedParams(
+                    program_id=program,
+                    source=src,
+                    mint=mint,
+                    dest=dst,
+                    owner=owner,
+                    amount=250_000,
+                    decimals=6,
+                )
+            )
+            self.assertEqual(ours, theirs)
+            self.assertEqual(
+                p.associated_token_address(owner, mint, program),
+                spl.get_associated_token_address(owner, mint, program),
+            )
+            # solana-py still passes the rent sysvar, a seventh account the program ignores.
+            ours = p.create_associated_token_account(src, owner, mint, program)
+            theirs = spl.create_associated_token_account(src, owner, mint, program)
+            self.assertEqual(ours.program_id, theirs.program_id)
+            self.assertEqual(bytes(ours.data), bytes(theirs.data))
+            self.assertEqual(ours.accounts, theirs.accounts[:6])
+            self.assertEqual(theirs.accounts[6].pubkey, p.RENT)
+
+    def test_initialize_mint_without_freeze_authority(self):
+        mint, owner = keys(2)
+        ours = p.initialize_mint(p.TOKEN, mint, 6, owner)
+        self.assertEqual(bytes(ours.data), bytes([0, 6]) + bytes(owner) + b"\x00")
+        self.assertEqual([a.pubkey for a in ours.accounts], [mint, p.RENT])
+
+    def test_transfer_fee_config_matches_solana_py(self):
+        mint, authority = keys(2)
+        ours = p.initialize_transfer_fee_config(mint, authority, 50, 5_000)
+        theirs = spl.initialize_transfer_fee_config(
+            spl.models.InitializeTransferFeeConfigParams(
+                program_id=p.TOKEN_2022,
+                mint=mint,
+                transfer_fee_config_authority=authority,
+                withdraw_withheld_authority=authority,
+                transfer_fee_basis_points=50,
+                maximum_fee=5_000,
+            )
+        )
+        self.assertEqual(bytes(ours.data), bytes(theirs.data))
+
+    def test_stake_initialize_is_bincode_sized(self):
+        stake, staker = keys(2)
+        ix = p.stake_initialize(stake, staker, staker)
+        # u32 variant + Authorized (2 keys) + Lockup (i64, u64, key)
+        self.assertEqual(len(bytes(ix.data)), 4 + 64 + 8 + 8 + 32)
+        self.assertEqual(bytes(ix.data)[4:36], bytes(staker))
+
+
+class JsonDiff(unittest.TestCase):
+    def test_types_and_order_matter(self):
+        self.assertFalse(jsondiff.same(1, 1.0))
+        self.assertFalse(jsondiff.same(True, 1))
+        self.assertFalse(jsondiff.same([1, 2], [2, 1]))
+        self.assertTrue(jsondiff.same({"a": [1, {"b": None}]}, {"a": [1, {"b": None}]}))
+
+    def test_context_slot_is_ignored_but_value_is_not(self):
+        left = {"result": {"context": {"slot": 5, "apiVersion": "4.2.2"}, "value": [1]}}
+        right = {"result": {"context": {"slot": 9, "apiVersion": "x"}, "value": [1]}}
+        self.assertTrue(jsondiff.same(jsondiff.comparable(left), jsondiff.comparable(right)))
+        right["result"]["value"] = [2]
+        self.assertFalse(jsondiff.same(jsondiff.comparable(left), jsondiff.comparable(right)))
+
+    def test_differences_name_paths(self):
+        lines = jsondiff.differences({"a": [1, 2], "b": 1}, {"a": [1, 3], "c": 1})
+        self.assertEqual(
+            lines,
+            [
+                "$.a[1]: 2 != 3",
+                "$.b: left has 1, missing on the right",
+                "$.c: missing on the left, right has 1",
+            ],
+        )
+
+    def test_percentile_nearest_rank(self):
+        values = list(range(1, 101))
+        self.assertEqual(percentile(values, 0.5), 50)
+        self.assertEqual(percentile(values, 0.99), 99)
+        self.assertEqual(percentile([7], 0.99), 7)
+        self.assertIsNone(percentile([], 0.5))
+
+
+class Stub:
+    """A JSON-RPC server on 127.0.0.1 answering with `answer(method, params)`."""
+
+    def __init__(self, answer):
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                body = {"jsonrpc": "2.0", "id": request["id"]}
+                body.update(stub.answer(request["method"], request.get("params")))
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.answer = answer
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Comparer(unittest.TestCase):
+    def setUp(self):
+        self.validator = Stub(lambda m, params: {"result": {"slot": params[0], "x": 1}})
+        self.bstore = Stub(
+            lambda m, params: {"result": {"slot": params[0], "x": 1 if params[0] != 7 else 2}}
+        )
+
+    def tearDown(self):
+        self.validator.close()
+        self.bstore.close()
+
+    def test_reports_only_the_differing_request(self):
+        cmp = compare.Comparer(self.validator.url, self.bstore.url, retry_delay=0.01, workers=2)
+        cmp.check_all([("getBlock", [slot]) for slot in range(5, 10)])
+        self.assertEqual(cmp.checked, {"getBlock": 5})
+        self.assertEqual(len(cmp.differences), 1)
+        self.assertEqual(cmp.differences[0]["params"], [7])
+        self.assertEqual(cmp.differences[0]["diff"], ["$.result.x: 1 != 2"])
+
+    def test_error_answers_are_compared(self):
+        self.bstore.answer = lambda m, params: {
+            "error": {"code": -32004, "message": "Block not available"}
+        }
+        cmp = compare.Comparer(self.validator.url, self.bstore.url, retry_delay=0.01, workers=1)
+        cmp.check("getBlock", [1])
+        self.assertEqual(len(cmp.differences), 1)
+
+
+class Moving(unittest.TestCase):
+    def run_moving(self, validator_values, bstore_value, tolerance=3):
+        values = iter(validator_values)
+        validator = Stub(lambda m, params: {"result": next(values)})
+        bstore = Stub(lambda m, params: {"result": bstore_value})
+        try:
+            cmp = compare.Comparer(validator.url, bstore.url, retry_delay=0.01, workers=1)
+            cmp.check_moving("getSlot", [{"commitment": "finalized"}], tolerance)
+            return cmp
+        finally:
+            validator.close()
+            bstore.close()
+
+    def test_within_the_window(self):
+        self.assertEqual(self.run_moving([10, 12], 11).differences, [])
+
+    def test_lag_within_tolerance_is_a_note(self):
+        cmp = self.run_moving([10, 10], 8)
+        self.assertEqual(cmp.differences, [])
+        self.assertEqual(len(cmp.notes), 1)
+
+    def test_ahead_or_far_behind_is_a_difference(self):
+        self.assertEqual(len(self.run_moving([10, 10], 11).differences), 1)
+        self.assertEqual(len(self.run_moving([10, 10], 5).differences), 1)
+
+
+class Freshness(unittest.TestCase):
+    def test_follow_records_served_slots_and_passes_skipped_ones(self):
+        def answer(method, params):
+            slot = params[0] if method == "getBlock" else None
+            if slot == 3:
+                return {"error": {"code": -32007, "message": "Slot 3 was skipped"}}
+            return {"result": {"blockHeight": slot}}
+
+        stub = Stub(answer)
+        try:
+            seen, passed = {}, []
+            freshness.follow(stub.url, "finalized", 1, 5, 0.001, seen, passed, deadline=1e18)
+        finally:
+            stub.close()
+        self.assertEqual(sorted(seen), [1, 2, 4, 5])
+        self.assertEqual(passed, [])
+
+    def test_summary_is_bstore_minus_validator(self):
+        summary = freshness.summarize({1: 1.0, 2: 2.0, 3: 3.0}, {1: 1.1, 2: 2.3})
+        self.assertEqual(summary["count"], 2)
+        self.assertEqual(summary["p50_ms"], 100.0)
+        self.assertEqual(summary["max_ms"], 300.0)
+
+
+class RpcClient(unittest.TestCase):
+    def test_result_and_error(self):
+        stub = Stub(
+            lambda m, params: {"result": 42} if m == "getSlot" else {"error": {"code": -32601}}
+        )
+        try:
+            client = Client(stub.url)
+            self.assertEqual(client.result("getSlot"), 42)
+            self.assertIn("error", client.call("nope"))
+            status, body = client.raw("getSlot", [])
+            self.assertEqual(status, 200)
+            self.assertEqual(json.loads(body)["result"], 42)
+        finally:
+            stub.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# bstore beside a live Agave 4.2.2 validator: same answers, freshness, load.
+#
+# Starts a one-node Agave cluster (`agave-interop validator`, interop/agave) writing its
+# ledger to a fresh directory, starts `bstore serve` on that ledger as a RocksDB secondary,
+# then runs interop/live/: the workload (transfers, failures, memos, compute budget, SPL
+# Token, Token-2022 extensions, a lookup table with v0 transactions, a stake delegation and
+# epoch rewards, a v1 attempt), the comparison of every answer (compare.py), a short load
+# comparison (load.py) and the freshness of new blocks (freshness.py, two bstore servers at
+# once: the default --catch-up-ms 200 and 20). Exits non-zero when any answer differs.
+# docs/live-validator.md explains what is compared and holds the results.
+#
+# Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
+# RocksDB's and protobuf's C++), later builds are no-ops; bstore's release build is ~13 min
+# from scratch. A run takes about 7 minutes here: ~10 s to start the cluster, ~1.5 min of
+# workload and the three epochs waited for rewards, ~1 min of comparison, ~2.5 min of load
+# (with the slot-rate measurements) and ~2 min of freshness (500 slots). Not run by CI.
+#
+#   scripts/validator-live.sh [--alpenglow] [--slots N] [--keep] [--skip-load]
+#     --alpenglow   run the cluster with Alpenglow active
+#     --slots N     slots followed by the freshness run (default 500)
+#     --keep        keep the run's directory (ledger, logs, records) after the run
+#     --skip-load   skip the load comparison
+#   BSTORE_AGAVE_TOOL    an existing agave-interop binary (skips its build)
+#   BSTORE_AGAVE_TARGET  target dir of the tool's build (default ~/.cache/bstore/target-agave4)
+#   CARGO_TARGET_DIR     target dir of the bstore workspace, honoured as everywhere
+#   BSTORE_LIVE_DIR      the run's directory (default: a new one under /tmp)
+#   BSTORE_LIVE_PORT     the validator's RPC port (default 18899; pubsub takes the next
+#                        one); bstore serves on this port + 100 (+ 101: the second one)
+set -euo pipefail
+source "$(dirname "$0")/lib/setup.sh"
+cd "$REPO"
+
+ALPENGLOW=() SLOTS=500 KEEP=0 SKIP_LOAD=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --alpenglow) ALPENGLOW=(--alpenglow) ;;
+    --slots) SLOTS="$2"; shift ;;
+    --keep) KEEP=1 ;;
+    --skip-load) SKIP_LOAD=1 ;;
+    *) echo "unknown argument $1 (see the header of $0)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+bash scripts/rpc-client-deps.sh
+if [ -z "${BSTORE_AGAVE_TOOL:-}" ]; then
+    ensure_apt libclang-dev pkg-config libssl-dev make g++
+    AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave4}"
+    log "building agave-interop into $AGAVE_TARGET (about an hour the first time)"
+    (cd interop/agave &&
+        CARGO_TARGET_DIR="$AGAVE_TARGET" nice -n 10 cargo +nightly build --release --locked --ignore-rust-version)
+    BSTORE_AGAVE_TOOL="$AGAVE_TARGET/release/agave-interop"
+fi
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$REPO/target}"
+log "building bstore (release)"
+nice -n 10 cargo build --release -p bstore
+BSTORE="$CARGO_TARGET_DIR/release/bstore"
+
+RUN="${BSTORE_LIVE_DIR:-$(mktemp -d /tmp/bstore-live.XXXXXX)}"
+mkdir -p "$RUN"
+LEDGER="$RUN/ledger"
+PORT="${BSTORE_LIVE_PORT:-18899}"
+VALIDATOR_URL="http://127.0.0.1:$PORT"
+BSTORE_PORT=$((PORT + 100))
+BSTORE_URL="http://127.0.0.1:$BSTORE_PORT"
+LIVE="$REPO/interop/live"
+VALIDATOR_PID="" BSTORE_PID="" FAST_PID=""
+
+stop_pid() {
+    local pid="$1"
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.2
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+cleanup() {
+    stop_pid "${STARTED_PID:-}"
+    stop_pid "$FAST_PID"
+    stop_pid "$BSTORE_PID"
+    stop_pid "$VALIDATOR_PID"
+    { exec 9>&-; } 2>/dev/null || true
+    if [ "$KEEP" = 1 ]; then echo "run directory kept: $RUN" >&2; else rm -rf "$RUN"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The validator stops when its stdin closes: it reads a FIFO this script holds open on
+# fd 9, so it also stops if this script dies without running its trap.
+mkfifo "$RUN/validator.stdin"
+log "starting the validator (ledger $LEDGER, RPC $VALIDATOR_URL${ALPENGLOW:+, Alpenglow})"
+"$BSTORE_AGAVE_TOOL" validator --ledger "$LEDGER" --rpc-port "$PORT" --slots-per-epoch 32 "${ALPENGLOW[@]}" \
+    <"$RUN/validator.stdin" >"$RUN/validator.out" 2>"$RUN/validator.log" &
+VALIDATOR_PID=$!
+exec 9>"$RUN/validator.stdin"
+for _ in $(seq 1 600); do
+    grep -q '^ready ' "$RUN/validator.out" 2>/dev/null && break
+    kill -0 "$VALIDATOR_PID" 2>/dev/null || { tail -20 "$RUN/validator.log" >&2; echo "the validator exited before it was ready" >&2; exit 1; }
+    sleep 0.5
+done
+grep -q '^ready ' "$RUN/validator.out" || { echo "the validator was not ready within 300 s" >&2; exit 1; }
+log "validator ready: $(head -1 "$RUN/validator.out")"
+
+# start_bstore CATCH_UP_MS PORT: starts `bstore serve` on the ledger, sets STARTED_PID.
+start_bstore() {
+    local catch_up="$1" port="$2"
+    "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
+        --secondary-path "$RUN/secondary-$catch_up" --catch-up-ms "$catch_up" \
+        2>"$RUN/bstore-$catch_up.log" &
+    STARTED_PID=$!
+    python3 -c "import sys; sys.path.insert(0, '$LIVE'); import rpc; rpc.wait_until_serving(rpc.Client('http://127.0.0.1:$port'), 60)"
+    log "bstore serving http://127.0.0.1:$port (pid $STARTED_PID, --catch-up-ms $catch_up)"
+}
+start_bstore 200 "$BSTORE_PORT"
+BSTORE_PID=$STARTED_PID
+
+STATUS=0
+log "workload"
+python3 "$LIVE/workload.py" --rpc "$VALIDATOR_URL" --payer "$LEDGER/payer.json" --out "$RUN/workload.json"
+log "comparison"
+python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
+    --record "$RUN/workload.json" --out "$RUN/compare.json" | tee "$RUN/compare.out" || STATUS=1
+if [ "$SKIP_LOAD" = 0 ]; then
+    log "load"
+    python3 "$LIVE/load.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
+        --record "$RUN/workload.json" --out "$RUN/load.json" || STATUS=1
+fi
+# Both catch-up intervals over the same slots at the same time, each against the validator.
+start_bstore 20 $((BSTORE_PORT + 1))
+FAST_PID=$STARTED_PID
+log "freshness over $SLOTS slots: --catch-up-ms 200 (the default) and 20"
+python3 "$LIVE/freshness.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" --slots "$SLOTS" \
+    --label catch-up-200 --out "$RUN/freshness-200.json" &
+FRESH_DEFAULT=$!
+python3 "$LIVE/freshness.py" --validator "$VALIDATOR_URL" --bstore "http://127.0.0.1:$((BSTORE_PORT + 1))" \
+    --slots "$SLOTS" --label catch-up-20 --out "$RUN/freshness-20.json" || STATUS=1
+wait "$FRESH_DEFAULT" || STATUS=1
+
+log "summary"
+python3 - "$RUN" <<'EOF'
+import json, sys
+run = sys.argv[1]
+def load(name):
+    try:
+        with open(f"{run}/{name}") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+workload = load("workload.json") or {}
+print(f"workload: {len(workload.get('transactions', []))} transactions, refused: "
+      f"{[r['label'] for r in workload.get('refused', [])]}")
+compare = load("compare.json")
+if compare:
+    print(f"compare: {sum(compare['checked'].values())} requests, {len(compare['differences'])} differences")
+for name in ("freshness-200.json", "freshness-20.json"):
+    f = load(name)
+    if f:
+        print(f"{f['label']}: finalized {f['finalized']}, confirmed {f['confirmed']}")
+l = load("load.json")
+if l:
+    for server in ("validator", "bstore"):
+        rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in l[server].items() if isinstance(v, dict)}
+        print(f"load {server}: {l[server]['per_s']} req/s, p50/p99 ms {rows}")
+    print(f"validator slots/s: {l['validator_slots_per_s']}")
+EOF
+[ "$STATUS" = 0 ] && log "no difference" || log "differences or failures: see above (run directory $RUN)"
+exit "$STATUS"
