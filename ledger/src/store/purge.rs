@@ -108,6 +108,8 @@ fn upper_key(to: Slot) -> Vec<u8> {
 
 /// A key at or above every key of slot `to` and below every key of `to + 1`, for bounds
 /// compared inclusively: the slot, then more 0xFF bytes than any key has after its slot.
+/// (RocksDB's whole-file deletion is its only user.)
+#[cfg(feature = "storage")]
 pub(crate) fn last_key(to: Slot) -> Vec<u8> {
     let mut key = to.0.to_be_bytes().to_vec();
     key.extend_from_slice(&[0xFF; 48]);
