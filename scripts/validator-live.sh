@@ -7,7 +7,7 @@
 # Token, Token-2022 extensions, a lookup table with v0 transactions, a stake delegation and
 # epoch rewards, a v1 attempt), the comparison of every answer (compare.py), a short load
 # comparison (load.py) and the freshness of new blocks (freshness.py, two bstore servers at
-# once: the default --catch-up-ms 200 and 20). Exits non-zero when any answer differs.
+# once: --catch-up-ms 200 and 20, the default). Exits non-zero when any answer differs.
 # docs/live-validator.md explains what is compared and holds the results.
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
@@ -131,7 +131,7 @@ fi
 # Both catch-up intervals over the same slots at the same time, each against the validator.
 start_bstore 20 $((BSTORE_PORT + 1))
 FAST_PID=$STARTED_PID
-log "freshness over $SLOTS slots: --catch-up-ms 200 (the default) and 20"
+log "freshness over $SLOTS slots: --catch-up-ms 200 and 20 (the default)"
 python3 "$LIVE/freshness.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" --slots "$SLOTS" \
     --label catch-up-200 --out "$RUN/freshness-200.json" &
 FRESH_DEFAULT=$!

@@ -88,7 +88,7 @@ pub struct ReplayArgs {
     #[arg(long, conflicts_with = "to")]
     pub follow: bool,
     /// With `--follow`: how often to catch up with the writer, in milliseconds.
-    #[arg(long, default_value_t = 100, requires = "follow")]
+    #[arg(long, default_value_t = 20, requires = "follow")]
     pub catch_up_ms: u64,
 }
 

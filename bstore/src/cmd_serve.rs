@@ -50,7 +50,7 @@ pub struct ServeArgs {
     #[command(flatten)]
     s3: crate::cmd_archive::S3Args,
     /// How often a secondary catches up with the writer, in milliseconds.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 20)]
     catch_up_ms: u64,
     /// Block-fetch worker threads: at most this many getBlock fetches run at once.
     #[arg(long, default_value_t = Limits::default().max_concurrent_fetches)]
