@@ -100,6 +100,14 @@ pub(super) struct SlotWork {
 }
 
 impl SlotWork {
+    /// `consumed` counting the data shreds stored so far in this call (`finish` writes it);
+    /// `None` while the slot has no meta or its data shreds are not loaded.
+    fn consumed_now(&self) -> Option<u64> {
+        let (meta, present) = (self.meta.as_ref()?, self.data.as_ref()?);
+        let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
+        Some(u64::from(present.first_absent_from(consumed)).max(meta.consumed))
+    }
+
     /// Loads the slot's stored meta.
     pub(super) fn load<E: KvEngine>(engine: &Engine<E>, slot: Slot) -> Result<Self> {
         let meta = engine.get::<Meta>(slot)?;
@@ -484,17 +492,12 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         }
         // Full as of this shred, counting the shreds of this call before it (`consumed` is
         // only advanced in `finish`); every refused shred's slot was loaded.
-        let full = self
-            .slots
-            .get(slot)
-            .is_some_and(|w| match (&w.meta, &w.data) {
-                (Some(meta), Some(present)) => meta.last_index.is_some_and(|last| {
-                    let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
-                    u64::from(present.first_absent_from(consumed)) > last
-                }),
-                (Some(meta), None) => meta.is_full(),
-                (None, _) => false,
-            });
+        let full = self.slots.get(slot).is_some_and(|w| {
+            w.meta.as_ref().is_some_and(|meta| {
+                let consumed = w.consumed_now().unwrap_or(meta.consumed);
+                meta.last_index.is_some_and(|last| consumed > last)
+            })
+        });
         if !full {
             self.dead.insert(*slot);
         }
@@ -575,14 +578,16 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
     /// connected flags, and puts every changed meta into the batch.
     fn finish(&mut self, outcome: &mut InsertOutcome) -> Result<()> {
         for (&slot, w) in &mut self.slots {
-            let (Some(meta), Some(present)) = (w.meta.as_mut(), w.data.as_ref()) else {
-                continue;
-            };
             if w.new_data.is_empty() {
                 continue;
             }
-            let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
-            meta.consumed = u64::from(present.first_absent_from(consumed)).max(meta.consumed);
+            let Some(consumed) = w.consumed_now() else {
+                continue;
+            };
+            let (Some(meta), Some(present)) = (w.meta.as_mut(), w.data.as_ref()) else {
+                continue;
+            };
+            meta.consumed = consumed;
             for (start, end) in newly_completed(present, &meta.completed_data_indexes, &w.new_data)
             {
                 outcome
