@@ -12,13 +12,13 @@ use bstore_ledger::store::Blockstore;
 use crate::ledger_tool::{Access, ReadLedger, open};
 
 /// The ledger a fetch bench times: built for the run, or an existing one opened to read.
-pub enum BenchStore {
+pub(crate) enum BenchStore {
     Built(Blockstore),
     Existing(ReadLedger),
 }
 
 impl BenchStore {
-    pub fn store(&self) -> &Blockstore {
+    pub(crate) fn store(&self) -> &Blockstore {
         match self {
             Self::Built(store) => store,
             Self::Existing(read) => &read.store,
@@ -27,10 +27,10 @@ impl BenchStore {
 }
 
 /// Slots to time, each with its data bytes.
-pub type BenchSlots = Vec<(Slot, u64)>;
+pub(crate) type BenchSlots = Vec<(Slot, u64)>;
 
 /// Opens `dir` and returns the newest `n` full, not dead slots with their data bytes.
-pub fn open_existing(
+pub(crate) fn open_existing(
     dir: &Path,
     access: Access,
     n: u64,

@@ -22,7 +22,7 @@ use crate::ledger_tool::Access;
 /// Arguments of `bstore archive`.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
-pub struct ArchiveArgs {
+pub(crate) struct ArchiveArgs {
     #[command(subcommand)]
     command: Option<ArchiveCommand>,
     #[command(flatten)]
@@ -38,7 +38,7 @@ enum ArchiveCommand {
 
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     Text,
     Json,
 }
@@ -76,7 +76,7 @@ struct UploadArgs {
 
 /// The S3 client's flags; each falls back to its standard environment variable.
 #[derive(Debug, Clone, Args)]
-pub struct S3Args {
+pub(crate) struct S3Args {
     /// S3 endpoint, e.g. http://127.0.0.1:3900 [env: AWS_ENDPOINT_URL].
     #[arg(long, value_name = "URL")]
     pub endpoint: Option<String>,
@@ -102,7 +102,7 @@ pub struct S3Args {
 
 impl S3Args {
     /// The client options these flags give.
-    pub fn options(&self) -> S3Options {
+    pub(crate) fn options(&self) -> S3Options {
         S3Options {
             endpoint: self.endpoint.clone(),
             region: self.region.clone(),
@@ -116,7 +116,7 @@ impl S3Args {
     }
 
     /// The archive at `url`.
-    pub fn open(&self, url: &str) -> Result<Archive, ArchiveError> {
+    pub(crate) fn open(&self, url: &str) -> Result<Archive, ArchiveError> {
         let location = ArchiveLocation::parse(url)?;
         Archive::open_s3(&location, &self.options(), ReadLimits::default())
     }
@@ -124,7 +124,7 @@ impl S3Args {
 
 /// A runtime for the S3 client (two workers: the uploads; the ledger reads run on the
 /// calling thread).
-pub fn runtime() -> Result<tokio::runtime::Runtime, Box<dyn std::error::Error>> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Box<dyn std::error::Error>> {
     Ok(tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("archive-io")
@@ -133,7 +133,7 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, Box<dyn std::error::Error>> 
 }
 
 /// Runs `bstore archive`.
-pub fn run(args: ArchiveArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: ArchiveArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         Some(ArchiveCommand::Bench(b)) => bench::run(b),
         None => upload(&args.upload),
@@ -195,7 +195,7 @@ fn upload(args: &UploadArgs) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// The summary as JSON (stable field names).
-pub fn summary_json(to: &str, s: &ArchiveSummary) -> Value {
+pub(crate) fn summary_json(to: &str, s: &ArchiveSummary) -> Value {
     json!({
         "archive": to,
         "range_slots": s.layout.range_slots,
@@ -221,7 +221,7 @@ pub fn summary_json(to: &str, s: &ArchiveSummary) -> Value {
 }
 
 /// Request counts as JSON.
-pub fn requests_json(r: &RequestCounts) -> Value {
+pub(crate) fn requests_json(r: &RequestCounts) -> Value {
     json!({
         "put": r.puts, "get": r.gets, "list": r.lists, "delete": r.deletes,
         "bytes_put": r.bytes_put, "bytes_got": r.bytes_got,

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 /// Arguments of `bstore bench`.
 #[derive(Debug, Args)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     #[command(subcommand)]
     command: BenchCommand,
 }
@@ -79,7 +79,7 @@ struct FetchArgs {
 }
 
 /// Runs `bstore bench`.
-pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         BenchCommand::Fetch(a) => fetch(&a),
         BenchCommand::Soak(a) => crate::cmd_soak::run(a),

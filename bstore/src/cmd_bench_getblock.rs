@@ -17,7 +17,7 @@ use serde_json::json;
 
 /// Arguments of `bstore bench getblock`.
 #[derive(Debug, Args)]
-pub struct GetBlockArgs {
+pub(crate) struct GetBlockArgs {
     /// The ledger (opened read-only).
     #[arg(long)]
     ledger: PathBuf,
@@ -47,7 +47,7 @@ fn median(v: &mut [u64]) -> u64 {
     v.get(v.len() / 2).copied().unwrap_or(0)
 }
 
-pub fn run(args: &GetBlockArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: &GetBlockArgs) -> Result<(), Box<dyn std::error::Error>> {
     if args.rounds == 0 || args.last_slot < args.first_slot {
         return Err("need --rounds >= 1 and --first-slot <= --last-slot".into());
     }

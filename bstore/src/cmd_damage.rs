@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::ledger_tool::Format;
 
 /// Runs `bstore ledger check`: prints the report; an error (non-zero exit) on damage.
-pub fn check(
+pub(crate) fn check(
     ledger: &Path,
     wal: Option<WalRecoveryMode>,
     format: Format,
@@ -24,7 +24,7 @@ pub fn check(
 
 /// Runs `bstore ledger repair`: backs up, repairs, checks again; an error when damage is
 /// left after the repair.
-pub fn repair(
+pub(crate) fn repair(
     ledger: &Path,
     backup: &Path,
     format: Format,

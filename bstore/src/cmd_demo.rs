@@ -18,7 +18,7 @@ use bstore_testkit::pipeline::{PipelineConfig, PipelineReport, Progress, Retenti
 
 /// `bstore demo ...`
 #[derive(Debug, clap::Args)]
-pub struct DemoArgs {
+pub(crate) struct DemoArgs {
     /// Slots to generate, insert and replay.
     #[arg(long, default_value_t = 120)]
     pub slots: u64,
@@ -57,7 +57,7 @@ pub struct DemoArgs {
 }
 
 /// Runs `bstore demo`.
-pub fn run(args: DemoArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: DemoArgs) -> Result<(), Box<dyn std::error::Error>> {
     bstore_metrics::init()?;
     let temp;
     let ledger: &Path = match &args.ledger {

@@ -26,7 +26,7 @@ use crate::summary::{SlotFacts, SummaryOptions, summarize};
 
 /// Arguments of `bstore ledger`.
 #[derive(Debug, Args)]
-pub struct LedgerArgs {
+pub(crate) struct LedgerArgs {
     #[command(subcommand)]
     command: LedgerCommand,
 }
@@ -243,7 +243,7 @@ enum LedgerCommand {
 }
 
 /// Runs `bstore ledger`.
-pub fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: LedgerArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         LedgerCommand::Ingest {
             ledger,

@@ -10,14 +10,14 @@ use bstore_metrics::writer::HttpOptions;
 
 /// `bstore metrics ...`
 #[derive(Debug, clap::Args)]
-pub struct MetricsArgs {
+pub(crate) struct MetricsArgs {
     #[command(subcommand)]
     pub command: MetricsCommand,
 }
 
 /// Subcommands of `bstore metrics`.
 #[derive(Debug, clap::Subcommand)]
-pub enum MetricsCommand {
+pub(crate) enum MetricsCommand {
     /// Render per-slot charts (SVG) from a line-protocol file or an InfluxDB database.
     Plot(PlotArgs),
 }
@@ -25,7 +25,7 @@ pub enum MetricsCommand {
 /// Where the points come from and where the charts go.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["input", "influx_url"])))]
-pub struct PlotArgs {
+pub(crate) struct PlotArgs {
     /// Line-protocol file, e.g. the one written with BSTORE_METRICS_FILE.
     #[arg(long, value_name = "FILE.lp")]
     pub input: Option<PathBuf>,
@@ -54,7 +54,7 @@ pub struct PlotArgs {
 }
 
 /// Runs `bstore metrics ...`.
-pub fn run(args: MetricsArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: MetricsArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         MetricsCommand::Plot(plot_args) => run_plot(plot_args),
     }

@@ -30,7 +30,7 @@ use crate::replay_follow;
 
 /// How `bstore replay` opens the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ReplayAccess {
+pub(crate) enum ReplayAccess {
     /// A RocksDB secondary with its files in a fresh temporary directory (works beside a
     /// running validator); dead slots are reported, not marked.
     Secondary,
@@ -43,7 +43,7 @@ pub enum ReplayAccess {
 
 /// `bstore replay ...`
 #[derive(Debug, clap::Args)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// Ledger directory (the database is LEDGER/rocksdb); it must exist.
     #[arg(long, value_name = "DIR")]
     pub ledger: PathBuf,
@@ -94,7 +94,7 @@ pub struct ReplayArgs {
 
 /// How `bstore replay` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// One aligned row per slot.
     Table,
     /// One JSON object per line (`docs/consumers.md#replay` field names), then a summary line.
@@ -113,7 +113,7 @@ struct Summary {
 }
 
 /// Runs `bstore replay`.
-pub fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
     bstore_metrics::init()?;
     let access = match args.access {
         ReplayAccess::ReadWrite if args.no_mark_dead => ReplayAccess::ReadOnly,

@@ -27,7 +27,7 @@ enum Access {
 
 /// Arguments of `bstore serve`.
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The ledger directory (the database is DIR/rocksdb).
     #[arg(long, value_name = "DIR")]
     ledger: PathBuf,
@@ -104,7 +104,7 @@ fn timeout(ms: u64) -> Duration {
 }
 
 /// Runs `bstore serve` until SIGINT or SIGTERM.
-pub fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let (mode, catch_up) = match args.access {
         Access::Primary => (AccessMode::ReadWrite, CatchUp::Never),
         Access::Secondary => (

@@ -17,7 +17,7 @@ use crate::summary::{SlotFacts, SummaryOptions, summarize};
 
 /// Arguments of `bstore shreds`.
 #[derive(Debug, Args)]
-pub struct ShredsArgs {
+pub(crate) struct ShredsArgs {
     #[command(subcommand)]
     command: ShredsCommand,
 }
@@ -51,7 +51,7 @@ enum ShredsCommand {
 /// The PoH work bounds of `--verify-poh` and `bstore replay`: an entry or slot asking for
 /// more hashes is refused before any hashing.
 #[derive(Debug, Clone, Copy, Args)]
-pub struct HashLimitArgs {
+pub(crate) struct HashLimitArgs {
     /// Most hashes from one tick to the next (and in any one entry) when hashes per tick
     /// are not known [default: 500000, 8 × mainnet's 62500].
     #[arg(long, value_name = "N")]
@@ -64,7 +64,7 @@ pub struct HashLimitArgs {
 
 impl HashLimitArgs {
     /// The limits asked for, defaults where not given.
-    pub fn limits(&self) -> HashLimits {
+    pub(crate) fn limits(&self) -> HashLimits {
         let defaults = HashLimits::default();
         HashLimits {
             max_hashes_per_tick: self
@@ -76,7 +76,7 @@ impl HashLimitArgs {
 }
 
 /// Runs `bstore shreds`.
-pub fn run(args: ShredsArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: ShredsArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         ShredsCommand::Inspect { files } => inspect(&files),
         ShredsCommand::Deshred {

@@ -23,7 +23,7 @@ use bstore_ledger::store::space_reserve::bytes_on_disk;
 
 /// Arguments of `bstore bench soak`.
 #[derive(Debug, Args)]
-pub struct SoakArgs {
+pub(crate) struct SoakArgs {
     /// Slots to generate and insert.
     #[arg(long, default_value_t = 10_000)]
     slots: u64,
@@ -58,7 +58,7 @@ struct Sample {
 }
 
 /// Runs the soak.
-pub fn run(args: SoakArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: SoakArgs) -> Result<(), Box<dyn std::error::Error>> {
     let temp;
     let ledger: &Path = match &args.ledger {
         Some(dir) if dir.exists() => {

@@ -15,7 +15,7 @@ use crate::open_args::WalArgs;
 
 /// The space reserve of a command that grows a ledger.
 #[derive(Debug, Clone, Copy, Args)]
-pub struct ReserveArgs {
+pub(crate) struct ReserveArgs {
     /// Bytes to hold back in DIR/bstore-space-reserve so `ledger purge` can still run when
     /// the disk fills up (0: none).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_RESERVE_BYTES)]
@@ -25,7 +25,7 @@ pub struct ReserveArgs {
 impl ReserveArgs {
     /// Makes sure the reserve of `ledger` (whose directory exists) is in place; a disk
     /// without room for it is a warning, not a failure: the command may still fit.
-    pub fn keep(self, ledger: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    pub(crate) fn keep(self, ledger: &Path) -> Result<(), Box<dyn std::error::Error>> {
         let reserve = SpaceReserve::of(ledger);
         let db = crate::ledger_tool::require_ledger(ledger)?;
         if self.space_reserve > 0 && !reserve.shares_disk_with(&db)? {
@@ -50,7 +50,7 @@ impl ReserveArgs {
 }
 
 /// Purges `start..=end` of the ledger at `ledger` and prints what was removed.
-pub fn purge(
+pub(crate) fn purge(
     ledger: &Path,
     wal: WalArgs,
     start: Slot,

@@ -29,7 +29,7 @@ const EXIT_POLL: Duration = Duration::from_millis(20);
 /// Starts the watcher: every `catch_up`, follows the writer and sends each slot at or
 /// above `start` whose shreds changed. Returns the receiving end; the thread ends (closing
 /// the channel) when `exit` is set or the store fails (the error is printed).
-pub fn watch(
+pub(crate) fn watch(
     store: Arc<Blockstore>,
     start: Slot,
     catch_up: Duration,
@@ -116,7 +116,7 @@ fn sleep_unless(exit: &AtomicBool, total: Duration) {
 }
 
 /// Sets `exit` on SIGINT or SIGTERM (a thread with its own small runtime).
-pub fn stop_on_signals(exit: Arc<AtomicBool>) -> std::io::Result<()> {
+pub(crate) fn stop_on_signals(exit: Arc<AtomicBool>) -> std::io::Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

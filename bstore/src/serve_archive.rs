@@ -20,7 +20,7 @@ use tokio::sync::OnceCell;
 type Open = dyn Fn() -> Result<Archive, ArchiveError> + Send + Sync;
 
 /// The archive behind the server's ledger.
-pub struct ServedArchive {
+pub(crate) struct ServedArchive {
     open: Box<Open>,
     reader: OnceCell<ArchiveReader>,
     /// Where it is (for messages).
@@ -37,7 +37,7 @@ impl fmt::Debug for ServedArchive {
 
 /// The kind of an archive failure as the server tells them apart. Exhaustive over
 /// [`ArchiveError`], so that a new archive error has to pick its kind here.
-pub fn fault_kind(e: &ArchiveError) -> ArchiveFaultKind {
+pub(crate) fn fault_kind(e: &ArchiveError) -> ArchiveFaultKind {
     match e {
         // The store answered, and the object is not there: a block object the index
         // names, or the layout object when the read asked for it.
@@ -55,13 +55,13 @@ pub fn fault_kind(e: &ArchiveError) -> ArchiveFaultKind {
 }
 
 /// `e` as the server's fault, its message kept as the detail.
-pub fn fault(e: &ArchiveError) -> ArchiveFault {
+pub(crate) fn fault(e: &ArchiveError) -> ArchiveFault {
     ArchiveFault::new(fault_kind(e), e.to_string())
 }
 
 impl ServedArchive {
     /// An archive opened by `open` (called again at first use, on the server's runtime).
-    pub fn new(
+    pub(crate) fn new(
         url: &str,
         open: impl Fn() -> Result<Archive, ArchiveError> + Send + Sync + 'static,
     ) -> Self {
@@ -73,7 +73,7 @@ impl ServedArchive {
     }
 
     /// Opens the archive once (layout and signature catalog) on a runtime of its own.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

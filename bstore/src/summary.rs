@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 /// What the caller asked for beyond the counts.
 #[derive(Debug, Clone, Default)]
-pub struct SummaryOptions {
+pub(crate) struct SummaryOptions {
     /// Verify PoH from this hash (the parent's blockhash).
     pub verify_poh: Option<Hash>,
     /// The hash counts refused before any hashing.
@@ -20,7 +20,7 @@ pub struct SummaryOptions {
 
 /// Slot facts known before decoding.
 #[derive(Debug, Clone)]
-pub struct SlotFacts {
+pub(crate) struct SlotFacts {
     pub slot: Slot,
     pub parent_slot: Option<Slot>,
     pub data_shreds: u64,
@@ -30,7 +30,7 @@ pub struct SlotFacts {
 
 impl SlotFacts {
     /// The fields every line has, with `data_sets`.
-    pub fn to_json(&self, sets: &[Range<u32>]) -> Value {
+    pub(crate) fn to_json(&self, sets: &[Range<u32>]) -> Value {
         json!({
             "slot": self.slot.0,
             "parent_slot": self.parent_slot.map(|p| p.0),
@@ -43,7 +43,7 @@ impl SlotFacts {
 }
 
 /// Builds the slot's JSON line from its data sets, already parsed as zero-copy views.
-pub fn summarize(
+pub(crate) fn summarize(
     facts: &SlotFacts,
     sets: &[(Range<u32>, &EntriesView<'_>)],
     opts: &SummaryOptions,

@@ -9,26 +9,26 @@
 
 /// A read position in `data`.
 #[derive(Debug, Clone)]
-pub struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     rest: &'a [u8],
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(data: &'a [u8]) -> Self {
+    pub(crate) fn new(data: &'a [u8]) -> Self {
         Self { rest: data }
     }
 
     /// The bytes not read yet.
-    pub fn rest(&self) -> &'a [u8] {
+    pub(crate) fn rest(&self) -> &'a [u8] {
         self.rest
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.rest.is_empty()
     }
 
     /// The next `n` bytes.
-    pub fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(crate) fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
         if n > self.rest.len() {
             return None;
         }
@@ -37,42 +37,42 @@ impl<'a> Reader<'a> {
         Some(head)
     }
 
-    pub fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+    pub(crate) fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
         self.bytes(N)?.try_into().ok()
     }
 
-    pub fn u8(&mut self) -> Option<u8> {
+    pub(crate) fn u8(&mut self) -> Option<u8> {
         let (&b, tail) = self.rest.split_first()?;
         self.rest = tail;
         Some(b)
     }
 
-    pub fn i8(&mut self) -> Option<i8> {
+    pub(crate) fn i8(&mut self) -> Option<i8> {
         self.array().map(i8::from_le_bytes)
     }
 
-    pub fn u16(&mut self) -> Option<u16> {
+    pub(crate) fn u16(&mut self) -> Option<u16> {
         self.array().map(u16::from_le_bytes)
     }
 
-    pub fn u32(&mut self) -> Option<u32> {
+    pub(crate) fn u32(&mut self) -> Option<u32> {
         self.array().map(u32::from_le_bytes)
     }
 
-    pub fn u64(&mut self) -> Option<u64> {
+    pub(crate) fn u64(&mut self) -> Option<u64> {
         self.array().map(u64::from_le_bytes)
     }
 
-    pub fn i64(&mut self) -> Option<i64> {
+    pub(crate) fn i64(&mut self) -> Option<i64> {
         self.array().map(i64::from_le_bytes)
     }
 
-    pub fn pubkey(&mut self) -> Option<[u8; 32]> {
+    pub(crate) fn pubkey(&mut self) -> Option<[u8; 32]> {
         self.array()
     }
 
     /// bincode's and borsh's `bool`: one byte, 0 or 1; anything else is an error.
-    pub fn bool(&mut self) -> Option<bool> {
+    pub(crate) fn bool(&mut self) -> Option<bool> {
         match self.u8()? {
             0 => Some(false),
             1 => Some(true),
@@ -82,12 +82,15 @@ impl<'a> Reader<'a> {
 
     /// The tag of a bincode or borsh `Option`: 0 is `None`, 1 is `Some`, anything else is
     /// an error.
-    pub fn option_tag(&mut self) -> Option<bool> {
+    pub(crate) fn option_tag(&mut self) -> Option<bool> {
         self.bool()
     }
 
     /// A bincode `Option<T>` read with `read`.
-    pub fn option<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+    pub(crate) fn option<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<Option<T>> {
         if self.option_tag()? {
             read(self).map(Some)
         } else {
@@ -96,30 +99,30 @@ impl<'a> Reader<'a> {
     }
 
     /// bincode's enum variant index (fixint `u32`).
-    pub fn variant(&mut self) -> Option<u32> {
+    pub(crate) fn variant(&mut self) -> Option<u32> {
         self.u32()
     }
 
     /// bincode's `Vec<u8>` / `&[u8]`: a `u64` length, then the bytes.
-    pub fn bincode_bytes(&mut self) -> Option<&'a [u8]> {
+    pub(crate) fn bincode_bytes(&mut self) -> Option<&'a [u8]> {
         let len = usize::try_from(self.u64()?).ok()?;
         self.bytes(len)
     }
 
     /// bincode's `String`: its bytes, which must be UTF-8.
-    pub fn bincode_string(&mut self) -> Option<&'a str> {
+    pub(crate) fn bincode_string(&mut self) -> Option<&'a str> {
         std::str::from_utf8(self.bincode_bytes()?).ok()
     }
 
     /// A bincode `u64` length of a sequence of `elem_size`-byte elements, accepted only
     /// when that many elements are actually present (so a caller may allocate for them).
-    pub fn bincode_len(&mut self, elem_size: usize) -> Option<usize> {
+    pub(crate) fn bincode_len(&mut self, elem_size: usize) -> Option<usize> {
         let len = usize::try_from(self.u64()?).ok()?;
         (len.checked_mul(elem_size)? <= self.rest.len()).then_some(len)
     }
 
     /// borsh's `String`: a `u32` length, then UTF-8 bytes.
-    pub fn borsh_string(&mut self) -> Option<&'a str> {
+    pub(crate) fn borsh_string(&mut self) -> Option<&'a str> {
         let len = usize::try_from(self.u32()?).ok()?;
         std::str::from_utf8(self.bytes(len)?).ok()
     }
@@ -127,7 +130,7 @@ impl<'a> Reader<'a> {
     /// Solana's `ShortU16` (compact-u16), strict form: one to three bytes, no alias
     /// encodings (a zero byte after the first), no continuation on the third byte, no
     /// value above `u16::MAX`.
-    pub fn short_u16(&mut self) -> Option<u16> {
+    pub(crate) fn short_u16(&mut self) -> Option<u16> {
         let mut value: u32 = 0;
         for nth in 0..3u32 {
             let byte = self.u8()?;
@@ -150,7 +153,7 @@ impl<'a> Reader<'a> {
     /// `solana-serde-varint`'s `u64`: LEB128, at most ten bytes, with its two strictness
     /// rules (the last byte loses no bits to the shift; a zero last byte only for the
     /// one-byte encoding of zero).
-    pub fn varint_u64(&mut self) -> Option<u64> {
+    pub(crate) fn varint_u64(&mut self) -> Option<u64> {
         let mut out: u64 = 0;
         let mut shift = 0u32;
         while shift < u64::BITS {

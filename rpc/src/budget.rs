@@ -36,10 +36,10 @@ pub struct BudgetStats {
 
 /// The shared byte budget (cheap to clone).
 #[derive(Debug, Clone)]
-pub struct Budget(Arc<Shared>);
+pub(crate) struct Budget(Arc<Shared>);
 
 impl Budget {
-    pub fn new(limit: usize) -> Self {
+    pub(crate) fn new(limit: usize) -> Self {
         Self(Arc::new(Shared {
             held: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
@@ -48,11 +48,11 @@ impl Budget {
     }
 
     /// Bytes reserved right now.
-    pub fn held(&self) -> usize {
+    pub(crate) fn held(&self) -> usize {
         self.0.held.load(Ordering::Acquire)
     }
 
-    pub fn stats(&self) -> BudgetStats {
+    pub(crate) fn stats(&self) -> BudgetStats {
         BudgetStats {
             held: self.held(),
             peak: self.0.peak.load(Ordering::Acquire),
@@ -61,7 +61,7 @@ impl Budget {
     }
 
     /// A reservation of nothing, to grow or merge into.
-    pub fn empty(&self) -> Reservation {
+    pub(crate) fn empty(&self) -> Reservation {
         Reservation {
             shared: Arc::clone(&self.0),
             bytes: 0,
@@ -69,7 +69,7 @@ impl Budget {
     }
 
     /// Reserves `bytes`, or refuses without holding anything.
-    pub fn reserve(&self, bytes: usize) -> Result<Reservation, RpcError> {
+    pub(crate) fn reserve(&self, bytes: usize) -> Result<Reservation, RpcError> {
         let mut r = self.empty();
         r.resize(bytes)?;
         Ok(r)
@@ -78,20 +78,20 @@ impl Budget {
 
 /// Bytes held against the budget until dropped.
 #[derive(Debug)]
-pub struct Reservation {
+pub(crate) struct Reservation {
     shared: Arc<Shared>,
     bytes: usize,
 }
 
 impl Reservation {
     #[cfg(test)]
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.bytes
     }
 
     /// Makes this reservation `bytes` long: shrinking always succeeds, growing only while
     /// the budget has room (on refusal the reservation keeps its old size).
-    pub fn resize(&mut self, bytes: usize) -> Result<(), RpcError> {
+    pub(crate) fn resize(&mut self, bytes: usize) -> Result<(), RpcError> {
         if bytes <= self.bytes {
             self.shared
                 .held
@@ -118,7 +118,7 @@ impl Reservation {
     }
 
     /// Takes over `other`'s bytes (no budget check: they are already held).
-    pub fn merge(&mut self, mut other: Reservation) {
+    pub(crate) fn merge(&mut self, mut other: Reservation) {
         self.bytes += std::mem::take(&mut other.bytes);
     }
 }
@@ -132,7 +132,7 @@ impl Drop for Reservation {
 /// A response body made of chunks (no copy of an encoded block into a bigger string) that
 /// holds its reservation until hyper drops it.
 #[derive(Debug)]
-pub struct ReplyBody {
+pub(crate) struct ReplyBody {
     chunks: VecDeque<Bytes>,
     _reservation: Reservation,
 }
@@ -142,7 +142,7 @@ impl ReplyBody {
     /// costs less than a write per chunk); larger ones keep their chunks uncopied.
     const COALESCE_BELOW: usize = 64 * 1024;
 
-    pub fn new(chunks: Vec<Bytes>, reservation: Reservation) -> Self {
+    pub(crate) fn new(chunks: Vec<Bytes>, reservation: Reservation) -> Self {
         let total: usize = chunks.iter().map(Bytes::len).sum();
         let chunks = if chunks.len() > 1 && total <= Self::COALESCE_BELOW {
             let mut one = Vec::with_capacity(total);

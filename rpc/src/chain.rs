@@ -26,7 +26,7 @@ use crate::error::RpcError;
 use crate::params::Commitment;
 
 /// Agave's `MAX_GET_CONFIRMED_BLOCKS_RANGE`: the most slots `getBlocks` spans.
-pub const MAX_BLOCKS_RANGE: u64 = 500_000;
+pub(crate) const MAX_BLOCKS_RANGE: u64 = 500_000;
 
 /// How many metas `first_available_block` looks at for the lowest slot that received
 /// shreds (placeholder metas of absent parents come first) before falling back to the
@@ -35,13 +35,13 @@ const FIRST_BLOCK_SCAN: usize = 1024;
 
 /// A slot that may be served: its meta and where it stands.
 #[derive(Debug, Clone)]
-pub struct Available {
+pub(crate) struct Available {
     pub meta: SlotMeta,
 }
 
 /// Ledger queries for the RPC methods.
 #[derive(Debug, Clone, Copy)]
-pub struct Chain<'a> {
+pub(crate) struct Chain<'a> {
     store: &'a Blockstore,
     /// `Limits::confirmed_window_slots` (at least 1).
     window: u64,
@@ -50,14 +50,14 @@ pub struct Chain<'a> {
 impl<'a> Chain<'a> {
     /// Queries over `store`; unrooted slots count as confirmed only within `window` slots
     /// of the highest stored slot.
-    pub fn new(store: &'a Blockstore, window: u64) -> Self {
+    pub(crate) fn new(store: &'a Blockstore, window: u64) -> Self {
         Self {
             store,
             window: window.max(1),
         }
     }
 
-    pub fn store(&self) -> &'a Blockstore {
+    pub(crate) fn store(&self) -> &'a Blockstore {
         self.store
     }
 
@@ -77,7 +77,7 @@ impl<'a> Chain<'a> {
     }
 
     /// The highest slot at `commitment`, if any slot qualifies.
-    pub fn tip(&self, commitment: Commitment) -> Result<Option<Slot>, RpcError> {
+    pub(crate) fn tip(&self, commitment: Commitment) -> Result<Option<Slot>, RpcError> {
         let max_root = self.store.max_root()?;
         if commitment == Commitment::Finalized {
             return Ok(max_root);
@@ -118,7 +118,7 @@ impl<'a> Chain<'a> {
     /// first root if it is genesis (slot 0), else the second root — the first root's block
     /// can never be complete, its parent's blockhash is not in the ledger. 0 when there is
     /// no such root. Reads at most `FIRST_BLOCK_SCAN` metas.
-    pub fn first_available_block(&self) -> Result<Slot, RpcError> {
+    pub(crate) fn first_available_block(&self) -> Result<Slot, RpcError> {
         let mut lowest = None;
         for meta in self.store.slot_metas(..).take(FIRST_BLOCK_SCAN) {
             let meta = meta?;
@@ -139,7 +139,11 @@ impl<'a> Chain<'a> {
     }
 
     /// The block at `slot` if it is available at `commitment`, else the error Agave gives.
-    pub fn available(&self, slot: Slot, commitment: Commitment) -> Result<Available, RpcError> {
+    pub(crate) fn available(
+        &self,
+        slot: Slot,
+        commitment: Commitment,
+    ) -> Result<Available, RpcError> {
         let max_root = self.store.max_root()?;
         let rooted = self.store.is_root(slot)?;
         let confirmed_floor = self.confirmed_floor(max_root)?;
@@ -190,7 +194,7 @@ impl<'a> Chain<'a> {
 
     /// `getBlocks`: available slots in `start..=end` (end defaults to start + 500,000 and
     /// is capped by the commitment's tip).
-    pub fn blocks(
+    pub(crate) fn blocks(
         &self,
         start: Slot,
         end: Option<Slot>,
@@ -231,7 +235,7 @@ impl<'a> Chain<'a> {
     /// `getBlocksWithLimit`: up to `limit` available slots in `start ..= start +
     /// MAX_BLOCKS_RANGE` (the bound keeps a run of roots without blocks from making the
     /// scan unbounded).
-    pub fn blocks_with_limit(
+    pub(crate) fn blocks_with_limit(
         &self,
         start: Slot,
         limit: usize,
@@ -285,7 +289,7 @@ impl<'a> Chain<'a> {
     /// The block height of `slot`: its `block_height` column, else that of its nearest
     /// ancestor that has one plus the number of blocks between them (each parent link is
     /// one block). `None` when no ancestor within `MAX_HEIGHT_WALK` links has one.
-    pub fn block_height(&self, slot: Slot) -> Result<Option<u64>, RpcError> {
+    pub(crate) fn block_height(&self, slot: Slot) -> Result<Option<u64>, RpcError> {
         const MAX_HEIGHT_WALK: u64 = 1024;
         let mut current = slot;
         for distance in 0..=MAX_HEIGHT_WALK {

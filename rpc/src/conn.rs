@@ -218,7 +218,7 @@ async fn connection(
 }
 
 /// Accepts until `stop` resolves, then waits for every connection to finish.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnLimits,

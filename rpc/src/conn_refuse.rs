@@ -13,12 +13,12 @@ use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
 
 /// Refusals in progress at once.
-pub const MAX_REFUSING: usize = 4096;
+pub(crate) const MAX_REFUSING: usize = 4096;
 
 /// How long a refused socket is kept: the time to write the answer and drain what the
 /// client already sent (closing with unread bytes would reset the connection, and the
 /// client could lose the answer before reading it).
-pub const LINGER: Duration = Duration::from_secs(2);
+pub(crate) const LINGER: Duration = Duration::from_secs(2);
 
 /// The most a refused connection's unread request bytes are drained.
 const DRAIN_BYTES: usize = 64 * 1024;
@@ -41,7 +41,7 @@ fn response() -> String {
 /// Answers `stream` with 503 / -32005 on a task of its own, if fewer than
 /// [`MAX_REFUSING`] refusals are in progress; else closes it at once. Returns whether it
 /// was answered.
-pub fn refuse(stream: TcpStream, refusing: &Arc<Semaphore>) -> bool {
+pub(crate) fn refuse(stream: TcpStream, refusing: &Arc<Semaphore>) -> bool {
     let Ok(permit) = Arc::clone(refusing).try_acquire_owned() else {
         drop(stream);
         return false;

@@ -17,17 +17,17 @@ use crate::error::RpcError;
 
 /// The raw rows of one block, as the engine hands them out (`R`: pinned or owned bytes).
 #[derive(Debug)]
-pub struct HistoryRows<R> {
+pub(crate) struct HistoryRows<R> {
     pub statuses: Vec<Option<R>>,
     pub rewards: Option<Vec<u8>>,
 }
 
 /// Why a block's history cannot be served (names the transaction or the rewards row).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Incomplete(pub String);
+pub(crate) struct Incomplete(pub String);
 
 /// The first signature of every transaction of the block, in order.
-pub fn block_signatures<'a>(sets: &[DataSetView<'a>]) -> Vec<&'a [u8; 64]> {
+pub(crate) fn block_signatures<'a>(sets: &[DataSetView<'a>]) -> Vec<&'a [u8; 64]> {
     sets.iter()
         .flat_map(|s| s.entries.transactions())
         .map(|tx| tx.first_signature().unwrap_or(&[0u8; 64]))
@@ -35,7 +35,7 @@ pub fn block_signatures<'a>(sets: &[DataSetView<'a>]) -> Vec<&'a [u8; 64]> {
 }
 
 /// Reads the block's statuses (one multi-get) and rewards.
-pub fn read_rows<'s>(
+pub(crate) fn read_rows<'s>(
     store: &'s Blockstore,
     slot: Slot,
     signatures: &[&[u8; 64]],
@@ -48,7 +48,9 @@ pub fn read_rows<'s>(
 
 /// Decodes the rows by the rule in the module docs (a rewards row that does not decode
 /// fails the block too, as in Agave).
-pub fn decode<R: AsRef<[u8]>>(rows: &HistoryRows<R>) -> Result<BlockHistory<'_>, Incomplete> {
+pub(crate) fn decode<R: AsRef<[u8]>>(
+    rows: &HistoryRows<R>,
+) -> Result<BlockHistory<'_>, Incomplete> {
     let rewards = match rows.rewards.as_deref().map(SlotRewards::decode) {
         None => SlotRewards::default(),
         Some(Ok(r)) => r,

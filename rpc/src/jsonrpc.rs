@@ -13,7 +13,7 @@ use crate::request::{
 
 /// A response body in order, and the budget its results hold.
 #[derive(Debug)]
-pub struct Reply {
+pub(crate) struct Reply {
     pub chunks: Vec<Bytes>,
     pub reservation: Reservation,
 }
@@ -27,7 +27,7 @@ impl Reply {
     }
 
     /// A whole-body error (parse error, bad batch).
-    pub fn error(budget: &Budget, error: &RpcError) -> Self {
+    pub(crate) fn error(budget: &Budget, error: &RpcError) -> Self {
         let mut r = Self::new(budget);
         r.chunks.push(Bytes::from(error_response(error)));
         r
@@ -75,7 +75,7 @@ async fn run(ctx: &Ctx, request: Request, reply: &mut Reply) -> bool {
 /// Handles one HTTP body; `None` when nothing is to be sent back (only notifications).
 /// Batch items run one after another, so one batch holds at most one worker at a time;
 /// its results accumulate against the budget until the response is sent.
-pub async fn handle_body(ctx: &Ctx, body: &[u8], max_batch: usize) -> Option<Reply> {
+pub(crate) async fn handle_body(ctx: &Ctx, body: &[u8], max_batch: usize) -> Option<Reply> {
     let mut reply = Reply::new(&ctx.budget);
     match parse_body(body, max_batch) {
         Envelope::Refused(e) => return Some(Reply::error(&ctx.budget, &e)),

@@ -16,7 +16,7 @@ use crate::params::BlockConfig;
 
 /// An archived block, parsed (views borrow the record).
 #[derive(Debug)]
-pub struct RecordBlock<'r> {
+pub(crate) struct RecordBlock<'r> {
     slot: Slot,
     header: BlockHeader,
     sets: Vec<DataSetView<'r>>,
@@ -32,7 +32,7 @@ fn corrupt(slot: Slot, why: impl std::fmt::Display) -> RpcError {
 impl<'r> RecordBlock<'r> {
     /// Parses the record's entry sets; a record whose statuses do not line up with its
     /// transactions is corrupt (an internal error naming the slot).
-    pub fn new(record: &'r BlockRecord) -> Result<Self, RpcError> {
+    pub(crate) fn new(record: &'r BlockRecord) -> Result<Self, RpcError> {
         let slot = record.slot;
         let sets = record
             .entry_sets
@@ -77,7 +77,7 @@ impl<'r> RecordBlock<'r> {
     }
 
     /// `getBlock`'s result (`null` when the block's history is incomplete, as locally).
-    pub fn block_json(&self, cfg: &BlockConfig) -> Result<String, RpcError> {
+    pub(crate) fn block_json(&self, cfg: &BlockConfig) -> Result<String, RpcError> {
         match history::decode(&self.rows) {
             Ok(history) => encode_block(&self.header, &self.sets, &history, cfg),
             Err(_) => Ok("null".into()),
@@ -86,7 +86,7 @@ impl<'r> RecordBlock<'r> {
 
     /// `getTransaction`'s result for the transaction at `index` whose first signature is
     /// `signature` (`null` when it is not there or has no readable status).
-    pub fn transaction_json(
+    pub(crate) fn transaction_json(
         &self,
         index: u32,
         signature: &[u8; 64],

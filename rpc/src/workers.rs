@@ -19,7 +19,7 @@ type Job = Box<dyn FnOnce(&Blockstore, &mut FetchBuffer) + Send>;
 /// The worker pool. Dropping it closes the queue; queued jobs still run, then the threads
 /// exit and are joined.
 #[derive(Debug)]
-pub struct FetchWorkers {
+pub(crate) struct FetchWorkers {
     queue: Option<Sender<Job>>,
     threads: Vec<JoinHandle<()>>,
     /// Jobs admitted and not yet finished (queued + running).
@@ -38,7 +38,11 @@ impl Drop for InFlight {
 
 impl FetchWorkers {
     /// `workers` threads (at least one) and room for `queued` waiting jobs.
-    pub fn new(store: Arc<Blockstore>, workers: usize, queued: usize) -> Result<Self, RpcError> {
+    pub(crate) fn new(
+        store: Arc<Blockstore>,
+        workers: usize,
+        queued: usize,
+    ) -> Result<Self, RpcError> {
         let workers = workers.max(1);
         // Admission is by the in-flight count (at most `workers + queued`), so the channel
         // can hold every admitted job: a worker that has just answered but not yet returned
@@ -69,7 +73,7 @@ impl FetchWorkers {
 
     /// Runs `f` on a worker and awaits its result; `Busy` when every worker is taken and
     /// the queue is full.
-    pub async fn run<T, F>(&self, f: F) -> Result<T, RpcError>
+    pub(crate) async fn run<T, F>(&self, f: F) -> Result<T, RpcError>
     where
         T: Send + 'static,
         F: FnOnce(&Blockstore, &mut FetchBuffer) -> Result<T, RpcError> + Send + 'static,

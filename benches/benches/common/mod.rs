@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 /// The 320 shreds of testnet slot 417955322, in file order.
-pub fn testnet_shreds() -> Vec<Vec<u8>> {
+pub(crate) fn testnet_shreds() -> Vec<Vec<u8>> {
     let dir = std::env::var_os("BSTORE_TESTDATA").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"),
         PathBuf::from,

@@ -20,7 +20,7 @@ use super::{Format, S3Args, runtime, summary_json};
 
 /// Arguments of `bstore archive bench`.
 #[derive(Debug, Args)]
-pub struct BenchArgs {
+pub(super) struct BenchArgs {
     /// Where to archive: a fresh `bench-<unix time>` folder is made under this prefix.
     #[arg(long, value_name = "URL")]
     to: String,
@@ -107,7 +107,7 @@ fn quantile(v: &mut [f64], q: f64) -> f64 {
 }
 
 /// Runs the bench.
-pub fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(super) fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     let stamp = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
     let to = format!("{}/bench-{stamp}", args.to.trim_end_matches('/'));
     let archive = args.s3.open(&to)?;

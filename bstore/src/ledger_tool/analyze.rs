@@ -18,7 +18,7 @@ use super::Format;
 
 /// The sizes seen in one column.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ColumnStats {
+pub(crate) struct ColumnStats {
     pub name: String,
     /// Declared by bstore (`columns::ALL`), or found on disk only.
     pub known: bool,
@@ -38,21 +38,21 @@ impl ColumnStats {
         *self.sizes.entry(value.len()).or_default() += 1;
     }
 
-    pub fn value_min(&self) -> Option<usize> {
+    pub(crate) fn value_min(&self) -> Option<usize> {
         self.sizes.keys().next().copied()
     }
 
-    pub fn value_max(&self) -> Option<usize> {
+    pub(crate) fn value_max(&self) -> Option<usize> {
         self.sizes.keys().next_back().copied()
     }
 
-    pub fn value_mean(&self) -> Option<f64> {
+    pub(crate) fn value_mean(&self) -> Option<f64> {
         (self.keys > 0).then(|| self.value_bytes as f64 / self.keys as f64)
     }
 
     /// Nearest-rank percentile of the value sizes (`p` in 0..=100): the smallest size
     /// that at least `p`% of the values do not exceed.
-    pub fn value_percentile(&self, p: f64) -> Option<usize> {
+    pub(crate) fn value_percentile(&self, p: f64) -> Option<usize> {
         let rank = ((p / 100.0) * self.keys as f64).ceil().max(1.0) as u64;
         let mut seen = 0;
         for (&size, &count) in &self.sizes {
@@ -64,7 +64,7 @@ impl ColumnStats {
         None
     }
 
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         json!({
             "column": self.name,
             "known": self.known,
@@ -111,7 +111,7 @@ fn column_families_on_disk(db: &Path) -> std::io::Result<Vec<String>> {
 }
 
 /// Scans every column; `extra` names column families found on disk beyond `columns::ALL`.
-pub fn analyze<E: KvEngine>(
+pub(crate) fn analyze<E: KvEngine>(
     store: &Blockstore<E>,
     extra: &[&'static str],
 ) -> bstore_ledger::Result<Vec<ColumnStats>> {
@@ -137,7 +137,7 @@ pub fn analyze<E: KvEngine>(
 }
 
 /// Runs `bstore ledger analyze` over the ledger at `ledger`.
-pub fn run<E: KvEngine>(
+pub(crate) fn run<E: KvEngine>(
     store: &Blockstore<E>,
     ledger: &Path,
     format: Format,

@@ -15,7 +15,7 @@ use super::{Detail, Format};
 
 /// The rooted part of [`Bounds`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RootBounds {
+pub(crate) struct RootBounds {
     pub total: u64,
     pub first: Option<Slot>,
     pub last: Option<Slot>,
@@ -25,7 +25,7 @@ pub struct RootBounds {
 
 /// What `bounds` reports.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Bounds {
+pub(crate) struct Bounds {
     pub lowest: Option<Slot>,
     pub highest: Option<Slot>,
     pub num_slots: u64,
@@ -36,7 +36,10 @@ pub struct Bounds {
 
 /// Reads the bounds in one pass over `meta` and one over `root`; `Detail::Full` also lists
 /// every slot.
-pub fn bounds<E: KvEngine>(store: &Blockstore<E>, detail: Detail) -> bstore_ledger::Result<Bounds> {
+pub(crate) fn bounds<E: KvEngine>(
+    store: &Blockstore<E>,
+    detail: Detail,
+) -> bstore_ledger::Result<Bounds> {
     let Some(highest) = store.highest_slot()? else {
         return Ok(Bounds::default());
     };
@@ -70,7 +73,7 @@ pub fn bounds<E: KvEngine>(store: &Blockstore<E>, detail: Detail) -> bstore_ledg
 impl Bounds {
     /// The JSON object (`lowest`, `highest`, `num_slots`, `roots{...}`, `all_slots` with
     /// `--all`).
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut v = json!({
             "lowest": self.lowest.map(|s| s.0),
             "highest": self.highest.map(|s| s.0),
@@ -127,7 +130,7 @@ impl fmt::Display for Bounds {
 }
 
 /// Runs `bstore ledger bounds`.
-pub fn run<E: KvEngine>(
+pub(crate) fn run<E: KvEngine>(
     store: &Blockstore<E>,
     detail: Detail,
     format: Format,

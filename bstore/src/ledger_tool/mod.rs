@@ -7,11 +7,11 @@
 //! `tests/cli_ledger_tool.rs` compares the bytes of every file of the ledger before and after
 //! each command.
 
-pub mod analyze;
-pub mod bounds;
-pub mod roots;
-pub mod slot_detail;
-pub mod slot_lists;
+pub(crate) mod analyze;
+pub(crate) mod bounds;
+pub(crate) mod roots;
+pub(crate) mod slot_detail;
+pub(crate) mod slot_lists;
 
 use std::path::{Path, PathBuf};
 
@@ -23,7 +23,7 @@ use crate::open_args::WalArgs;
 
 /// How a read-only command opens the ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Access {
+pub(crate) enum Access {
     /// A RocksDB secondary with its files in a fresh temporary directory: sees what a
     /// running writer has written up to the open, including its unflushed log.
     Secondary,
@@ -33,7 +33,7 @@ pub enum Access {
 
 /// How a command prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Lines for a person (agave-ledger-tool's wording where it has one).
     Text,
     /// One JSON object (field names are a stable interface for scripts).
@@ -43,21 +43,21 @@ pub enum Format {
 /// How much a command prints beyond its list or summary: `Full` is its `--verbose` (for
 /// `bounds`, `--all`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
+pub(crate) enum Detail {
     Brief,
     Full,
 }
 
 impl Detail {
     /// `Full` when the command's flag is set.
-    pub fn from_flag(flag: bool) -> Self {
+    pub(crate) fn from_flag(flag: bool) -> Self {
         if flag { Self::Full } else { Self::Brief }
     }
 }
 
 /// The ledger and how to open it, shared by every command here.
 #[derive(Debug, Args)]
-pub struct ReadArgs {
+pub(crate) struct ReadArgs {
     /// Ledger directory (the database is DIR/rocksdb). Never modified.
     #[arg(long)]
     pub ledger: PathBuf,
@@ -71,7 +71,7 @@ pub struct ReadArgs {
 /// An open ledger that cannot write. Field order is drop order: the store closes before
 /// its secondary directory is removed.
 #[derive(Debug)]
-pub struct ReadLedger {
+pub(crate) struct ReadLedger {
     pub store: Blockstore,
     _secondary: Option<TempDir>,
 }
@@ -79,21 +79,21 @@ pub struct ReadLedger {
 impl ReadLedger {
     /// The store and the secondary's directory (`None` read-only); the caller closes the
     /// store before it drops the directory.
-    pub fn into_parts(self) -> (Blockstore, Option<TempDir>) {
+    pub(crate) fn into_parts(self) -> (Blockstore, Option<TempDir>) {
         (self.store, self._secondary)
     }
 }
 
 impl ReadArgs {
     /// Opens the ledger as asked.
-    pub fn open(&self) -> Result<ReadLedger, Box<dyn std::error::Error>> {
+    pub(crate) fn open(&self) -> Result<ReadLedger, Box<dyn std::error::Error>> {
         open(&self.ledger, self.access, self.wal)
     }
 }
 
 /// The database directory `ledger/rocksdb`; an error when it is missing (commands that
 /// need an existing ledger never create one).
-pub fn require_ledger(ledger: &Path) -> Result<PathBuf, Box<dyn std::error::Error>> {
+pub(crate) fn require_ledger(ledger: &Path) -> Result<PathBuf, Box<dyn std::error::Error>> {
     let db = ledger.join("rocksdb");
     if !db.is_dir() {
         return Err(format!(
@@ -108,7 +108,7 @@ pub fn require_ledger(ledger: &Path) -> Result<PathBuf, Box<dyn std::error::Erro
 
 /// Opens `ledger` without write access: a missing `ledger/rocksdb` is an error, never a
 /// new empty database; damage (a missing file, a corrupt log) is an error naming the file.
-pub fn open(
+pub(crate) fn open(
     ledger: &Path,
     access: Access,
     wal: WalArgs,

@@ -11,7 +11,7 @@ use super::Format;
 
 /// What to list.
 #[derive(Debug, Clone, Copy)]
-pub struct RootsQuery {
+pub(crate) struct RootsQuery {
     /// The lowest root considered.
     pub start: Slot,
     /// At most this many roots (the lowest ones at or above `start`); `None`: all.
@@ -21,7 +21,7 @@ pub struct RootsQuery {
 }
 
 /// The rooted slots `query` asks for, highest first.
-pub fn roots<E: KvEngine>(
+pub(crate) fn roots<E: KvEngine>(
     store: &Blockstore<E>,
     query: RootsQuery,
 ) -> bstore_ledger::Result<Vec<Slot>> {
@@ -34,7 +34,7 @@ pub fn roots<E: KvEngine>(
 }
 
 /// Runs `bstore ledger roots`.
-pub fn run<E: KvEngine>(
+pub(crate) fn run<E: KvEngine>(
     store: &Blockstore<E>,
     query: RootsQuery,
     format: Format,

@@ -16,7 +16,7 @@ use super::Format;
 
 /// Adds `meta`, `index`, `fec_sets` and `duplicate` to the slot's line. Every existing field
 /// stays as it is.
-pub fn add_detail<E: KvEngine>(
+pub(crate) fn add_detail<E: KvEngine>(
     store: &Blockstore<E>,
     meta: &SlotMeta,
     line: &mut Value,
@@ -98,7 +98,7 @@ fn merkle_json(m: &MerkleRootMeta) -> Value {
 }
 
 /// Prints the slot's line: the JSON object as is, or as indented `key: value` lines.
-pub fn print(line: &Value, format: Format) {
+pub(crate) fn print(line: &Value, format: Format) {
     match format {
         Format::Json => println!("{line}"),
         Format::Text => {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::{Detail, Format};
 
 /// Runs `bstore ledger dead-slots`.
-pub fn run_dead<E: KvEngine>(
+pub(crate) fn run_dead<E: KvEngine>(
     store: &Blockstore<E>,
     start: Slot,
     format: Format,
@@ -24,7 +24,7 @@ pub fn run_dead<E: KvEngine>(
 
 /// Runs `bstore ledger duplicate-slots`; `Detail::Full` adds each proof's two shreds
 /// (Agave's `duplicate-slots -v`).
-pub fn run_duplicate<E: KvEngine>(
+pub(crate) fn run_duplicate<E: KvEngine>(
     store: &Blockstore<E>,
     start: Slot,
     detail: Detail,

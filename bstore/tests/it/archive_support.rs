@@ -15,14 +15,14 @@ use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 
 /// A variable the cluster script sets; its absence fails the test.
-pub fn env(name: &str) -> String {
+pub(crate) fn env(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| {
         panic!("{name} is not set: run the cluster tests with scripts/archive-cluster.sh")
     })
 }
 
 /// `s3://BUCKET/<test>-<time>`: a fresh prefix per scenario run.
-pub fn fresh_url(test: &str) -> String {
+pub(crate) fn fresh_url(test: &str) -> String {
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .expect("clock")
@@ -31,7 +31,7 @@ pub fn fresh_url(test: &str) -> String {
 }
 
 /// Client options that give up quickly (a node outage must fail fast in a test).
-pub fn quick_options() -> S3Options {
+pub(crate) fn quick_options() -> S3Options {
     S3Options {
         max_retries: 1,
         retry_timeout: Duration::from_secs(5),
@@ -41,7 +41,7 @@ pub fn quick_options() -> S3Options {
 }
 
 /// The flags matching `quick_options` for the CLI.
-pub const QUICK_FLAGS: [&str; 6] = [
+pub(crate) const QUICK_FLAGS: [&str; 6] = [
     "--max-retries",
     "1",
     "--retry-timeout-secs",
@@ -50,13 +50,13 @@ pub const QUICK_FLAGS: [&str; 6] = [
     "10",
 ];
 
-pub fn archive(url: &str) -> Archive {
+pub(crate) fn archive(url: &str) -> Archive {
     env("AWS_ENDPOINT_URL");
     let location = ArchiveLocation::parse(url).expect("url");
     Archive::open_s3(&location, &quick_options(), ReadLimits::default()).expect("client")
 }
 
-pub fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -64,13 +64,13 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
-pub fn reader(rt: &tokio::runtime::Runtime, url: &str) -> ArchiveReader {
+pub(crate) fn reader(rt: &tokio::runtime::Runtime, url: &str) -> ArchiveReader {
     rt.block_on(ArchiveReader::open(archive(url)))
         .expect("archive opens")
 }
 
 /// Stops (SIGKILL) or starts Garage node `n` through the cluster script.
-pub fn node(action: &str, n: u32) {
+pub(crate) fn node(action: &str, n: u32) {
     let ctl = env("BSTORE_GARAGE_CTL");
     let dir = env("BSTORE_GARAGE_DIR");
     let status = Command::new(&ctl)
@@ -81,7 +81,7 @@ pub fn node(action: &str, n: u32) {
 }
 
 /// Runs the bstore binary.
-pub fn bstore(args: &[&str]) -> Output {
+pub(crate) fn bstore(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(args)
         .output()
@@ -89,7 +89,7 @@ pub fn bstore(args: &[&str]) -> Output {
 }
 
 /// Runs the bstore binary and requires success; returns stdout.
-pub fn bstore_ok(args: &[&str]) -> String {
+pub(crate) fn bstore_ok(args: &[&str]) -> String {
     let out = bstore(args);
     assert!(
         out.status.success(),
@@ -100,7 +100,7 @@ pub fn bstore_ok(args: &[&str]) -> String {
 }
 
 /// `bstore archive --format json` of `ledger` to `url` (plus `extra` flags), parsed.
-pub fn archive_cli(ledger: &Path, url: &str, extra: &[&str]) -> serde_json::Value {
+pub(crate) fn archive_cli(ledger: &Path, url: &str, extra: &[&str]) -> serde_json::Value {
     let ledger = ledger.to_str().expect("utf-8");
     let mut args = vec![
         "archive", "--ledger", ledger, "--to", url, "--format", "json",
@@ -112,7 +112,7 @@ pub fn archive_cli(ledger: &Path, url: &str, extra: &[&str]) -> serde_json::Valu
 
 /// A ledger at `dir` of rooted slots `1..=n` with a status per transaction, rewards, block
 /// time and height; returns each slot's record as the ledger gives it.
-pub fn make_ledger(dir: &Path, n: u64, shreds_per_slot: u32) -> Vec<BlockRecord> {
+pub(crate) fn make_ledger(dir: &Path, n: u64, shreds_per_slot: u32) -> Vec<BlockRecord> {
     let store = Blockstore::open(dir, AccessMode::ReadWrite).expect("opens");
     let mut generator = SlotGenerator::new(11, 1);
     let spec = SlotSpec {
@@ -141,7 +141,7 @@ pub fn make_ledger(dir: &Path, n: u64, shreds_per_slot: u32) -> Vec<BlockRecord>
 }
 
 /// The first signature of each transaction of `record`, with its index.
-pub fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
+pub(crate) fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
     bstore_archive::first_signatures(record)
         .expect("entry sets parse")
         .into_iter()
@@ -152,7 +152,7 @@ pub fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
 
 /// Every record reads back from the archive equal, and three signatures of each (first,
 /// middle, last) resolve to it.
-pub fn assert_archived(
+pub(crate) fn assert_archived(
     rt: &tokio::runtime::Runtime,
     reader: &ArchiveReader,
     records: &[BlockRecord],

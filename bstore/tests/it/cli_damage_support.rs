@@ -16,14 +16,14 @@ const BUDGET: Duration = Duration::from_secs(30);
 
 /// Runs `bstore ARGS`, asserts it fails within the budget (a command still running after
 /// it is a server that started on a damaged ledger), and returns its stderr.
-pub fn bstore_fails(args: &[&str]) -> String {
+pub(crate) fn bstore_fails(args: &[&str]) -> String {
     let (out, _) = bstore_output_within(args, BUDGET);
     assert!(!out.status.success(), "bstore {args:?} succeeded");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Every file of `ledger/rocksdb` with its bytes, RocksDB's info logs (`LOG*`) aside.
-pub fn db_files(ledger: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn db_files(ledger: &Path) -> BTreeMap<String, Vec<u8>> {
     let db = ledger.join("rocksdb");
     std::fs::read_dir(&db)
         .expect("list the database")
@@ -39,7 +39,7 @@ pub fn db_files(ledger: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// Every file of `before` is still in `ledger/rocksdb` with the same bytes.
-pub fn assert_nothing_lost(before: &BTreeMap<String, Vec<u8>>, ledger: &Path, what: &str) {
+pub(crate) fn assert_nothing_lost(before: &BTreeMap<String, Vec<u8>>, ledger: &Path, what: &str) {
     let after = db_files(ledger);
     for (name, bytes) in before {
         match after.get(name) {
@@ -50,7 +50,7 @@ pub fn assert_nothing_lost(before: &BTreeMap<String, Vec<u8>>, ledger: &Path, wh
 }
 
 /// `bstore ledger generate` of `slots` slots of 32 data shreds from slot 1.
-pub fn generate(ledger: &Path, slots: u64) -> Value {
+pub(crate) fn generate(ledger: &Path, slots: u64) -> Value {
     let out = bstore(&[
         "ledger",
         "generate",
@@ -65,7 +65,7 @@ pub fn generate(ledger: &Path, slots: u64) -> Value {
 }
 
 /// `bstore ledger check --format json`, which must exit as `healthy` says.
-pub fn check_json(ledger: &Path) -> Value {
+pub(crate) fn check_json(ledger: &Path) -> Value {
     let l = ledger.to_str().expect("utf-8");
     let args = ["ledger", "check", "--ledger", l, "--format", "json"];
     let out = Command::new(env!("CARGO_BIN_EXE_bstore"))
@@ -83,7 +83,7 @@ pub fn check_json(ledger: &Path) -> Value {
 }
 
 /// `bstore ledger bounds --format json` (a secondary) of `ledger`.
-pub fn bounds(ledger: &Path) -> Value {
+pub(crate) fn bounds(ledger: &Path) -> Value {
     let l = ledger.to_str().expect("utf-8");
     json_lines(&bstore(&[
         "ledger", "bounds", "--ledger", l, "--format", "json",

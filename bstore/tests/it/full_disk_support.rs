@@ -15,10 +15,10 @@ use serde_json::Value;
 use crate::common::{bstore_output_within, json_lines};
 
 /// How long one `bstore` command of these scenarios may take.
-pub const BUDGET: std::time::Duration = std::time::Duration::from_secs(120);
+pub(crate) const BUDGET: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// A tmpfs of `size` bytes, unmounted when dropped (its holder is killed).
-pub struct SmallDisk {
+pub(crate) struct SmallDisk {
     holder: Child,
     root: PathBuf,
     /// Keeps the mount point's directory until the disk is gone.
@@ -27,7 +27,7 @@ pub struct SmallDisk {
 
 impl SmallDisk {
     /// Mounts a tmpfs of `megabytes` MiB. Panics with the reason when the machine cannot.
-    pub fn mount(megabytes: u64) -> Self {
+    pub(crate) fn mount(megabytes: u64) -> Self {
         let mount_point = tempfile::tempdir().expect("tempdir");
         let script = format!(
             "mount -t tmpfs -o size={megabytes}m tmpfs \"$1\" && echo mounted && exec sleep 3600"
@@ -80,7 +80,7 @@ impl SmallDisk {
     }
 
     /// The mounted disk's root, as seen from this process.
-    pub fn path(&self, rel: &str) -> PathBuf {
+    pub(crate) fn path(&self, rel: &str) -> PathBuf {
         self.root.join(rel)
     }
 
@@ -98,12 +98,12 @@ impl SmallDisk {
     }
 
     /// Bytes free for an unprivileged writer, as `df` shows them.
-    pub fn free_bytes(&self) -> u64 {
+    pub(crate) fn free_bytes(&self) -> u64 {
         self.stat("%a") * self.stat("%S")
     }
 
     /// Writes `name` until the disk refuses more, or until `leave` bytes are free.
-    pub fn fill(&self, name: &str, leave: u64) {
+    pub(crate) fn fill(&self, name: &str, leave: u64) {
         let path = self.path(name);
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -130,7 +130,7 @@ impl SmallDisk {
     }
 
     /// Fills the disk until a write fails.
-    pub fn fill_up(&self, name: &str) {
+    pub(crate) fn fill_up(&self, name: &str) {
         self.fill(name, 0);
         assert_eq!(self.free_bytes(), 0, "the disk is full");
     }
@@ -144,7 +144,7 @@ impl Drop for SmallDisk {
 }
 
 /// What `du -s -B1` says `path` takes on disk.
-pub fn du(path: &Path) -> u64 {
+pub(crate) fn du(path: &Path) -> u64 {
     let out = Command::new("du")
         .args(["-s", "-B1"])
         .arg(path)
@@ -159,7 +159,7 @@ pub fn du(path: &Path) -> u64 {
 }
 
 /// `ledger check --format json` of `ledger` (whatever its verdict).
-pub fn check(ledger: &Path) -> Value {
+pub(crate) fn check(ledger: &Path) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(["ledger", "check", "--format", "json", "--ledger"])
         .arg(ledger)
@@ -170,7 +170,7 @@ pub fn check(ledger: &Path) -> Value {
 
 /// The SST files in `ledger/rocksdb` that RocksDB's MANIFEST does not list (as `ledger check`
 /// reads it): files nothing will ever read.
-pub fn unlisted_ssts(ledger: &Path) -> Vec<String> {
+pub(crate) fn unlisted_ssts(ledger: &Path) -> Vec<String> {
     let report = check(ledger);
     let listed: Vec<&str> = report["sst_files"]
         .as_array()
@@ -188,7 +188,7 @@ pub fn unlisted_ssts(ledger: &Path) -> Vec<String> {
 }
 
 /// Total bytes of the write-ahead logs `ledger check` lists.
-pub fn wal_bytes(ledger: &Path) -> u64 {
+pub(crate) fn wal_bytes(ledger: &Path) -> u64 {
     check(ledger)["wal_files"]
         .as_array()
         .expect("wal_files")
@@ -199,7 +199,7 @@ pub fn wal_bytes(ledger: &Path) -> u64 {
 
 /// `ledger generate` of slots `first..first + slots` (256 data shreds each, with coding
 /// shreds) into `ledger`, whatever its outcome.
-pub fn generate(ledger: &str, first: u64, slots: u64) -> std::process::Output {
+pub(crate) fn generate(ledger: &str, first: u64, slots: u64) -> std::process::Output {
     let (first, slots) = (first.to_string(), slots.to_string());
     let args = [
         "ledger",
@@ -218,7 +218,7 @@ pub fn generate(ledger: &str, first: u64, slots: u64) -> std::process::Output {
 }
 
 /// `ledger slot` of `slot`, read without write access, whatever its outcome.
-pub fn read_slot(ledger: &str, slot: u64) -> std::process::Output {
+pub(crate) fn read_slot(ledger: &str, slot: u64) -> std::process::Output {
     let slot = slot.to_string();
     let args = [
         "ledger",
@@ -233,7 +233,7 @@ pub fn read_slot(ledger: &str, slot: u64) -> std::process::Output {
 }
 
 /// The `ledger slot` summaries of `range`, read without write access; each must read.
-pub fn slot_summaries(ledger: &str, range: std::ops::RangeInclusive<u64>) -> Vec<Value> {
+pub(crate) fn slot_summaries(ledger: &str, range: std::ops::RangeInclusive<u64>) -> Vec<Value> {
     range
         .map(|slot| {
             let out = read_slot(ledger, slot);

@@ -12,10 +12,10 @@ pub const ENTRY_HEADER_BYTES: usize = 8 + 32 + 8;
 pub const MIN_TRANSACTION_BYTES: usize = 1 + 3 + 1 + 32 + 1;
 
 /// Smallest encoded instruction: program id index, empty accounts, empty data.
-pub const MIN_INSTRUCTION_BYTES: usize = 1 + 1 + 1;
+pub(super) const MIN_INSTRUCTION_BYTES: usize = 1 + 1 + 1;
 
 /// Smallest encoded address table lookup: table key, empty writable and readonly lists.
-pub const MIN_LOOKUP_BYTES: usize = 32 + 1 + 1;
+pub(super) const MIN_LOOKUP_BYTES: usize = 32 + 1 + 1;
 
 /// Largest data set (bytes of one encoded `Vec<Entry>`) accepted, as in Agave, which limits
 /// the bincode read to 32,768 data shreds × 1,232 bytes. Real data sets are far smaller
@@ -24,10 +24,10 @@ pub const MIN_LOOKUP_BYTES: usize = 32 + 1 + 1;
 pub const MAX_DATA_SET_BYTES: usize = 32_768 * 1232;
 
 /// Size of a signature on the wire.
-pub const SIGNATURE_BYTES: usize = 64;
+pub(super) const SIGNATURE_BYTES: usize = 64;
 
 /// Size of a public key or hash on the wire.
-pub const KEY_BYTES: usize = 32;
+pub(super) const KEY_BYTES: usize = 32;
 
 /// First byte of a v0 message (`0x80 | version`).
 pub const V0_PREFIX: u8 = 0x80;
@@ -39,11 +39,11 @@ pub const V1_PREFIX: u8 = 0x81;
 /// Bytes of a v1 message from its version byte through the address count: version (1),
 /// header (3), config mask (4), recent blockhash (32), instruction count (1), address
 /// count (1).
-pub const V1_FIXED_BYTES: usize = 1 + 3 + 4 + 32 + 1 + 1;
+pub(super) const V1_FIXED_BYTES: usize = 1 + 3 + 4 + 32 + 1 + 1;
 
 /// Bytes of one v1 instruction header: program id index (u8), account count (u8), data
 /// length (u16 LE).
-pub const V1_INSTRUCTION_HEADER_BYTES: usize = 4;
+pub(super) const V1_INSTRUCTION_HEADER_BYTES: usize = 4;
 
 /// Largest legacy or v0 transaction Agave executes: one packet (`PACKET_DATA_SIZE`,
 /// 1280 − 40 − 8 bytes). A sanitization limit, not a decoding one.

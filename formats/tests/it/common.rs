@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The shared real-data folder.
-pub fn testdata() -> PathBuf {
+pub(crate) fn testdata() -> PathBuf {
     if let Some(dir) = std::env::var_os("BSTORE_TESTDATA") {
         return PathBuf::from(dir);
     }
@@ -20,17 +20,17 @@ pub fn testdata() -> PathBuf {
 }
 
 /// A file below the test data folder.
-pub fn path(rel: &str) -> PathBuf {
+pub(crate) fn path(rel: &str) -> PathBuf {
     testdata().join(rel)
 }
 
 /// Reads a u64-LE length-prefixed record file (`docs/formats-shreds.md#shred-stream-files`).
-pub fn read_records(rel: &str) -> Vec<Vec<u8>> {
+pub(crate) fn read_records(rel: &str) -> Vec<Vec<u8>> {
     bstore_formats::stream::read_stream_file(&path(rel)).expect("readable record file")
 }
 
 /// Reads the members of a Unix `ar` archive (one shred per member), in archive order.
-pub fn read_ar(rel: &str) -> Vec<Vec<u8>> {
+pub(crate) fn read_ar(rel: &str) -> Vec<Vec<u8>> {
     let bytes = std::fs::read(path(rel)).expect("readable ar file");
     assert!(
         bytes.starts_with(b"!<arch>\n"),
@@ -53,7 +53,7 @@ pub fn read_ar(rel: &str) -> Vec<Vec<u8>> {
 }
 
 /// Parses a JSON file below the test data folder.
-pub fn json(rel: &str) -> serde_json::Value {
+pub(crate) fn json(rel: &str) -> serde_json::Value {
     let text = std::fs::read_to_string(path(rel)).expect("readable json");
     serde_json::from_str(&text).expect("valid json")
 }

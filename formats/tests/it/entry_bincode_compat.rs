@@ -17,7 +17,10 @@ use serde::ser::{SerializeTuple, Serializer};
 mod short_vec {
     use super::*;
 
-    pub fn serialize<S: Serializer, T: Serialize>(items: &[T], s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer, T: Serialize>(
+        items: &[T],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         let len = u16::try_from(items.len()).map_err(|_| serde::ser::Error::custom("too long"))?;
         let mut prefix = Vec::new();
         let mut rest = len;

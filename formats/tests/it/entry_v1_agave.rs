@@ -16,14 +16,14 @@ use ed25519_dalek::{Signature as EdSig, VerifyingKey};
 use serde_json::Value;
 
 /// One vector: its name, its wire bytes and the fields Agave recorded.
-pub struct Vector {
+pub(crate) struct Vector {
     pub name: String,
     pub bytes: Vec<u8>,
     pub x: Value,
 }
 
 /// Every vector of the committed file.
-pub fn vectors() -> Vec<Vector> {
+pub(crate) fn vectors() -> Vec<Vector> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../testdata/agave4/v1_transactions.json"

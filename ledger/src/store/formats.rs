@@ -15,7 +15,7 @@ use super::kv::{Direction, KvEngine};
 use crate::error::{LedgerError, Result};
 
 /// The column families on disk bstore does not know, if any.
-pub fn unknown_columns(names: &[String]) -> Vec<&str> {
+pub(super) fn unknown_columns(names: &[String]) -> Vec<&str> {
     names
         .iter()
         .map(String::as_str)

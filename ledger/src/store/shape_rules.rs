@@ -21,10 +21,10 @@ use super::defect::InsertDefect;
 use crate::shred::{ShredRef, ShredVariant};
 
 /// Data (and coding) shreds of a fixed FEC set.
-pub const FIXED_SET_SHREDS: u32 = 32;
+pub(super) const FIXED_SET_SHREDS: u32 = 32;
 
 /// Merkle proof entries of a fixed 32:32 set (64 leaves).
-pub const FIXED_SET_PROOF_SIZE: u8 = 6;
+pub(super) const FIXED_SET_PROOF_SIZE: u8 = 6;
 
 /// Which shred shapes insert accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -40,7 +40,7 @@ pub enum ShapeRules {
 
 /// Why `shred` breaks the Agave 4.x shape rules, `None` when it passes (or when `rules` is
 /// `Legacy`).
-pub fn check(shred: &ShredRef<'_>, rules: ShapeRules) -> Option<InsertDefect> {
+pub(super) fn check(shred: &ShredRef<'_>, rules: ShapeRules) -> Option<InsertDefect> {
     if rules == ShapeRules::Legacy {
         return None;
     }

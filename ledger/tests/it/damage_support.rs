@@ -12,11 +12,11 @@ use bstore_ledger::{LedgerError, Slot};
 use crate::store_support::{open_rw, testnet};
 
 /// Rooted slots `1..=ROOTED` are written besides the testnet slot.
-pub const ROOTED: u64 = 85;
+pub(crate) const ROOTED: u64 = 85;
 
 /// Whether the ledger's data is written to SST files before it is closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flush {
+pub(crate) enum Flush {
     /// Flushed: the data is in SST files.
     Yes,
     /// Left in the write-ahead log (as an unflushed writer leaves it).
@@ -24,7 +24,7 @@ pub enum Flush {
 }
 
 /// Writes the testnet slot and `ROOTED` roots into `dir`, then closes the store.
-pub fn small_ledger(dir: &Path, flush: Flush) -> Slot {
+pub(crate) fn small_ledger(dir: &Path, flush: Flush) -> Slot {
     let (packets, expected) = testnet();
     let slot = Slot(expected["slot"].as_u64().expect("slot"));
     let store = open_rw(dir);
@@ -39,12 +39,12 @@ pub fn small_ledger(dir: &Path, flush: Flush) -> Slot {
 }
 
 /// `dir/rocksdb`.
-pub fn db(dir: &Path) -> PathBuf {
+pub(crate) fn db(dir: &Path) -> PathBuf {
     dir.join("rocksdb")
 }
 
 /// Every file of the database with its bytes, RocksDB's info logs (`LOG*`) aside.
-pub fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(db(dir))
         .expect("list the database")
         .map(|e| e.expect("entry"))
@@ -59,7 +59,7 @@ pub fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// Every file of `before` is still there with the same bytes.
-pub fn assert_nothing_lost(before: &BTreeMap<String, Vec<u8>>, dir: &Path, what: &str) {
+pub(crate) fn assert_nothing_lost(before: &BTreeMap<String, Vec<u8>>, dir: &Path, what: &str) {
     let after = files(dir);
     for (name, bytes) in before {
         match after.get(name) {
@@ -70,7 +70,7 @@ pub fn assert_nothing_lost(before: &BTreeMap<String, Vec<u8>>, dir: &Path, what:
 }
 
 /// The names of the database's files ending in `suffix`.
-pub fn names_ending(dir: &Path, suffix: &str) -> Vec<String> {
+pub(crate) fn names_ending(dir: &Path, suffix: &str) -> Vec<String> {
     files(dir)
         .into_keys()
         .filter(|n| n.ends_with(suffix))
@@ -78,7 +78,7 @@ pub fn names_ending(dir: &Path, suffix: &str) -> Vec<String> {
 }
 
 /// The three access modes, the secondary's files in `secondary`.
-pub fn every_mode(secondary: &Path) -> [AccessMode; 3] {
+pub(crate) fn every_mode(secondary: &Path) -> [AccessMode; 3] {
     [
         AccessMode::ReadWrite,
         AccessMode::ReadOnly,
@@ -89,7 +89,7 @@ pub fn every_mode(secondary: &Path) -> [AccessMode; 3] {
 }
 
 /// Opens `dir` as an existing ledger in `mode`, expecting an error.
-pub fn open_err(dir: &Path, mode: AccessMode) -> LedgerError {
+pub(crate) fn open_err(dir: &Path, mode: AccessMode) -> LedgerError {
     let what = mode.name();
     Blockstore::open_with(dir, &OpenOptions::existing(mode)).expect_err(what)
 }

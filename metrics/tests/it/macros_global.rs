@@ -29,7 +29,7 @@ impl log::Log for Levels {
 static LOGGER: Levels = Levels;
 
 mod verbose {
-    pub fn emit(slot: u64) {
+    pub(super) fn emit(slot: u64) {
         bstore_metrics::datapoint_debug!("verbose-debug", "module" => "verbose", ("slot", slot, i64));
         bstore_metrics::datapoint_trace!("verbose-trace", ("slot", slot, i64));
     }

@@ -30,42 +30,42 @@ pub(crate) fn s(k: &[u8; 32]) -> String {
 pub(crate) struct Data(pub Vec<u8>);
 
 impl Data {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
-    pub fn u8(mut self, v: u8) -> Self {
+    pub(crate) fn u8(mut self, v: u8) -> Self {
         self.0.push(v);
         self
     }
-    pub fn u16(mut self, v: u16) -> Self {
+    pub(crate) fn u16(mut self, v: u16) -> Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
-    pub fn u32(mut self, v: u32) -> Self {
+    pub(crate) fn u32(mut self, v: u32) -> Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
-    pub fn u64(mut self, v: u64) -> Self {
+    pub(crate) fn u64(mut self, v: u64) -> Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
-    pub fn i64(mut self, v: i64) -> Self {
+    pub(crate) fn i64(mut self, v: i64) -> Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
     }
-    pub fn bytes(mut self, v: &[u8]) -> Self {
+    pub(crate) fn bytes(mut self, v: &[u8]) -> Self {
         self.0.extend_from_slice(v);
         self
     }
-    pub fn key(self, k: &[u8; 32]) -> Self {
+    pub(crate) fn key(self, k: &[u8; 32]) -> Self {
         self.bytes(k)
     }
     /// bincode `String` / `Vec<u8>`: `u64` length, then the bytes.
-    pub fn bincode_bytes(self, v: &[u8]) -> Self {
+    pub(crate) fn bincode_bytes(self, v: &[u8]) -> Self {
         self.u64(v.len() as u64).bytes(v)
     }
     /// borsh `String`: `u32` length, then the bytes.
-    pub fn borsh_str(self, v: &str) -> Self {
+    pub(crate) fn borsh_str(self, v: &str) -> Self {
         self.u32(v.len() as u32).bytes(v.as_bytes())
     }
 }

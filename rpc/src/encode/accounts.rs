@@ -79,7 +79,7 @@ fn is_reserved(key: &[u8; 32]) -> bool {
 
 /// One static account key and its flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AccountFlags<'a> {
+pub(crate) struct AccountFlags<'a> {
     pub key: &'a [u8; 32],
     pub signer: bool,
     pub writable: bool,
@@ -87,13 +87,13 @@ pub struct AccountFlags<'a> {
 
 /// Where a key of a transaction comes from (`ParsedAccount::source`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeySource {
+pub(crate) enum KeySource {
     Transaction,
     LookupTable,
 }
 
 impl KeySource {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Self::Transaction => "transaction",
             Self::LookupTable => "lookupTable",
@@ -103,7 +103,7 @@ impl KeySource {
 
 /// One key of a transaction with its flags and source (Agave's `ParsedAccount`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ParsedKey<'a> {
+pub(crate) struct ParsedKey<'a> {
     pub key: &'a [u8; 32],
     pub signer: bool,
     pub writable: bool,
@@ -112,7 +112,7 @@ pub struct ParsedKey<'a> {
 
 /// Every key of a transaction: the static ones, then the loaded writable, then the loaded
 /// readonly addresses (Agave's `parse_v0_message_accounts` / `parse_legacy_message_accounts`).
-pub fn parsed_keys<'a>(
+pub(crate) fn parsed_keys<'a>(
     message: &MessageView<'a>,
     loaded_writable: &[&'a [u8; 32]],
     loaded_readonly: &[&'a [u8; 32]],

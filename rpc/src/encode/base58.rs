@@ -8,7 +8,7 @@
 /// transaction Agave executes, and so no instruction data, is longer). Base58 work grows
 /// with the square of the input, so bounding it makes a block's encoding linear in its
 /// number of values.
-pub const MAX_BASE58_INPUT: usize = bstore_ledger::entry::MAX_V1_TRANSACTION_BYTES;
+pub(super) const MAX_BASE58_INPUT: usize = bstore_ledger::entry::MAX_V1_TRANSACTION_BYTES;
 
 const ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
@@ -18,14 +18,14 @@ const DIVISOR: u64 = 58 * 58 * 58 * 58 * 58;
 
 /// Reusable working memory (one per output buffer).
 #[derive(Debug, Default)]
-pub struct Base58Scratch {
+pub(super) struct Base58Scratch {
     words: Vec<u32>,
     /// Base58 digits, least significant first.
     digits: Vec<u8>,
 }
 
 /// Appends the base58 text of `input` to `out`.
-pub fn encode_into(input: &[u8], out: &mut String, scratch: &mut Base58Scratch) {
+pub(super) fn encode_into(input: &[u8], out: &mut String, scratch: &mut Base58Scratch) {
     let zeros = input.iter().take_while(|&&b| b == 0).count();
     let rest = input.get(zeros..).unwrap_or_default();
     let words = &mut scratch.words;

@@ -14,7 +14,7 @@ use crate::params::{BlockConfig, Encoding, TransactionDetails};
 
 /// The block facts that do not come from its transactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BlockHeader {
+pub(crate) struct BlockHeader {
     pub parent_slot: Slot,
     /// The slot's last entry hash.
     pub blockhash: Hash,
@@ -26,7 +26,7 @@ pub struct BlockHeader {
 
 /// What the validator recorded about a block's execution (`crate::history`).
 #[derive(Debug, Default)]
-pub struct BlockHistory<'a> {
+pub(crate) struct BlockHistory<'a> {
     /// One status per transaction, in block order; `None` when the ledger holds no status
     /// for any of them (a ledger ingested from shreds): each `meta` is then `null`.
     pub statuses: Option<Vec<StatusMeta<'a>>>,
@@ -35,7 +35,7 @@ pub struct BlockHistory<'a> {
 
 /// The encoded size expected from the data set bytes: the encoder's first allocation (so
 /// the buffer rarely regrows) and what `getBlock` reserves before encoding.
-pub fn encoded_size_hint(sets: &[DataSetView<'_>], cfg: &BlockConfig) -> usize {
+pub(crate) fn encoded_size_hint(sets: &[DataSetView<'_>], cfg: &BlockConfig) -> usize {
     let bytes: usize = sets.iter().map(|s| s.entries.bytes().len()).sum();
     let factor = match (cfg.details, cfg.encoding) {
         (TransactionDetails::None, _) => 0,
@@ -48,7 +48,7 @@ pub fn encoded_size_hint(sets: &[DataSetView<'_>], cfg: &BlockConfig) -> usize {
 
 /// Encodes the block. Fails (as Agave does, for the whole block) on a v0 or v1 transaction
 /// above the client's `maxSupportedTransactionVersion` (or when it set none).
-pub fn encode_block(
+pub(crate) fn encode_block(
     header: &BlockHeader,
     sets: &[DataSetView<'_>],
     history: &BlockHistory<'_>,

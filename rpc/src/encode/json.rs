@@ -13,7 +13,7 @@ use crate::error::RpcError;
 
 /// The output buffer of one response.
 #[derive(Debug, Default)]
-pub struct JsonOut {
+pub(crate) struct JsonOut {
     s: String,
     b58: Base58Scratch,
     /// The first value refused by [`Self::b58`] (its length): the whole output is refused.
@@ -21,7 +21,7 @@ pub struct JsonOut {
 }
 
 impl JsonOut {
-    pub fn with_capacity(n: usize) -> Self {
+    pub(crate) fn with_capacity(n: usize) -> Self {
         Self {
             s: String::with_capacity(n),
             ..Self::default()
@@ -29,7 +29,7 @@ impl JsonOut {
     }
 
     /// The text, or `Base58TooLong` when a value was too long for base58.
-    pub fn into_string(self) -> Result<String, RpcError> {
+    pub(crate) fn into_string(self) -> Result<String, RpcError> {
         match self.b58_too_long {
             Some(len) => Err(RpcError::Base58TooLong {
                 len,
@@ -41,7 +41,7 @@ impl JsonOut {
 
     /// Raw JSON text (punctuation, literals, `"key":` prefixes).
     #[inline]
-    pub fn raw(&mut self, text: &str) {
+    pub(crate) fn raw(&mut self, text: &str) {
         self.s.push_str(text);
     }
 
@@ -49,7 +49,7 @@ impl JsonOut {
     /// than `MAX_BASE58_INPUT` (the largest transaction) is not encoded: it poisons the
     /// output, and [`Self::into_string`] fails.
     #[inline]
-    pub fn b58(&mut self, bytes: &[u8]) {
+    pub(crate) fn b58(&mut self, bytes: &[u8]) {
         if bytes.len() > MAX_BASE58_INPUT {
             self.b58_too_long.get_or_insert(bytes.len());
             self.s.push_str("\"\"");
@@ -62,7 +62,7 @@ impl JsonOut {
 
     /// `"<base64 of bytes>"` (standard alphabet, padded).
     #[inline]
-    pub fn b64(&mut self, bytes: &[u8]) {
+    pub(crate) fn b64(&mut self, bytes: &[u8]) {
         self.s.push('"');
         BASE64.encode_string(bytes, &mut self.s);
         self.s.push('"');
@@ -70,7 +70,7 @@ impl JsonOut {
 
     /// `"<text>"`, escaped: `"` and `\\` and control characters (as `\\n`, `\\u001f`, ...);
     /// everything else, non-ASCII included, is written as is (serde_json's choices).
-    pub fn str(&mut self, text: &str) {
+    pub(crate) fn str(&mut self, text: &str) {
         self.s.reserve(text.len() + 2);
         self.s.push('"');
         let mut start = 0;
@@ -100,7 +100,7 @@ impl JsonOut {
     }
 
     /// A float as serde_json writes it (shortest round-trip form); not finite is `null`.
-    pub fn f64(&mut self, v: f64) {
+    pub(crate) fn f64(&mut self, v: f64) {
         match serde_json::to_string(&v) {
             Ok(text) => self.s.push_str(&text),
             Err(_) => self.s.push_str("null"),
@@ -108,24 +108,24 @@ impl JsonOut {
     }
 
     #[inline]
-    pub fn u64(&mut self, v: u64) {
+    pub(crate) fn u64(&mut self, v: u64) {
         // Writing into a `String` cannot fail.
         let _ = write!(self.s, "{v}");
     }
 
     #[inline]
-    pub fn i64(&mut self, v: i64) {
+    pub(crate) fn i64(&mut self, v: i64) {
         let _ = write!(self.s, "{v}");
     }
 
     #[inline]
-    pub fn bool(&mut self, v: bool) {
+    pub(crate) fn bool(&mut self, v: bool) {
         self.s.push_str(if v { "true" } else { "false" });
     }
 
     /// `[a,b,c]`: each item written by `each`, commas between. The one array writer of the
     /// encoders.
-    pub fn array<T>(
+    pub(crate) fn array<T>(
         &mut self,
         items: impl IntoIterator<Item = T>,
         mut each: impl FnMut(&mut Self, T),
@@ -137,7 +137,7 @@ impl JsonOut {
     }
 
     /// [`Self::array`] with a fallible writer; stops at the first error.
-    pub fn try_array<T, E>(
+    pub(crate) fn try_array<T, E>(
         &mut self,
         items: impl IntoIterator<Item = T>,
         mut each: impl FnMut(&mut Self, T) -> Result<(), E>,
@@ -154,21 +154,21 @@ impl JsonOut {
     }
 
     /// `[1,2,3]` from bytes (account index lists).
-    pub fn u8_array(&mut self, bytes: &[u8]) {
+    pub(crate) fn u8_array(&mut self, bytes: &[u8]) {
         self.array(bytes, |out, b| {
             let _ = write!(out.s, "{b}");
         });
     }
 
     /// An optional number or `null`.
-    pub fn opt_u64(&mut self, v: Option<u64>) {
+    pub(crate) fn opt_u64(&mut self, v: Option<u64>) {
         match v {
             Some(v) => self.u64(v),
             None => self.raw("null"),
         }
     }
 
-    pub fn opt_i64(&mut self, v: Option<i64>) {
+    pub(crate) fn opt_i64(&mut self, v: Option<i64>) {
         match v {
             Some(v) => self.i64(v),
             None => self.raw("null"),

@@ -19,7 +19,7 @@ use super::tx_error::write_err_and_status;
 
 /// Which of Agave's meta shapes to write.
 #[derive(Debug, Clone, Copy)]
-pub enum MetaStyle<'k> {
+pub(super) enum MetaStyle<'k> {
     Full,
     Accounts,
     /// jsonParsed, with the transaction's account keys (static then loaded).
@@ -27,7 +27,7 @@ pub enum MetaStyle<'k> {
 }
 
 /// Writes the meta object.
-pub fn write_meta(
+pub(super) fn write_meta(
     out: &mut JsonOut,
     meta: &StatusMeta<'_>,
     style: MetaStyle<'_>,
@@ -152,7 +152,7 @@ fn write_token_balance(out: &mut JsonOut, b: &TokenBalance<'_>) {
 }
 
 /// A rewards list (`Rewards`), per transaction or per block.
-pub fn write_rewards(out: &mut JsonOut, rewards: &[Reward<'_>]) {
+pub(super) fn write_rewards(out: &mut JsonOut, rewards: &[Reward<'_>]) {
     out.array(rewards, |out, r| {
         out.raw("{\"pubkey\":");
         out.str(r.pubkey);

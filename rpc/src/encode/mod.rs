@@ -6,15 +6,15 @@
 //!   status; `tx_error`: its error; `parsed_ix`: one jsonParsed instruction.
 //! - [`accounts`]: signer / writable flags and sources of a transaction's keys.
 
-pub mod accounts;
+pub(crate) mod accounts;
 mod base58;
 mod block;
-pub mod json;
+pub(crate) mod json;
 mod meta;
 mod parsed_ix;
 mod transaction;
 mod tx_error;
 
-pub use block::{BlockHeader, BlockHistory, encode_block, encoded_size_hint};
-pub use transaction::write_transaction_members;
-pub use tx_error::{write_err_and_status, write_tx_error};
+pub(crate) use block::{BlockHeader, BlockHistory, encode_block, encoded_size_hint};
+pub(crate) use transaction::write_transaction_members;
+pub(crate) use tx_error::{write_err_and_status, write_tx_error};

@@ -8,7 +8,7 @@ use super::json::JsonOut;
 use super::transaction::write_compiled_instruction;
 
 /// Writes one instruction given by key indexes into `keys`.
-pub fn write_parsed_instruction(
+pub(super) fn write_parsed_instruction(
     out: &mut JsonOut,
     keys: &[&[u8; 32]],
     program_id_index: u8,

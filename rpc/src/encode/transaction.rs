@@ -41,7 +41,7 @@ fn version_literal(v: u8) -> &'static str {
 }
 
 /// Writes `{"transaction":…,"meta":…[,"version":…]}` for `Full` and `Accounts` detail.
-pub fn write_transaction_with_meta(
+pub(super) fn write_transaction_with_meta(
     out: &mut JsonOut,
     tx: &TransactionView<'_>,
     meta: Option<&StatusMeta<'_>>,
@@ -55,7 +55,7 @@ pub fn write_transaction_with_meta(
 
 /// The members of [`write_transaction_with_meta`] without the braces (`getTransaction`
 /// flattens them into its own object).
-pub fn write_transaction_members(
+pub(crate) fn write_transaction_members(
     out: &mut JsonOut,
     tx: &TransactionView<'_>,
     meta: Option<&StatusMeta<'_>>,

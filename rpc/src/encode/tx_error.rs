@@ -6,7 +6,7 @@ use bstore_ledger::history::{IxError, TxError};
 
 use super::json::JsonOut;
 
-pub fn write_tx_error(out: &mut JsonOut, err: &TxError) {
+pub(crate) fn write_tx_error(out: &mut JsonOut, err: &TxError) {
     match *err {
         TxError::Unit(name) => out.str(name),
         TxError::Instruction { index, error } => {
@@ -46,7 +46,7 @@ fn account_index_variant(out: &mut JsonOut, name: &str, account_index: u8) {
 }
 
 /// `"err":…,"status":…` (the deprecated `status` is `{"Ok":null}` or `{"Err":…}`).
-pub fn write_err_and_status(out: &mut JsonOut, err: Option<&TxError>) {
+pub(crate) fn write_err_and_status(out: &mut JsonOut, err: Option<&TxError>) {
     match err {
         None => out.raw("\"err\":null,\"status\":{\"Ok\":null}"),
         Some(e) => {

@@ -36,7 +36,7 @@ fn archive_error(what: &str, fault: ArchiveFault) -> RpcError {
 }
 
 /// `getBlock` with the archive behind the ledger.
-pub async fn get_block(
+pub(super) async fn get_block(
     ctx: &Ctx,
     archive: &Arc<dyn BlockArchive>,
     slot: Slot,
@@ -68,7 +68,7 @@ pub async fn get_block(
 }
 
 /// `getTransaction` with the archive behind the ledger.
-pub async fn get_transaction(
+pub(super) async fn get_transaction(
     ctx: &Ctx,
     archive: &Arc<dyn BlockArchive>,
     signature: [u8; 64],
@@ -118,7 +118,7 @@ async fn local_first(ctx: &Ctx) -> Result<Option<Slot>, RpcError> {
 }
 
 /// `getFirstAvailableBlock`: the lower of the archive's first slot and the ledger's.
-pub async fn first_available_block(
+pub(super) async fn first_available_block(
     ctx: &Ctx,
     archive: &Arc<dyn BlockArchive>,
 ) -> Result<Answer, RpcError> {
@@ -137,7 +137,7 @@ pub async fn first_available_block(
 
 /// `getBlocks` / `getBlocksWithLimit` with archived slots below the ledger's first block.
 /// `end` is the inclusive end (`getBlocks`), `limit` the count (`getBlocksWithLimit`).
-pub async fn blocks(
+pub(super) async fn blocks(
     ctx: &Ctx,
     archive: &Arc<dyn BlockArchive>,
     start: Slot,

@@ -16,7 +16,7 @@ use crate::params::BlockConfig;
 
 /// How a block fetch is bounded besides the worker pool.
 #[derive(Debug, Clone)]
-pub struct BlockBounds {
+pub(crate) struct BlockBounds {
     /// Reserved for the encoded text before encoding (estimate) and after (capacity).
     pub budget: Budget,
     /// `Limits::confirmed_window_slots`.
@@ -24,7 +24,7 @@ pub struct BlockBounds {
 }
 
 /// `getBlock` on a fetch worker.
-pub async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result<Answer, RpcError> {
+pub(crate) async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result<Answer, RpcError> {
     let bounds = BlockBounds {
         budget: ctx.budget.clone(),
         confirmed_window: ctx.confirmed_window,
@@ -41,7 +41,7 @@ pub async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result<Answer
 /// block without one; its blockstore without that flag (ledger-tool) answers with the
 /// default hash. bstore answers with the default hash (`11111111111111111111111111111111`),
 /// so the first block of a ledger that starts at a snapshot is still served.
-pub fn previous_blockhash(
+pub(crate) fn previous_blockhash(
     store: &Blockstore,
     parent: Option<Slot>,
     buf: &mut FetchBuffer,
@@ -52,7 +52,7 @@ pub fn previous_blockhash(
 /// Fetches `slot` and encodes it per `cfg` (what a fetch worker runs). The text's size is
 /// reserved from the fetched data bytes before encoding, then set to the text's capacity:
 /// a block that does not fit the budget is refused before its text exists.
-pub fn block_json(
+pub(crate) fn block_json(
     store: &Blockstore,
     buf: &mut FetchBuffer,
     slot: Slot,

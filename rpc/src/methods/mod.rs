@@ -5,7 +5,7 @@
 //! handed to the HTTP layer.
 
 mod archived;
-pub mod block;
+pub(crate) mod block;
 mod node;
 mod signatures;
 mod slots;
@@ -24,7 +24,7 @@ use crate::workers::FetchWorkers;
 
 /// What every method may use.
 #[derive(Debug)]
-pub struct Ctx {
+pub(crate) struct Ctx {
     /// `getBlock` fetch + encode.
     pub workers: FetchWorkers,
     /// The other ledger methods (scans and point reads).
@@ -39,7 +39,7 @@ pub struct Ctx {
 
 /// A result's JSON text and the budget it holds until the response is sent.
 #[derive(Debug)]
-pub struct Answer {
+pub(crate) struct Answer {
     pub text: String,
     pub reservation: Reservation,
 }
@@ -59,7 +59,11 @@ fn to_text(value: &Value) -> Result<String, RpcError> {
 }
 
 /// Calls `method` with `params`.
-pub async fn call(ctx: &Ctx, method: &str, params: Option<Value>) -> Result<Answer, RpcError> {
+pub(crate) async fn call(
+    ctx: &Ctx,
+    method: &str,
+    params: Option<Value>,
+) -> Result<Answer, RpcError> {
     let call = Call::parse(method, params)?;
     match call {
         Call::GetBlock { slot, config } => match &ctx.archive {

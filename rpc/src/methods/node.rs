@@ -4,12 +4,12 @@ use serde_json::{Value, json};
 
 /// Always `"ok"`: the server answers from its ledger whatever the cluster does (bstore has
 /// no view of the cluster tip to be "behind" of).
-pub fn get_health() -> Value {
+pub(super) fn get_health() -> Value {
     json!("ok")
 }
 
 /// `{"solana-core": <bstore version>}`. Agave also sends `feature-set`; bstore runs no
 /// feature set, and clients treat the member as optional.
-pub fn get_version() -> Value {
+pub(super) fn get_version() -> Value {
     json!({ "solana-core": env!("CARGO_PKG_VERSION") })
 }

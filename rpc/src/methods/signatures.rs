@@ -55,7 +55,7 @@ fn block_signatures_rev(
 }
 
 /// `getSignaturesForAddress`' result as JSON text.
-pub fn signatures_for_address(
+pub(super) fn signatures_for_address(
     chain: &Chain<'_>,
     buf: &mut FetchBuffer,
     address: &[u8; 32],

@@ -23,7 +23,7 @@ fn slot_list(slots: &[Slot]) -> Value {
 }
 
 /// Answers every call except `getBlock` (the fetch workers) and the node methods.
-pub fn answer(chain: &Chain<'_>, call: &Call) -> Result<Value, RpcError> {
+pub(super) fn answer(chain: &Chain<'_>, call: &Call) -> Result<Value, RpcError> {
     let store = chain.store();
     match call {
         Call::GetBlocks { start, end, config } => {

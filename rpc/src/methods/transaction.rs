@@ -18,10 +18,10 @@ use crate::params::{BlockConfig, Commitment, TransactionDetails};
 
 /// Slots Agave's bank status cache covers (`MAX_CACHE_ENTRIES`): without
 /// `searchTransactionHistory`, `getSignatureStatuses` answers only for these newest roots.
-pub const STATUS_CACHE_SLOTS: u64 = 300;
+pub(crate) const STATUS_CACHE_SLOTS: u64 = 300;
 
 /// The slot and raw status of `signature` at `commitment`, if any.
-pub fn find_status(
+pub(crate) fn find_status(
     chain: &Chain<'_>,
     signature: &[u8; 64],
     commitment: Commitment,
@@ -43,7 +43,7 @@ pub fn find_status(
 }
 
 /// `getTransaction`'s result as JSON text (`null` when not found).
-pub fn get_transaction(
+pub(crate) fn get_transaction(
     chain: &Chain<'_>,
     buf: &mut FetchBuffer,
     signature: &[u8; 64],
@@ -90,7 +90,7 @@ pub fn get_transaction(
 /// (rewards shown) and version flattened, `blockTime`, and `transactionIndex` (the
 /// transaction's position among the block's transactions, as Agave 4.x reports it). Local
 /// and archived transactions alike.
-pub fn confirmed_transaction_json(
+pub(crate) fn confirmed_transaction_json(
     slot: Slot,
     index: u32,
     tx: &TransactionView<'_>,
@@ -121,7 +121,7 @@ pub fn confirmed_transaction_json(
 /// `getSignatureStatuses`' `value`: one status or `null` per signature. Every answer is a
 /// rooted slot's (`confirmations: null`, `finalized`); without `searchTransactionHistory`
 /// only the newest [`STATUS_CACHE_SLOTS`] roots count, as Agave's status cache.
-pub fn signature_statuses(
+pub(crate) fn signature_statuses(
     chain: &Chain<'_>,
     signatures: &[[u8; 64]],
     search: bool,

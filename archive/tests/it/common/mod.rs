@@ -12,7 +12,7 @@ use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 
 /// Runs a future to completion on a small runtime.
-pub fn run<F: std::future::Future>(f: F) -> F::Output {
+pub(crate) fn run<F: std::future::Future>(f: F) -> F::Output {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -23,7 +23,7 @@ pub fn run<F: std::future::Future>(f: F) -> F::Output {
 
 /// Slots `first..first+n` (each the child of the previous), all rooted, with a status per
 /// transaction, rewards, block time and height.
-pub fn ledger(first: u64, n: u64) -> Blockstore<MemEngine> {
+pub(crate) fn ledger(first: u64, n: u64) -> Blockstore<MemEngine> {
     let store = Blockstore::in_memory();
     let mut generator = SlotGenerator::new(9, 1);
     let spec = SlotSpec {
@@ -49,14 +49,14 @@ pub fn ledger(first: u64, n: u64) -> Blockstore<MemEngine> {
 }
 
 /// The ledger's record of `slot`.
-pub fn record(store: &Blockstore<MemEngine>, slot: Slot) -> BlockRecord {
+pub(crate) fn record(store: &Blockstore<MemEngine>, slot: Slot) -> BlockRecord {
     store
         .block_record(slot, &mut FetchBuffer::new())
         .expect("record")
 }
 
 /// Every first signature of `record`, with its transaction index.
-pub fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
+pub(crate) fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
     bstore_archive::first_signatures(record)
         .expect("entry sets parse")
         .into_iter()
@@ -66,7 +66,7 @@ pub fn signatures(record: &BlockRecord) -> Vec<([u8; 64], u32)> {
 }
 
 /// Archives with ranges of `range_slots` and the given bounds.
-pub fn archive(
+pub(crate) fn archive(
     store: &Blockstore<MemEngine>,
     archive: &Archive,
     range_slots: u64,

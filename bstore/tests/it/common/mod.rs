@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 /// The shared real-data folder (`BSTORE_TESTDATA` overrides).
-pub fn testdata() -> PathBuf {
+pub(crate) fn testdata() -> PathBuf {
     std::env::var_os("BSTORE_TESTDATA").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"),
         PathBuf::from,
@@ -16,7 +16,7 @@ pub fn testdata() -> PathBuf {
 }
 
 /// Runs `bstore ARGS`, asserts success, and returns stdout.
-pub fn bstore(args: &[&str]) -> String {
+pub(crate) fn bstore(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(args)
         .output()
@@ -31,7 +31,7 @@ pub fn bstore(args: &[&str]) -> String {
 
 /// Runs `bstore ARGS` like [`bstore`], killing it and failing if it runs longer than
 /// `budget`; returns stdout and the wall time.
-pub fn bstore_within(args: &[&str], budget: Duration) -> (String, Duration) {
+pub(crate) fn bstore_within(args: &[&str], budget: Duration) -> (String, Duration) {
     let (out, elapsed) = bstore_output_within(args, budget);
     assert!(
         out.status.success(),
@@ -46,7 +46,10 @@ pub fn bstore_within(args: &[&str], budget: Duration) -> (String, Duration) {
 
 /// Runs `bstore ARGS`, killing it and failing if it runs longer than `budget`; returns its
 /// whole output, whatever its exit status, and the wall time.
-pub fn bstore_output_within(args: &[&str], budget: Duration) -> (std::process::Output, Duration) {
+pub(crate) fn bstore_output_within(
+    args: &[&str],
+    budget: Duration,
+) -> (std::process::Output, Duration) {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(args)
@@ -66,14 +69,14 @@ pub fn bstore_output_within(args: &[&str], budget: Duration) -> (std::process::O
 }
 
 /// Each stdout line as JSON.
-pub fn json_lines(text: &str) -> Vec<Value> {
+pub(crate) fn json_lines(text: &str) -> Vec<Value> {
     text.lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect()
 }
 
 /// Reads an expected.json below the test data folder.
-pub fn expected(rel: &str) -> Value {
+pub(crate) fn expected(rel: &str) -> Value {
     let text = std::fs::read_to_string(testdata().join(rel)).expect("expected.json");
     serde_json::from_str(&text).expect("valid json")
 }
@@ -81,7 +84,7 @@ pub fn expected(rel: &str) -> Value {
 /// The real testnet slot 417955322 as a stream file `dir/NAME`, with the first entry's
 /// `num_hashes` (data bytes 8..16 of shred 0, after the data set's u64 entry count; data
 /// shreds have 88 bytes of headers) set to `u64::MAX` when `tamper` is set.
-pub fn testnet_stream_file(dir: &Path, name: &str, tamper: bool) -> PathBuf {
+pub(crate) fn testnet_stream_file(dir: &Path, name: &str, tamper: bool) -> PathBuf {
     let mut shreds = bstore_ledger::stream::read_stream_file(
         &testdata().join("sig-testnet-417955322/shreds.bin"),
     )
@@ -104,7 +107,7 @@ pub fn testnet_stream_file(dir: &Path, name: &str, tamper: bool) -> PathBuf {
 
 /// One JSON-RPC call to a `bstore serve` at `addr` over a fresh HTTP/1.1 connection; the
 /// whole response object.
-pub fn rpc_call(addr: &str, method: &str, params: Value) -> Value {
+pub(crate) fn rpc_call(addr: &str, method: &str, params: Value) -> Value {
     use std::io::{Read, Write};
     let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
         .to_string();
@@ -126,7 +129,9 @@ pub fn rpc_call(addr: &str, method: &str, params: Value) -> Value {
 
 /// Every row of the signature-keyed history columns of a ledger (opened read-only):
 /// (column, key) → value.
-pub fn history_rows(ledger: &Path) -> std::collections::BTreeMap<(String, Vec<u8>), Vec<u8>> {
+pub(crate) fn history_rows(
+    ledger: &Path,
+) -> std::collections::BTreeMap<(String, Vec<u8>), Vec<u8>> {
     use bstore_ledger::store::kv::{Direction, KvCursor, KvScan};
     use bstore_ledger::store::{AccessMode, Blockstore};
     let store = Blockstore::open(ledger, AccessMode::ReadOnly).expect("opens");

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The shared real-data folder.
-pub fn testdata() -> PathBuf {
+pub(crate) fn testdata() -> PathBuf {
     if let Some(dir) = std::env::var_os("BSTORE_TESTDATA") {
         return PathBuf::from(dir);
     }
@@ -25,7 +25,7 @@ pub fn testdata() -> PathBuf {
 /// Importing them takes `MerkleCheck::Skip`. Every fixture was made by a pre-4.x validator
 /// (legacy and unchained Merkle shreds, sets other than 32:32), so all take
 /// [`legacy_shapes`]'s `ShapeRules::Legacy`.
-pub fn insert_options(name: &str) -> bstore_ledger::store::InsertOptions {
+pub(crate) fn insert_options(name: &str) -> bstore_ledger::store::InsertOptions {
     let early = ["localnet-slot0-shreds.ar", "localnet-v14-slot0-shreds.ar"];
     bstore_ledger::store::InsertOptions {
         shape: bstore_ledger::store::ShapeRules::Legacy,
@@ -39,7 +39,7 @@ pub fn insert_options(name: &str) -> bstore_ledger::store::InsertOptions {
 }
 
 /// Default checks without Agave 4.x's shape rules: for shreds older validators made.
-pub fn legacy_shapes() -> bstore_ledger::store::InsertOptions {
+pub(crate) fn legacy_shapes() -> bstore_ledger::store::InsertOptions {
     bstore_ledger::store::InsertOptions {
         shape: bstore_ledger::store::ShapeRules::Legacy,
         ..Default::default()
@@ -47,17 +47,17 @@ pub fn legacy_shapes() -> bstore_ledger::store::InsertOptions {
 }
 
 /// A file below the test data folder.
-pub fn path(rel: &str) -> PathBuf {
+pub(crate) fn path(rel: &str) -> PathBuf {
     testdata().join(rel)
 }
 
 /// Reads a u64-LE length-prefixed record file (`docs/formats-shreds.md#shred-stream-files`).
-pub fn read_records(rel: &str) -> Vec<Vec<u8>> {
+pub(crate) fn read_records(rel: &str) -> Vec<Vec<u8>> {
     bstore_ledger::stream::read_stream_file(&path(rel)).expect("readable record file")
 }
 
 /// Reads the members of a Unix `ar` archive (one shred per member), in archive order.
-pub fn read_ar(rel: &str) -> Vec<Vec<u8>> {
+pub(crate) fn read_ar(rel: &str) -> Vec<Vec<u8>> {
     let bytes = std::fs::read(path(rel)).expect("readable ar file");
     assert!(
         bytes.starts_with(b"!<arch>\n"),
@@ -80,7 +80,7 @@ pub fn read_ar(rel: &str) -> Vec<Vec<u8>> {
 }
 
 /// Parses a JSON file below the test data folder.
-pub fn json(rel: &str) -> serde_json::Value {
+pub(crate) fn json(rel: &str) -> serde_json::Value {
     let text = std::fs::read_to_string(path(rel)).expect("readable json");
     serde_json::from_str(&text).expect("valid json")
 }

@@ -62,7 +62,7 @@ fn slot_keys(slots: impl Iterator<Item = u64>) -> Vec<[u8; 8]> {
     slots.map(u64::to_be_bytes).collect()
 }
 
-pub fn missing_column_reads_empty_and_refuses_writes<E: KvEngine>(engine: &E) {
+pub(super) fn missing_column_reads_empty_and_refuses_writes<E: KvEngine>(engine: &E) {
     assert_eq!(get(engine, MISSING, b"k"), None);
     let many = engine
         .multi_get_pinned(MISSING, &[b"a", b"b"])
@@ -86,7 +86,7 @@ pub fn missing_column_reads_empty_and_refuses_writes<E: KvEngine>(engine: &E) {
     }
 }
 
-pub fn get_returns_the_last_value_put<E: KvEngine>(engine: &E) {
+pub(super) fn get_returns_the_last_value_put<E: KvEngine>(engine: &E) {
     assert_eq!(get(engine, A, b"k"), None, "an empty engine holds nothing");
     let mut batch = engine.batch().expect("batch");
     batch.put(A, b"k", b"one").expect("put");
@@ -105,7 +105,7 @@ pub fn get_returns_the_last_value_put<E: KvEngine>(engine: &E) {
     assert_eq!(get(engine, A, b"k\0"), None, "keys match exactly");
 }
 
-pub fn batch_applies_all_or_nothing_in_order<E: KvEngine>(engine: &E) {
+pub(super) fn batch_applies_all_or_nothing_in_order<E: KvEngine>(engine: &E) {
     let mut batch = engine.batch().expect("batch");
     batch.put(A, b"a", b"1").expect("put");
     batch.put(B, b"b", b"2").expect("put");
@@ -145,7 +145,7 @@ pub fn batch_applies_all_or_nothing_in_order<E: KvEngine>(engine: &E) {
 
 /// A writer rewrites two keys of one column in each batch; every cursor opened meanwhile
 /// sees both keys with the same value (a whole batch, never half of one).
-pub fn concurrent_readers_see_whole_batches<E: KvEngine>(engine: &E) {
+pub(super) fn concurrent_readers_see_whole_batches<E: KvEngine>(engine: &E) {
     const BATCHES: u32 = 300;
     let write = |i: u32| {
         let mut batch = engine.batch().expect("batch");
@@ -175,7 +175,7 @@ pub fn concurrent_readers_see_whole_batches<E: KvEngine>(engine: &E) {
     );
 }
 
-pub fn multi_get_answers_every_key_in_key_order<E: KvEngine>(engine: &E) {
+pub(super) fn multi_get_answers_every_key_in_key_order<E: KvEngine>(engine: &E) {
     let stored = slot_keys([1, 3, 5, 300].into_iter());
     let refs: Vec<&[u8]> = stored.iter().map(|k| &k[..]).collect();
     put_all(engine, A, &refs);
@@ -195,7 +195,7 @@ pub fn multi_get_answers_every_key_in_key_order<E: KvEngine>(engine: &E) {
     assert!(engine.multi_get_pinned(A, &none).expect("empty").is_empty());
 }
 
-pub fn cursor_walks_forward_and_reverse_within_bounds<E: KvEngine>(engine: &E) {
+pub(super) fn cursor_walks_forward_and_reverse_within_bounds<E: KvEngine>(engine: &E) {
     // Byte order, not length order: [2] < [2, 0] < [2, 255] < [3].
     let keys: [&[u8]; 7] = [&[1], &[2], &[2, 0], &[2, 255], &[3], &[4, 1], &[5]];
     put_all(engine, A, &keys);
@@ -226,7 +226,7 @@ pub fn cursor_walks_forward_and_reverse_within_bounds<E: KvEngine>(engine: &E) {
     assert!(scan(engine, A, &[0], Some(&[1]), Direction::Forward).is_empty());
 }
 
-pub fn delete_and_delete_range_remove_exactly_their_keys<E: KvEngine>(engine: &E) {
+pub(super) fn delete_and_delete_range_remove_exactly_their_keys<E: KvEngine>(engine: &E) {
     let keys = slot_keys(0..10);
     let refs: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
     put_all(engine, A, &refs);
@@ -254,7 +254,7 @@ pub fn delete_and_delete_range_remove_exactly_their_keys<E: KvEngine>(engine: &E
     assert!(all(engine, A).is_empty());
 }
 
-pub fn catch_up_is_a_no_op_on_a_primary<E: KvEngine>(engine: &E) {
+pub(super) fn catch_up_is_a_no_op_on_a_primary<E: KvEngine>(engine: &E) {
     assert_eq!(engine.mode(), &AccessMode::ReadWrite);
     put_all(engine, A, &[b"k"]);
     engine.catch_up().expect("catch_up");
@@ -262,7 +262,7 @@ pub fn catch_up_is_a_no_op_on_a_primary<E: KvEngine>(engine: &E) {
     assert_eq!(all(engine, A), entries(&[b"k"]));
 }
 
-pub fn compact_range_keeps_live_data<E: KvEngine>(engine: &E) {
+pub(super) fn compact_range_keeps_live_data<E: KvEngine>(engine: &E) {
     let keys = slot_keys(0..50);
     let refs: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
     put_all(engine, A, &refs);
@@ -291,7 +291,7 @@ pub fn compact_range_keeps_live_data<E: KvEngine>(engine: &E) {
     assert_eq!(get(engine, A, &keys[15]), Some(value_of(&keys[15])));
 }
 
-pub fn estimate_num_keys_is_sane<E: KvEngine>(engine: &E) {
+pub(super) fn estimate_num_keys_is_sane<E: KvEngine>(engine: &E) {
     assert_eq!(engine.estimate_num_keys(A).expect("estimate"), 0);
     let keys = slot_keys(0..200);
     let refs: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
@@ -310,7 +310,7 @@ pub fn estimate_num_keys_is_sane<E: KvEngine>(engine: &E) {
 
 /// RocksDB refuses a batch holding an inverted delete range; every engine must, so a rule
 /// that sends one fails the same way on each.
-pub fn inverted_delete_range_refuses_the_whole_batch<E: KvEngine>(engine: &E) {
+pub(super) fn inverted_delete_range_refuses_the_whole_batch<E: KvEngine>(engine: &E) {
     put_all(engine, A, &[b"b"]);
     let mut batch = engine.batch().expect("batch");
     batch.put(B, b"new", b"v").expect("put");

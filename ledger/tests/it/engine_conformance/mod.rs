@@ -12,7 +12,7 @@ use bstore_ledger::store::{FaultEngine, KvEngine, MemEngine};
 
 /// An engine under test and what must outlive it (the temporary directory of a RocksDB
 /// engine).
-pub struct Subject<E> {
+pub(crate) struct Subject<E> {
     pub engine: E,
     _dir: Option<tempfile::TempDir>,
 }

@@ -15,7 +15,7 @@ const POINTS: [FaultPoint; 3] = [FaultPoint::Write, FaultPoint::Read, FaultPoint
 
 /// A fault the input scheduled for the next operation.
 #[derive(Debug, Clone, Copy)]
-pub struct Pending {
+pub(super) struct Pending {
     point: FaultPoint,
     n: u64,
 }
@@ -24,7 +24,7 @@ impl Pending {
     /// The point from `point`'s byte and the ordinal from `n`'s: every operation makes
     /// one write at most, so a write fault fails the first; reads and cursor steps fail
     /// one of the first 16 (an insert makes a few dozen reads).
-    pub fn parse(point: u8, n: u8) -> Self {
+    pub(super) fn parse(point: u8, n: u8) -> Self {
         let point = POINTS[usize::from(point) % POINTS.len()];
         let n = match point {
             FaultPoint::Write => 1,
@@ -35,7 +35,7 @@ impl Pending {
 }
 
 /// One operation's fault: armed when opened, disarmed when closed.
-pub struct Window<'a> {
+pub(super) struct Window<'a> {
     faults: Option<&'a FaultHandle>,
     armed: bool,
     fired_before: u64,
@@ -43,7 +43,7 @@ pub struct Window<'a> {
 
 impl<'a> Window<'a> {
     /// Arms `pending` when the store runs over a fault engine (`faults`).
-    pub fn open(faults: Option<&'a FaultHandle>, pending: Option<Pending>) -> Self {
+    pub(super) fn open(faults: Option<&'a FaultHandle>, pending: Option<Pending>) -> Self {
         let armed = match (faults, pending) {
             (Some(handle), Some(p)) => {
                 handle.fail_nth(p.point, p.n);
@@ -59,18 +59,18 @@ impl<'a> Window<'a> {
     }
 
     /// Whether this operation runs with a fault scheduled.
-    pub fn is_armed(&self) -> bool {
+    pub(super) fn is_armed(&self) -> bool {
         self.armed
     }
 
     /// Whether the scheduled fault fired since the window opened.
-    pub fn fired(&self) -> bool {
+    pub(super) fn fired(&self) -> bool {
         self.faults
             .is_some_and(|handle| handle.fired_total() > self.fired_before)
     }
 
     /// Disarms what did not fire, so the checks after the operation read without faults.
-    pub fn close(&self) {
+    pub(super) fn close(&self) {
         if let Some(handle) = self.faults {
             handle.clear();
         }
@@ -79,7 +79,7 @@ impl<'a> Window<'a> {
     /// A storage call's result under this window: `Some(value)` when it succeeded without
     /// a fault, `None` when the injected fault failed it (the model then changes nothing);
     /// anything else is a disagreement.
-    pub fn outcome<T>(&self, result: Result<T, LedgerError>) -> Result<Option<T>, String> {
+    pub(super) fn outcome<T>(&self, result: Result<T, LedgerError>) -> Result<Option<T>, String> {
         match (result, self.fired()) {
             (Ok(value), false) => Ok(Some(value)),
             (Ok(_), true) => Err("an injected fault fired, yet the call succeeded".into()),
@@ -92,7 +92,7 @@ impl<'a> Window<'a> {
 /// The owned fetch and the views fetch of `slot` from `start` under the window's fault,
 /// each compared with the same fetch once the window is closed: the one the fault hit must
 /// fail with it; one it did not hit answers exactly as without faults.
-pub fn fetch<E: KvEngine>(
+pub(super) fn fetch<E: KvEngine>(
     store: &Blockstore<E>,
     window: &Window<'_>,
     slot: Slot,

@@ -10,7 +10,7 @@ use super::SET_SHREDS;
 
 /// One generated slot: its shreds and the entries of each data set.
 #[derive(Debug)]
-pub struct GenSlot {
+pub(crate) struct GenSlot {
     pub slot: Slot,
     pub parent: Slot,
     pub data: Vec<Vec<u8>>,
@@ -21,7 +21,7 @@ pub struct GenSlot {
 
 /// A small forked ledger: 0 → 1 → 2 → {3, 5}, one to three data sets per slot.
 #[derive(Debug)]
-pub struct GenLedger {
+pub(crate) struct GenLedger {
     pub slots: Vec<GenSlot>,
     pub leader: Pubkey,
 }
@@ -39,7 +39,7 @@ impl Rng {
 }
 
 impl GenLedger {
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         let key = SigningKey::from_bytes(&[7u8; 32]);
         let leader = Pubkey(key.verifying_key().to_bytes());
         let mut rng = Rng(seed | 1);

@@ -23,10 +23,10 @@ use bstore_ledger::store::{
 };
 use checks::{check_fetch, check_metas};
 use faults::{Pending, Window};
-pub use ledger::{GenLedger, GenSlot};
+pub(crate) use ledger::{GenLedger, GenSlot};
 
 /// Data shreds per data set: each set is one FEC set of 32.
-pub const SET_SHREDS: u32 = 32;
+pub(crate) const SET_SHREDS: u32 = 32;
 
 /// What the model knows of the store.
 #[derive(Debug, Default)]
@@ -51,7 +51,7 @@ fn byte(ops: &mut &[u8]) -> Option<u8> {
 /// Runs `ops` against `store` and the model; the first disagreement is an `Err` naming the
 /// operation. Storage errors are disagreements too (no engine error is expected); fault
 /// operations are skipped.
-pub fn run<E: KvEngine>(
+pub(crate) fn run<E: KvEngine>(
     store: &Blockstore<E>,
     ledger: &GenLedger,
     ops: &[u8],
@@ -62,7 +62,7 @@ pub fn run<E: KvEngine>(
 /// [`run`] on a store over a fault engine: fault operations (tag 7) fail the engine
 /// operation they name during the next step, which must then return the injected error
 /// and change nothing.
-pub fn run_with_faults<E: KvEngine>(
+pub(crate) fn run_with_faults<E: KvEngine>(
     store: &Blockstore<FaultEngine<E>>,
     ledger: &GenLedger,
     ops: &[u8],

@@ -30,7 +30,7 @@ use bstore_ledger::{LedgerError, Slot};
 
 /// One call of a workload.
 #[derive(Debug, Clone)]
-pub enum Call {
+pub(crate) enum Call {
     Insert(Vec<Vec<u8>>, InsertOptions),
     SetRoots(Vec<Slot>),
     Purge(Slot, Slot),
@@ -60,12 +60,12 @@ impl Call {
 }
 
 /// A fresh store over a fault engine, and what must outlive it.
-pub struct Made<E: KvEngine> {
+pub(crate) struct Made<E: KvEngine> {
     pub store: Blockstore<FaultEngine<E>>,
     pub _dir: Option<tempfile::TempDir>,
 }
 
-pub fn in_memory() -> Made<MemEngine> {
+pub(crate) fn in_memory() -> Made<MemEngine> {
     Made {
         store: Blockstore::with_engine(FaultEngine::new(MemEngine::new()), Path::new("")),
         _dir: None,
@@ -73,7 +73,7 @@ pub fn in_memory() -> Made<MemEngine> {
 }
 
 #[cfg(feature = "storage")]
-pub fn on_rocksdb() -> Made<bstore_ledger::store::RocksEngine> {
+pub(crate) fn on_rocksdb() -> Made<bstore_ledger::store::RocksEngine> {
     use bstore_ledger::store::{AccessMode, RocksEngine};
     let dir = tempfile::tempdir().expect("tempdir");
     let engine = RocksEngine::open(dir.path(), AccessMode::ReadWrite).expect("open");
@@ -138,7 +138,7 @@ fn view<E: KvEngine>(store: &Blockstore<E>, slots: &[Slot]) -> Vec<String> {
 }
 
 /// `per_point` for "every operation of the call".
-pub const EVERY: u64 = u64::MAX;
+pub(crate) const EVERY: u64 = u64::MAX;
 
 /// `n` ordinals out of `1..=k`: all of them when `k ≤ n`, else spread evenly from 1 to `k`.
 fn ordinals(k: u64, n: u64) -> Vec<u64> {
@@ -157,7 +157,7 @@ fn counts<E: KvEngine>(store: &Blockstore<FaultEngine<E>>) -> [u64; 4] {
 
 /// Runs `calls` with one fault at a time (at most `per_point` ordinals of each point per
 /// call) and checks the rules of this file. Returns how many faults were injected.
-pub fn every_fault<E: KvEngine>(
+pub(crate) fn every_fault<E: KvEngine>(
     make: impl Fn() -> Made<E>,
     calls: &[Call],
     points: &[FaultPoint],

@@ -16,12 +16,12 @@ use serde_json::Value;
 use crate::common;
 
 /// Opens (creating) a read-write store in `dir`.
-pub fn open_rw(dir: &std::path::Path) -> Blockstore {
+pub(crate) fn open_rw(dir: &std::path::Path) -> Blockstore {
     Blockstore::open(dir, AccessMode::ReadWrite).expect("open read-write")
 }
 
 /// The testnet slot's 320 data shreds and its `expected.json`.
-pub fn testnet() -> (Vec<Vec<u8>>, Value) {
+pub(crate) fn testnet() -> (Vec<Vec<u8>>, Value) {
     (
         common::read_records("sig-testnet-417955322/shreds.bin"),
         common::json("sig-testnet-417955322/expected.json"),
@@ -29,7 +29,11 @@ pub fn testnet() -> (Vec<Vec<u8>>, Value) {
 }
 
 /// Shuffles `packets` with `seed` and cuts them into chunks of 1..=`max_chunk`.
-pub fn shuffled_chunks(packets: &[Vec<u8>], seed: u64, max_chunk: usize) -> Vec<Vec<Vec<u8>>> {
+pub(crate) fn shuffled_chunks(
+    packets: &[Vec<u8>],
+    seed: u64,
+    max_chunk: usize,
+) -> Vec<Vec<Vec<u8>>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut all = packets.to_vec();
     all.shuffle(&mut rng);
@@ -45,7 +49,7 @@ pub fn shuffled_chunks(packets: &[Vec<u8>], seed: u64, max_chunk: usize) -> Vec<
 }
 
 /// The stored form of a packet (`docs/formats-shreds.md#what-the-store-keeps`).
-pub fn payload(packet: &[u8]) -> Vec<u8> {
+pub(crate) fn payload(packet: &[u8]) -> Vec<u8> {
     ShredRef::parse(packet)
         .expect("valid test shred")
         .payload()
@@ -60,7 +64,7 @@ fn u64s(v: &Value) -> Vec<u64> {
 
 /// What the store must hold for one slot, read from an expected.json "shreds" object.
 #[derive(Debug)]
-pub struct SlotExpectation {
+pub(crate) struct SlotExpectation {
     pub slot: Slot,
     pub parent: Slot,
     pub consumed: u64,
@@ -75,7 +79,7 @@ pub struct SlotExpectation {
 }
 
 impl SlotExpectation {
-    pub fn from_json(shreds: &Value) -> Self {
+    pub(crate) fn from_json(shreds: &Value) -> Self {
         let slots = u64s(&shreds["slots"]);
         assert_eq!(slots.len(), 1, "one slot per expectation");
         let min = shreds["data_index_min"].as_u64().expect("data_index_min");
@@ -113,7 +117,7 @@ impl SlotExpectation {
     }
 
     /// Asserts the stored meta matches.
-    pub fn check_meta(&self, meta: &SlotMeta, what: &str) {
+    pub(crate) fn check_meta(&self, meta: &SlotMeta, what: &str) {
         assert_eq!(meta.slot, self.slot, "{what}");
         assert_eq!(meta.parent_slot, Some(self.parent), "{what}: parent");
         assert_eq!(meta.consumed, self.consumed, "{what}: consumed");
@@ -134,7 +138,7 @@ impl SlotExpectation {
 }
 
 /// The complete data sets listed in a "deshred" object's `batches` (`end_index` inclusive).
-pub fn complete_batches(deshred: &Value) -> Vec<(u32, u32)> {
+pub(crate) fn complete_batches(deshred: &Value) -> Vec<(u32, u32)> {
     deshred["batches"]
         .as_array()
         .expect("batches")
@@ -150,7 +154,7 @@ pub fn complete_batches(deshred: &Value) -> Vec<(u32, u32)> {
 
 /// A slot's meta recomputed from the data shreds actually stored (indices below `limit`):
 /// `(consumed, received, last_index, completed indexes)`.
-pub fn recompute_from_disk(
+pub(crate) fn recompute_from_disk(
     store: &Blockstore,
     slot: Slot,
     limit: u32,

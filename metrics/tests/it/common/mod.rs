@@ -17,7 +17,7 @@ use bstore_metrics::writer::HttpOptions;
 use bstore_metrics::{AgentOptions, HostId, InfluxConfig};
 
 /// Agent options for a test: a fixed host id and the given write frequency.
-pub fn options(host: &str, write_frequency: Duration) -> AgentOptions {
+pub(crate) fn options(host: &str, write_frequency: Duration) -> AgentOptions {
     AgentOptions {
         write_frequency,
         host_id: HostId::Fixed(host.into()),
@@ -25,7 +25,7 @@ pub fn options(host: &str, write_frequency: Duration) -> AgentOptions {
     }
 }
 
-pub fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .expect("bind an ephemeral port")
         .local_addr()
@@ -43,7 +43,7 @@ fn find_influxd() -> Option<PathBuf> {
 
 /// A running (or stopped) influxd owned by one test.
 #[derive(Debug)]
-pub struct Influx {
+pub(crate) struct Influx {
     binary: PathBuf,
     dir: tempfile::TempDir,
     child: Option<Child>,
@@ -52,7 +52,7 @@ pub struct Influx {
 
 impl Influx {
     /// Starts a server and creates database `db`.
-    pub fn start(db: &str) -> Self {
+    pub(crate) fn start(db: &str) -> Self {
         let mut server = Self::prepare(free_port());
         server.launch();
         server.create_db(db);
@@ -60,7 +60,7 @@ impl Influx {
     }
 
     /// Everything but launching: for tests that start the server later on a known port.
-    pub fn prepare(port: u16) -> Self {
+    pub(crate) fn prepare(port: u16) -> Self {
         let binary = find_influxd().unwrap_or_else(|| {
             panic!(
                 "influxd not found: these tests need a real InfluxDB 1.x \
@@ -76,15 +76,15 @@ impl Influx {
         }
     }
 
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    pub fn config(&self, db: &str) -> InfluxConfig {
+    pub(crate) fn config(&self, db: &str) -> InfluxConfig {
         InfluxConfig::new(self.url(), db)
     }
 
-    pub fn client(&self, db: &str) -> InfluxClient {
+    pub(crate) fn client(&self, db: &str) -> InfluxClient {
         InfluxClient::new(self.config(db), HttpOptions::default())
     }
 
@@ -142,7 +142,7 @@ bind-address = "127.0.0.1:{rpc_port}"
     }
 
     /// Starts influxd (again, on the same port and data) and waits for `/ping`.
-    pub fn launch(&mut self) {
+    pub(crate) fn launch(&mut self) {
         assert!(self.child.is_none(), "influxd already running");
         let config = self.write_config();
         let log = std::fs::OpenOptions::new()
@@ -184,29 +184,29 @@ bind-address = "127.0.0.1:{rpc_port}"
     }
 
     /// SIGKILLs the server (a crash, not a clean shutdown) and waits for it to exit.
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
         }
     }
 
-    pub fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         std::fs::read_to_string(self.log_path()).unwrap_or_default()
     }
 
-    pub fn data_dir(&self) -> &Path {
+    pub(crate) fn data_dir(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn create_db(&self, db: &str) {
+    pub(crate) fn create_db(&self, db: &str) {
         self.client(db)
             .execute(&format!("CREATE DATABASE \"{db}\""))
             .expect("CREATE DATABASE");
     }
 
     /// `SELECT count(<field>) FROM <measurement>`, 0 when there is no such series yet.
-    pub fn count(&self, db: &str, measurement: &str, field: &str) -> i64 {
+    pub(crate) fn count(&self, db: &str, measurement: &str, field: &str) -> i64 {
         let series = self
             .client(db)
             .query(&format!("SELECT count(\"{field}\") FROM \"{measurement}\""))

@@ -4,7 +4,7 @@
 
 // The metrics crate's throwaway-InfluxDB harness, shared rather than copied.
 #[path = "../../../../metrics/tests/it/common/mod.rs"]
-pub mod influx;
+pub(crate) mod influx;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -21,10 +21,10 @@ use bstore_replay::{
 #[path = "../../../../ledger/tests/it/common/mod.rs"]
 mod data;
 #[allow(unused_imports)] // each test binary uses a different subset
-pub use data::{json, path, read_records, testdata};
+pub(crate) use data::{json, path, read_records, testdata};
 
 /// A fresh read-write blockstore in a temporary directory (kept alive by the guard).
-pub fn temp_blockstore() -> (tempfile::TempDir, Arc<Blockstore>) {
+pub(crate) fn temp_blockstore() -> (tempfile::TempDir, Arc<Blockstore>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open blockstore");
     (dir, Arc::new(store))
@@ -33,7 +33,10 @@ pub fn temp_blockstore() -> (tempfile::TempDir, Arc<Blockstore>) {
 /// Inserts shreds whose contents a test changed after they were signed. They stand in for
 /// a leader that signed bad contents (whose proofs would be valid); the change breaks the
 /// Merkle proofs, so insert's root check is off here. Returns what insert did.
-pub fn insert_tampered<I>(store: &Blockstore, shreds: I) -> bstore_ledger::store::InsertOutcome
+pub(crate) fn insert_tampered<I>(
+    store: &Blockstore,
+    shreds: I,
+) -> bstore_ledger::store::InsertOutcome
 where
     I: IntoIterator,
     I::Item: AsRef<[u8]>,
@@ -48,7 +51,7 @@ where
 }
 
 /// The real testnet slot 417955322 and its oracle values.
-pub struct Testnet {
+pub(crate) struct Testnet {
     pub slot: Slot,
     pub parent: Slot,
     pub parent_blockhash: Hash,
@@ -58,7 +61,7 @@ pub struct Testnet {
     pub rules: TickRules,
 }
 
-pub const TESTNET_DIR: &str = "sig-testnet-417955322";
+pub(crate) const TESTNET_DIR: &str = "sig-testnet-417955322";
 
 fn u64_at(v: &serde_json::Value, pointer: &str) -> u64 {
     v.pointer(pointer)
@@ -75,7 +78,7 @@ fn hash_at(v: &serde_json::Value, pointer: &str) -> Hash {
 }
 
 impl Testnet {
-    pub fn load() -> Self {
+    pub(crate) fn load() -> Self {
         let expected = json(&format!("{TESTNET_DIR}/expected.json"));
         let ticks = u64_at(&expected, "/deshred/totals/ticks");
         let hashes = u64_at(&expected, "/deshred/totals/num_hashes");
@@ -93,16 +96,16 @@ impl Testnet {
         }
     }
 
-    pub fn total(&self, name: &str) -> u64 {
+    pub(crate) fn total(&self, name: &str) -> u64 {
         u64_at(&self.expected, &format!("/deshred/totals/{name}"))
     }
 
-    pub fn shred_count(&self) -> u64 {
+    pub(crate) fn shred_count(&self) -> u64 {
         u64_at(&self.expected, "/shreds/count")
     }
 
     /// Indices of the data-complete shreds, ascending.
-    pub fn data_complete(&self) -> Vec<u64> {
+    pub(crate) fn data_complete(&self) -> Vec<u64> {
         self.expected
             .pointer("/shreds/data_complete_indices")
             .and_then(serde_json::Value::as_array)
@@ -113,7 +116,7 @@ impl Testnet {
     }
 
     /// A driver over `store` for a finished ledger, seeded with the parent's blockhash.
-    pub fn final_driver(&self, store: &Arc<Blockstore>) -> ReplayDriver {
+    pub(crate) fn final_driver(&self, store: &Arc<Blockstore>) -> ReplayDriver {
         let options = ReplayOptions {
             tick_rules: self.rules,
             completion: Completion::Final,
@@ -127,24 +130,24 @@ impl Testnet {
 }
 
 /// Shred payload byte offset of data byte `data_offset` of a data shred (88-byte headers).
-pub fn data_byte(data_offset: usize) -> usize {
+pub(crate) fn data_byte(data_offset: usize) -> usize {
     88 + data_offset
 }
 
 /// Hashes per tick of the synthetic slots (kept small so tests are fast).
-pub const SYNTH_HASHES_PER_TICK: u64 = 500;
+pub(crate) const SYNTH_HASHES_PER_TICK: u64 = 500;
 
 /// The root every synthetic chain starts from.
-pub const GENESIS: Slot = Slot(0);
+pub(crate) const GENESIS: Slot = Slot(0);
 
 /// The blockhash of [`GENESIS`].
-pub fn genesis_hash() -> Hash {
+pub(crate) fn genesis_hash() -> Hash {
     Hash([7; 32])
 }
 
 /// `count` consecutive synthetic slots 1..=count, each child of the previous (slot 1 of
 /// [`GENESIS`]), with about `data_shreds` data shreds each.
-pub fn synth_chain(seed: u64, count: u64, data_shreds: u32) -> Vec<GeneratedSlot> {
+pub(crate) fn synth_chain(seed: u64, count: u64, data_shreds: u32) -> Vec<GeneratedSlot> {
     let mut generator = SlotGenerator::new(seed, 42);
     let mut parent = GENESIS;
     let mut parent_hash = genesis_hash();
@@ -167,7 +170,7 @@ pub fn synth_chain(seed: u64, count: u64, data_shreds: u32) -> Vec<GeneratedSlot
 
 /// Synthetic slots with the given `(slot, parent)` links, in order (a parent is
 /// [`GENESIS`] or listed before its children), with about `data_shreds` data shreds each.
-pub fn synth_forks(
+pub(crate) fn synth_forks(
     seed: u64,
     links: &[(u64, u64)],
     data_shreds: u32,
@@ -193,7 +196,7 @@ pub fn synth_forks(
 }
 
 /// Tick rules of the synthetic slots.
-pub fn synth_rules() -> TickRules {
+pub(crate) fn synth_rules() -> TickRules {
     TickRules {
         ticks_per_slot: TickRules::DEFAULT_TICKS_PER_SLOT,
         hashes_per_tick: Some(SYNTH_HASHES_PER_TICK),
@@ -201,7 +204,7 @@ pub fn synth_rules() -> TickRules {
 }
 
 /// A driver for synthetic chains, seeded with the genesis blockhash.
-pub fn synth_driver(
+pub(crate) fn synth_driver(
     store: &Arc<Blockstore>,
     completion: Completion,
     metrics: MetricsSink,
@@ -210,7 +213,7 @@ pub fn synth_driver(
 }
 
 /// [`synth_driver`] keeping finished slots as `retention` says.
-pub fn retaining_driver(
+pub(crate) fn retaining_driver(
     store: &Arc<Blockstore>,
     completion: Completion,
     metrics: MetricsSink,
@@ -229,7 +232,7 @@ pub fn retaining_driver(
 }
 
 /// Unwraps a `Replayed` status.
-pub fn replayed(status: SlotStatus) -> (bstore_replay::SlotStats, Hash) {
+pub(crate) fn replayed(status: SlotStatus) -> (bstore_replay::SlotStats, Hash) {
     match status {
         SlotStatus::Replayed { stats, blockhash } => (stats, blockhash),
         other => panic!("expected the slot replayed, got {other:?}"),
@@ -237,7 +240,7 @@ pub fn replayed(status: SlotStatus) -> (bstore_replay::SlotStats, Hash) {
 }
 
 /// Unwraps a `Dead` status.
-pub fn dead(status: SlotStatus) -> (bstore_replay::SlotStats, bstore_replay::ReplayError) {
+pub(crate) fn dead(status: SlotStatus) -> (bstore_replay::SlotStats, bstore_replay::ReplayError) {
     match status {
         SlotStatus::Dead { stats, error } => (stats, error),
         other => panic!("expected the slot dead, got {other:?}"),

@@ -77,7 +77,7 @@ fn cases(expected: &Value) -> Vec<Case> {
 
 /// Sends every recorded request through `call` and fails, listing the first differences,
 /// unless every answer equals Agave's (and the recording holds at least 800 requests).
-pub fn assert_all_equal(expected: &Value, call: impl Fn(&str, Value) -> Value) {
+pub(super) fn assert_all_equal(expected: &Value, call: impl Fn(&str, Value) -> Value) {
     let (checked, mismatches) = run(expected, call);
     assert!(
         checked > 800,
@@ -98,7 +98,7 @@ pub fn assert_all_equal(expected: &Value, call: impl Fn(&str, Value) -> Value) {
 
 /// Sends every case through `call` (method, params → whole response) and returns one line
 /// per mismatch, with the number of cases checked.
-pub fn run(expected: &Value, call: impl Fn(&str, Value) -> Value) -> (usize, Vec<String>) {
+pub(super) fn run(expected: &Value, call: impl Fn(&str, Value) -> Value) -> (usize, Vec<String>) {
     let cases = cases(expected);
     let mut mismatches = Vec::new();
     for case in &cases {

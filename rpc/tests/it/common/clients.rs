@@ -8,18 +8,18 @@ use serde_json::{Value, json};
 use super::*;
 
 /// The scripts' folder.
-pub fn clients_dir() -> PathBuf {
+pub(crate) fn clients_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")
 }
 
 /// A missing client tool fails the test with how to install it. There is no switch to
 /// skip these tests: a test that cannot run must not pass.
-pub fn missing(what: &str) -> ! {
+pub(crate) fn missing(what: &str) -> ! {
     panic!("{what}. Install the client dependencies with scripts/rpc-client-deps.sh.");
 }
 
 /// Runs `program args...` and parses the JSON it prints.
-pub fn run_script(program: &str, args: &[&str]) -> Value {
+pub(crate) fn run_script(program: &str, args: &[&str]) -> Value {
     let out = match Command::new(program).args(args).output() {
         Ok(out) => out,
         Err(e) => missing(&format!("cannot run {program}: {e}")),
@@ -40,7 +40,7 @@ pub fn run_script(program: &str, args: &[&str]) -> Value {
 
 /// One getBlock call for the clients, and what it must produce.
 #[derive(Debug, Clone)]
-pub struct Case {
+pub(crate) struct Case {
     pub slot: u64,
     pub encoding: &'static str,
     pub details: &'static str,
@@ -64,7 +64,7 @@ impl Case {
         }
     }
 
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         json!({
             "slot": self.slot, "encoding": self.encoding, "details": self.details,
             "max_version": self.max_version, "rewards": self.rewards,
@@ -75,7 +75,7 @@ impl Case {
 
 /// Every encoding and detail level for the testnet, Agave and synthetic blocks, plus the
 /// error cases a client must surface.
-pub fn cases(ledger: &TestLedger) -> Vec<Case> {
+pub(crate) fn cases(ledger: &TestLedger) -> Vec<Case> {
     let mut out = Vec::new();
     for slot in [AGAVE_SLOTS[1], AGAVE_SLOTS[2], TESTNET_SLOT, SYNTH_FIRST] {
         let v0 = ledger.block(slot).has_v0;
@@ -123,7 +123,7 @@ pub fn cases(ledger: &TestLedger) -> Vec<Case> {
     out
 }
 
-pub fn plan(ledger: &TestLedger, cases: &[Case]) -> String {
+pub(crate) fn plan(ledger: &TestLedger, cases: &[Case]) -> String {
     let history = HistoryPlan::new(ledger);
     json!({
         "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>(),
@@ -136,7 +136,7 @@ pub fn plan(ledger: &TestLedger, cases: &[Case]) -> String {
 
 /// What the clients ask of the history methods: the newest rooted synthetic block's
 /// signatures, and the key most of the rooted synthetic transactions use.
-pub struct HistoryPlan {
+pub(crate) struct HistoryPlan {
     pub signatures: Vec<String>,
     pub address: String,
     /// The address's (signature, slot) pairs, newest first (slot, then position).
@@ -144,7 +144,7 @@ pub struct HistoryPlan {
 }
 
 impl HistoryPlan {
-    pub fn new(ledger: &TestLedger) -> Self {
+    pub(crate) fn new(ledger: &TestLedger) -> Self {
         let newest = SYNTH_FIRST + 2;
         let signatures = ledger
             .block(newest)
@@ -185,7 +185,7 @@ impl HistoryPlan {
 }
 
 /// Checks a client's view of the history methods.
-pub fn check_history(client: &str, ledger: &TestLedger, got: &Value) {
+pub(crate) fn check_history(client: &str, ledger: &TestLedger, got: &Value) {
     let plan = HistoryPlan::new(ledger);
     let newest = SYNTH_FIRST + 2;
     let e = ledger.block(newest);
@@ -241,7 +241,7 @@ pub fn check_history(client: &str, ledger: &TestLedger, got: &Value) {
 }
 
 /// Checks one client's view of one case against the ledger's expectations.
-pub fn check_case(client: &str, ledger: &TestLedger, case: &Case, got: &Value) {
+pub(crate) fn check_case(client: &str, ledger: &TestLedger, case: &Case, got: &Value) {
     let what = format!("{client}: {case:?}");
     if let Some((code, message)) = &case.error {
         assert_eq!(got["ok"], false, "{what} must fail: {got}");
@@ -327,7 +327,7 @@ pub fn check_case(client: &str, ledger: &TestLedger, case: &Case, got: &Value) {
 }
 
 /// Checks the slot methods as a client saw them.
-pub fn check_slots(client: &str, got: &Value) {
+pub(crate) fn check_slots(client: &str, got: &Value) {
     assert_eq!(got["getSlot"], SYNTH_FIRST + 2, "{client}");
     assert_eq!(got["getSlotConfirmed"], SYNTH_CONFIRMED, "{client}");
     assert_eq!(

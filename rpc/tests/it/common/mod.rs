@@ -20,16 +20,16 @@ use bstore_ledger::synth::{GeneratedSlot, SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 use bstore_rpc::{RpcConfig, RpcServer};
 
-pub mod clients;
+pub(crate) mod clients;
 use serde_json::{Value, json};
 
-pub const TESTNET_SLOT: u64 = 417_955_322;
-pub const AGAVE_SLOTS: [u64; 3] = [10, 11, 12];
-pub const SYNTH_FIRST: u64 = 417_955_330;
-pub const SYNTH_COUNT: u64 = 5;
-pub const SYNTH_CONFIRMED: u64 = SYNTH_FIRST + 3;
-pub const SYNTH_DEAD: u64 = SYNTH_FIRST + 4;
-pub const BLOCK_TIME: i64 = 1_700_000_000;
+pub(crate) const TESTNET_SLOT: u64 = 417_955_322;
+pub(crate) const AGAVE_SLOTS: [u64; 3] = [10, 11, 12];
+pub(crate) const SYNTH_FIRST: u64 = 417_955_330;
+pub(crate) const SYNTH_COUNT: u64 = 5;
+pub(crate) const SYNTH_CONFIRMED: u64 = SYNTH_FIRST + 3;
+pub(crate) const SYNTH_DEAD: u64 = SYNTH_FIRST + 4;
+pub(crate) const BLOCK_TIME: i64 = 1_700_000_000;
 
 const AGAVE_FILES: [&str; 3] = [
     "sig-agave-generated/agave.blockstore.test_get_rooted_block.shreds.bin",
@@ -41,13 +41,13 @@ const AGAVE_FILES: [&str; 3] = [
 #[path = "../../../../ledger/tests/it/common/mod.rs"]
 mod data;
 #[allow(unused_imports)]
-pub use data::json as json_file;
+pub(crate) use data::json as json_file;
 #[allow(unused_imports)] // each test binary uses a different subset
-pub use data::{read_records, testdata};
+pub(crate) use data::{read_records, testdata};
 
 /// What a test checks a block against.
 #[derive(Debug, Clone)]
-pub struct ExpectedBlock {
+pub(crate) struct ExpectedBlock {
     pub slot: u64,
     pub parent_slot: u64,
     pub blockhash: String,
@@ -66,14 +66,14 @@ pub struct ExpectedBlock {
 }
 
 /// The test ledger and what each block must look like.
-pub struct TestLedger {
+pub(crate) struct TestLedger {
     pub dir: tempfile::TempDir,
     pub store: Arc<Blockstore>,
     pub blocks: Vec<ExpectedBlock>,
 }
 
 impl TestLedger {
-    pub fn block(&self, slot: u64) -> &ExpectedBlock {
+    pub(crate) fn block(&self, slot: u64) -> &ExpectedBlock {
         self.blocks
             .iter()
             .find(|b| b.slot == slot)
@@ -139,7 +139,7 @@ fn testnet_entries(expected: &Value) -> Vec<Entry> {
 }
 
 /// Builds the ledger described at the top of this file.
-pub fn build_ledger() -> TestLedger {
+pub(crate) fn build_ledger() -> TestLedger {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open ledger");
     let mut blocks = Vec::new();
@@ -285,13 +285,13 @@ pub fn build_ledger() -> TestLedger {
 }
 
 /// A server over a fresh test ledger on 127.0.0.1:0.
-pub struct TestServer {
+pub(crate) struct TestServer {
     pub ledger: TestLedger,
     pub server: RpcServer,
 }
 
 impl TestServer {
-    pub fn start(config: RpcConfig) -> Self {
+    pub(crate) fn start(config: RpcConfig) -> Self {
         let ledger = build_ledger();
         let config = RpcConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
@@ -301,16 +301,16 @@ impl TestServer {
         Self { ledger, server }
     }
 
-    pub fn addr(&self) -> SocketAddr {
+    pub(crate) fn addr(&self) -> SocketAddr {
         self.server.local_addr()
     }
 
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr())
     }
 
     /// One JSON-RPC call; returns the whole response object.
-    pub fn call(&self, method: &str, params: Value) -> Value {
+    pub(crate) fn call(&self, method: &str, params: Value) -> Value {
         let body =
             serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
         let (status, text) = post(self.addr(), body.to_string().as_bytes());
@@ -319,14 +319,14 @@ impl TestServer {
     }
 
     /// The `result` of a call that must succeed.
-    pub fn result(&self, method: &str, params: Value) -> Value {
+    pub(crate) fn result(&self, method: &str, params: Value) -> Value {
         let r = self.call(method, params.clone());
         assert!(r.get("error").is_none(), "{method} {params}: {r}");
         r["result"].clone()
     }
 
     /// The `error` of a call that must fail.
-    pub fn error(&self, method: &str, params: Value) -> Value {
+    pub(crate) fn error(&self, method: &str, params: Value) -> Value {
         let r = self.call(method, params.clone());
         assert!(
             r.get("result").is_none(),
@@ -337,7 +337,7 @@ impl TestServer {
 }
 
 /// POSTs `body` to `/` over a fresh connection; returns the status and the body.
-pub fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
+pub(crate) fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(60)))
         .expect("timeout");
@@ -361,14 +361,14 @@ pub fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
 }
 
 /// Base64 of bytes (the tests compare transaction bytes as the clients print them).
-pub fn b64(bytes: &[u8]) -> String {
+pub(crate) fn b64(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 /// Checks a transaction's `meta` against the block's stored status (decoded by the ledger
 /// crate): `null` without history, else the fee, error, balances, logs and compute units.
-pub fn check_meta(meta: &Value, e: &ExpectedBlock, i: usize, what: &str) {
+pub(crate) fn check_meta(meta: &Value, e: &ExpectedBlock, i: usize, what: &str) {
     let Some(statuses) = &e.statuses else {
         assert_eq!(*meta, Value::Null, "{what} tx {i}: no history, no meta");
         return;
