@@ -17,6 +17,7 @@ use crate::error::{ArchiveError, Result};
 /// `s3://BUCKET/PREFIX`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchiveLocation {
+    /// The bucket name (3 to 63 of `a-z 0-9 - .`).
     pub bucket: String,
     /// Path inside the bucket without leading or trailing `/` (may be empty).
     pub prefix: String,
@@ -63,9 +64,14 @@ impl std::fmt::Display for ArchiveLocation {
 /// S3 client options; `None` fields come from the environment.
 #[derive(Debug, Clone)]
 pub struct S3Options {
+    /// The S3 endpoint URL, e.g. `http://127.0.0.1:9000` for a local cluster (`None`:
+    /// `AWS_ENDPOINT_URL` or AWS itself).
     pub endpoint: Option<String>,
+    /// The region to sign requests for (`None`: `AWS_REGION` / `AWS_DEFAULT_REGION`).
     pub region: Option<String>,
+    /// The access key id (`None`: `AWS_ACCESS_KEY_ID`).
     pub access_key_id: Option<String>,
+    /// The secret access key (`None`: `AWS_SECRET_ACCESS_KEY`).
     pub secret_access_key: Option<String>,
     /// Retries of one request before its error is returned.
     pub max_retries: usize,
@@ -73,6 +79,7 @@ pub struct S3Options {
     pub retry_timeout: Duration,
     /// Whole-request timeout.
     pub request_timeout: Duration,
+    /// Timeout for opening a connection to the endpoint.
     pub connect_timeout: Duration,
 }
 

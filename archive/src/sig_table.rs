@@ -41,13 +41,16 @@ pub fn first_signatures(record: &BlockRecord) -> Result<Vec<Option<[u8; 64]>>> {
 /// A transaction's place: its slot and its index among the block's transactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TxLocation {
+    /// The slot of the block holding the transaction.
     pub slot: Slot,
+    /// Position of the transaction in its block (0-based).
     pub index: u32,
 }
 
 /// One slot's signatures, sorted.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SigTable {
+    /// The slot these signatures belong to.
     pub slot: Slot,
     /// `(first signature, transaction index)`, sorted by signature then index.
     pub entries: Vec<([u8; 64], u32)>,

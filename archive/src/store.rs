@@ -24,13 +24,17 @@ const LIST_PAGE: u64 = 1000;
 /// Requests and bytes moved so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RequestCounts {
+    /// PUT requests (one per object written).
     pub puts: u64,
     /// Whole-object and range GETs.
     pub gets: u64,
     /// List pages (one per 1,000 keys returned, at least one per listing).
     pub lists: u64,
+    /// DELETE requests.
     pub deletes: u64,
+    /// Bytes of object bodies sent by PUTs.
     pub bytes_put: u64,
+    /// Bytes of object bodies received by GETs.
     pub bytes_got: u64,
 }
 
@@ -93,6 +97,7 @@ impl Archive {
         self
     }
 
+    /// The key names under this archive's prefix.
     pub fn keys(&self) -> &Keys {
         &self.keys
     }
@@ -212,6 +217,8 @@ impl Archive {
         Ok(bytes)
     }
 
+    /// Deletes the object `key`; an object that is already gone counts as deleted. Errors with
+    /// [`ArchiveError::Store`] when the store refuses.
     pub async fn delete(&self, key: &Path) -> Result<()> {
         self.counters.deletes.fetch_add(1, Ordering::Relaxed);
         match self.store.delete(key).await {

@@ -60,7 +60,9 @@ impl Default for ArchiveOptions {
 pub struct Progress {
     /// Slots handled (uploaded, found present, or unavailable) of `total`.
     pub done: u64,
+    /// Slots to handle in this run.
     pub total: u64,
+    /// Slots uploaded so far (the rest of `done` were present or unavailable).
     pub uploaded: u64,
     /// Bytes of block objects uploaded.
     pub stored_bytes: u64,
@@ -69,18 +71,23 @@ pub struct Progress {
 /// What a run did.
 #[derive(Debug, Clone, Default)]
 pub struct ArchiveSummary {
+    /// The archive's layout (its own when it existed, else the new one).
     pub layout: Layout,
     /// Rooted slots in the considered span.
     pub rooted: u64,
+    /// Lowest rooted slot in the span (`None`: no roots there).
     pub first: Option<Slot>,
+    /// Highest rooted slot in the span (`None`: no roots there).
     pub last: Option<Slot>,
     /// Slots whose block object was already there.
     pub present: u64,
+    /// Slots whose block object this run uploaded.
     pub uploaded: u64,
     /// Rooted slots the ledger cannot give as a whole block (purged, not full, dead).
     pub unavailable: u64,
     /// The first few of those, with the reason.
     pub unavailable_examples: Vec<String>,
+    /// Transactions in the uploaded slots.
     pub transactions: u64,
     /// Encoded `BlockRecord` bytes of the uploaded slots.
     pub raw_bytes: u64,
@@ -88,12 +95,15 @@ pub struct ArchiveSummary {
     pub block_bytes: u64,
     /// Signature table bytes uploaded.
     pub sig_bytes: u64,
-    /// Range index objects written and their bytes.
+    /// Range index objects written.
     pub ranges_sealed: u64,
+    /// Bytes of the range index objects written.
     pub index_bytes: u64,
     /// Superseded range indexes deleted.
     pub seals_deleted: u64,
+    /// Requests made to the object store and bytes moved.
     pub requests: RequestCounts,
+    /// Wall-clock duration of the run, in seconds.
     pub seconds: f64,
 }
 

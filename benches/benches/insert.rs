@@ -13,7 +13,7 @@ mod common;
 
 use bstore_ledger::Pubkey;
 use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, LeaderCheck, MerkleCheck};
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_main};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -60,5 +60,9 @@ fn bench_insert(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_insert);
-criterion_main!(benches);
+/// The benchmark group `criterion_main!` runs.
+#[allow(missing_docs)] // `criterion_group!` emits an undocumented `pub fn benches`.
+pub mod group {
+    criterion::criterion_group!(benches, super::bench_insert);
+}
+criterion_main!(group::benches);

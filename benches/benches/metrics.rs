@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use bstore_metrics::writer::{MemoryWriter, Retention};
 use bstore_metrics::{AgentOptions, DataPoint, HostId, MetricsAgent, create_datapoint};
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_main};
 
 /// Submits per timed run; well under the channel capacity.
 const RUN: u64 = 4096;
@@ -149,5 +149,9 @@ fn serialise(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, submit, serialise, throughput);
-criterion_main!(benches);
+/// The benchmark group `criterion_main!` runs.
+#[allow(missing_docs)] // `criterion_group!` emits an undocumented `pub fn benches`.
+pub mod group {
+    criterion::criterion_group!(benches, super::submit, super::serialise, super::throughput);
+}
+criterion_main!(group::benches);

@@ -26,7 +26,7 @@ use bstore_replay::{
 };
 use bstore_testkit::contention::{ReaderGate, ReaderPriority};
 use bstore_testkit::pipeline::{PipelineConfig, Progress, run_pipeline};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_main};
 use rand::{Rng, SeedableRng};
 
 const SHREDS_PER_SLOT: u32 = 1024;
@@ -264,5 +264,9 @@ fn replay_once(store: &Arc<Blockstore>, fetch: &FetchMode, slot: Slot, parent: H
     elapsed
 }
 
-criterion_group!(benches, bench_full_slot);
-criterion_main!(benches);
+/// The benchmark group `criterion_main!` runs.
+#[allow(missing_docs)] // `criterion_group!` emits an undocumented `pub fn benches`.
+pub mod group {
+    criterion::criterion_group!(benches, super::bench_full_slot);
+}
+criterion_main!(group::benches);

@@ -15,7 +15,7 @@ use bstore_ledger::Slot;
 use bstore_ledger::shred::{
     BatchOptions, LastInSlot, Resign, ShredRef, Shredder, merkle_root, verify_signature,
 };
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_main};
 use ed25519_dalek::SigningKey;
 
 fn bench_parse(c: &mut Criterion) {
@@ -92,5 +92,9 @@ fn bench_shredder(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_parse, bench_shredder);
-criterion_main!(benches);
+/// The benchmark group `criterion_main!` runs.
+#[allow(missing_docs)] // `criterion_group!` emits an undocumented `pub fn benches`.
+pub mod group {
+    criterion::criterion_group!(benches, super::bench_parse, super::bench_shredder);
+}
+criterion_main!(group::benches);

@@ -26,14 +26,23 @@ pub enum LedgerError {
 
     /// A shred inside a completed data set is not in the store.
     #[error("slot {slot}: shred {index} is missing inside a completed data set")]
-    MissingShred { slot: Slot, index: ShredIndex },
+    MissingShred {
+        /// The slot whose completed data set has the hole.
+        slot: Slot,
+        /// Index of the absent data shred.
+        index: ShredIndex,
+    },
 
     /// The shreds of the completed range `start..end` do not deshred or decode.
     #[error("slot {slot}, shreds {start}..{end}: invalid shred data: {cause}")]
     InvalidShredData {
+        /// The slot being read.
         slot: Slot,
+        /// Index of the first data shred of the completed range.
         start: u32,
+        /// One past the index of the range's last data shred.
         end: u32,
+        /// What is wrong with the range's bytes (deshred, entry decode or block marker).
         cause: DataDefect,
     },
 
@@ -42,29 +51,48 @@ pub enum LedgerError {
     #[error(
         "Block in slot {slot} was aborted as leader sent an empty entry batch (shreds {start}..{end})"
     )]
-    BlockAborted { slot: Slot, start: u32, end: u32 },
+    BlockAborted {
+        /// The aborted slot.
+        slot: Slot,
+        /// Index of the first data shred of the empty data set.
+        start: u32,
+        /// One past the index of the empty data set's last data shred.
+        end: u32,
+    },
 
     /// The slot is marked dead and the caller did not allow dead slots.
     #[error("slot {slot} is dead")]
-    DeadSlot { slot: Slot },
+    DeadSlot {
+        /// The dead slot that was asked for.
+        slot: Slot,
+    },
 
     /// The slot was purged (retention or `ledger purge`), before or during the read: no part
     /// of it is returned.
     #[error("slot {slot} was cleaned up (purged from the ledger)")]
-    SlotCleanedUp { slot: Slot },
+    SlotCleanedUp {
+        /// The slot that is no longer in the ledger.
+        slot: Slot,
+    },
 
     /// The storage engine failed on a read or write of `column`.
     #[error("storage error (column {column}): {source}")]
     Storage {
+        /// Name of the column family being read or written.
         column: &'static str,
+        /// The engine's own error.
         source: BoxedSource,
     },
 
     /// The database at `path` could not be opened in `mode`.
     #[error("cannot open the ledger database {} {mode}: {source}", path.display())]
     Open {
+        /// The database directory.
         path: PathBuf,
+        /// How it was being opened (`"read-write"`, `"read-only"`, `"as a secondary"`), or
+        /// which step of the open failed.
         mode: &'static str,
+        /// The engine's own error.
         source: BoxedSource,
     },
 
@@ -72,39 +100,63 @@ pub enum LedgerError {
     /// writes, in a format bstore does not know (a newer validator's ledger). Read-only and
     /// secondary opens still work.
     #[error("refusing to open {} read-write: {reason}", path.display())]
-    UnknownFormat { path: PathBuf, reason: String },
+    UnknownFormat {
+        /// The database directory.
+        path: PathBuf,
+        /// Which column family or row is unknown, and why it blocks a read-write open.
+        reason: String,
+    },
 
     /// A write named a column family the open database does not have (a read-only or
     /// secondary instance of a ledger that lacks it).
     #[error("column {column} is not open in this database")]
-    ColumnNotOpen { column: &'static str },
+    ColumnNotOpen {
+        /// Name of the column family the write named.
+        column: &'static str,
+    },
 
     /// A range cursor reported a position without a key or value (an engine fault).
     #[error("storage error (column {column}): cursor positioned without a key")]
-    CursorUnpositioned { column: &'static str },
+    CursorUnpositioned {
+        /// Name of the column family the cursor walked.
+        column: &'static str,
+    },
 
     /// A fetch thread pool could not be built.
     #[error("cannot build the fetch pool {name}: {source}")]
-    PoolBuild { name: String, source: BoxedSource },
+    PoolBuild {
+        /// The pool's name (also the prefix of its thread names).
+        name: String,
+        /// Why the pool's threads could not be started.
+        source: BoxedSource,
+    },
 
     /// A worker thread panicked; its work is lost, nothing it did was committed.
     #[error("thread {thread} panicked")]
-    ThreadPanicked { thread: String },
+    ThreadPanicked {
+        /// Name of the thread that panicked.
+        thread: String,
+    },
 
     /// A value read from a column does not decode.
     #[error("corrupt value in column {column} at key {key}: {reason}")]
     CorruptValue {
+        /// Name of the column family the value was read from.
         column: &'static str,
+        /// The key the value was stored under, as the column prints it (slot, index...).
         key: String,
+        /// What does not decode (length, field, out-of-range value).
         reason: String,
     },
 
     /// A key read from a column does not decode (wrong length, index out of range).
     #[error("corrupt key in column {column}: {key}: {reason}")]
     CorruptKey {
+        /// Name of the column family the key was read from.
         column: &'static str,
         /// The raw key bytes in hex.
         key: String,
+        /// Why the key does not decode (its length, or the field out of range).
         reason: String,
     },
 
@@ -112,30 +164,49 @@ pub enum LedgerError {
     /// (`docs/on-disk-layout.md#inserting-shreds`); it was not stored.
     #[error("slot {slot}, shred {index} rejected: {defect}")]
     ShredRejected {
+        /// The slot of the rejected shred.
         slot: Slot,
+        /// Index of the rejected shred within its slot.
         index: ShredIndex,
+        /// Which rule of insert the shred breaks.
         defect: InsertDefect,
     },
 
     /// A write was attempted on a blockstore opened read-only or as a secondary.
     #[error("blockstore is open {mode}: writes are not allowed")]
-    NotWritable { mode: &'static str },
+    NotWritable {
+        /// How the blockstore is open (`"read-only"` or `"as a secondary"`).
+        mode: &'static str,
+    },
 
     /// An encoded [`BlockRecord`](crate::history::BlockRecord) (an archive object) does not
     /// decode.
     #[error("invalid block record: {reason}")]
-    InvalidBlockRecord { reason: String },
+    InvalidBlockRecord {
+        /// What does not decode: the field and the byte offset or length at fault.
+        reason: String,
+    },
 
     /// There is no ledger database at `path` and the open may not create one (read-only,
     /// secondary, or a read-write open of a command that only uses existing ledgers).
     #[error("no ledger at {}: {reason}", path.display())]
-    NoLedger { path: PathBuf, reason: String },
+    NoLedger {
+        /// The directory that holds no ledger.
+        path: PathBuf,
+        /// Why it is not a ledger, or why this open may not create one.
+        reason: String,
+    },
 
     /// A new database was refused: `path` already holds files that look like a ledger, so
     /// creating one there could delete them (RocksDB removes files its new database does
     /// not list).
     #[error("refusing to create a ledger database in {}: {reason}", path.display())]
-    WouldOverwrite { path: PathBuf, reason: String },
+    WouldOverwrite {
+        /// The directory that holds ledger-like files.
+        path: PathBuf,
+        /// Which files were found there.
+        reason: String,
+    },
 
     /// A file of the database is missing, has the wrong size, or fails its checksum; `file`
     /// names it (or the files that may hold the fault, for a write-ahead log RocksDB does
@@ -146,8 +217,12 @@ pub enum LedgerError {
         path.display()
     )]
     Damaged {
+        /// The database directory.
         path: PathBuf,
+        /// The damaged file (relative to `path`), or the list of files that may hold the fault.
         file: String,
+        /// What is wrong with it (missing, size, checksum), as RocksDB or bstore's own check found
+        /// it.
         reason: String,
     },
 
@@ -156,14 +231,20 @@ pub enum LedgerError {
         "unknown WAL recovery mode {given:?} (expected tolerate_corrupted_tail_records, \
          absolute_consistency, point_in_time or skip_any_corrupted_record)"
     )]
-    UnknownWalRecoveryMode { given: String },
+    UnknownWalRecoveryMode {
+        /// The name that was given.
+        given: String,
+    },
 
     /// A file operation outside RocksDB (listing the database directory, copying a file
     /// into a backup) failed.
     #[error("{action} {}: {source}", path.display())]
     Io {
+        /// What was being done (`"cannot list"`, `"cannot copy"`, ...), printed before the path.
         action: &'static str,
+        /// The file or directory the operation was on.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
 }

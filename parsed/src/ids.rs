@@ -2,31 +2,49 @@
 //! `solana-transaction-status`), and the name it reports for each. Facts of the protocol;
 //! the unit test proves every literal decodes to 32 bytes and encodes back unchanged.
 
+/// The System program: accounts, transfers, nonces.
 pub const SYSTEM: [u8; 32] = id("11111111111111111111111111111111");
+/// The Vote program.
 pub const VOTE: [u8; 32] = id("Vote111111111111111111111111111111111111111");
+/// The Stake program.
 pub const STAKE: [u8; 32] = id("Stake11111111111111111111111111111111111111");
+/// The Address Lookup Table program (tables v0 transactions load accounts from).
 pub const ADDRESS_LOOKUP_TABLE: [u8; 32] = id("AddressLookupTab1e1111111111111111111111111");
 /// `bpf_loader` (loader v2); the deprecated v1 loader is not parsed.
 pub const BPF_LOADER: [u8; 32] = id("BPFLoader2111111111111111111111111111111111");
+/// The upgradeable BPF loader (loader v3): program deploys and upgrades.
 pub const BPF_UPGRADEABLE_LOADER: [u8; 32] = id("BPFLoaderUpgradeab1e11111111111111111111111");
+/// The SPL Token program.
 pub const SPL_TOKEN: [u8; 32] = id("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+/// The SPL Token-2022 program (parsed as `spl-token`, with its extensions).
 pub const SPL_TOKEN_2022: [u8; 32] = id("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
+/// The SPL Associated Token Account program.
 pub const SPL_ASSOCIATED_TOKEN: [u8; 32] = id("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
 /// Memo v1 and v3 are parsed; v4 (`Memo4c2p…`) and ComputeBudget are not.
 pub const SPL_MEMO_V1: [u8; 32] = id("Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo");
+/// The SPL Memo program, v3 (same parsing as v1).
 pub const SPL_MEMO_V3: [u8; 32] = id("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
 /// A parsable program, named as Agave names it (`ParsableProgram`, kebab-cased).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Program {
+    /// Address Lookup Table instructions (`address-lookup-table`).
     AddressLookupTable,
+    /// Associated Token Account instructions (`spl-associated-token-account`).
     SplAssociatedTokenAccount,
+    /// Memo v1 and v3 instructions (`spl-memo`): the memo text.
     SplMemo,
+    /// Token and Token-2022 instructions (`spl-token`).
     SplToken,
+    /// BPF loader v2 instructions (`bpf-loader`).
     BpfLoader,
+    /// Upgradeable BPF loader instructions (`bpf-upgradeable-loader`).
     BpfUpgradeableLoader,
+    /// Stake program instructions (`stake`).
     Stake,
+    /// System program instructions (`system`).
     System,
+    /// Vote program instructions (`vote`).
     Vote,
 }
 

@@ -58,7 +58,9 @@ pub enum ComponentViolation {
     MultipleBlockHeaders,
     /// The header names another parent than the slot's.
     HeaderParentSlotMismatch {
+        /// The parent slot the block header names.
         header_parent_slot: Slot,
+        /// The parent slot in the slot's meta (the shreds' parent).
         bank_parent_slot: Slot,
     },
     /// A genesis certificate anywhere but right after the header.

@@ -57,7 +57,9 @@ impl<'a> EntryBatch<'a> {
 /// One entry of a batch.
 #[derive(Debug, Clone, Copy)]
 pub enum BatchEntry<'a> {
+    /// An entry borrowed from the fetched data set bytes.
     View(EntryView<'a>),
+    /// An owned, decoded entry.
     Owned(&'a Entry),
 }
 
@@ -112,7 +114,9 @@ impl PohEntry for BatchEntry<'_> {
 /// The transactions of one [`BatchEntry`] (no allocation).
 #[derive(Debug, Clone)]
 pub enum BatchTransactions<'a> {
+    /// Transactions of a borrowed entry.
     View(TransactionIter<'a>),
+    /// Transactions of an owned entry.
     Owned(std::slice::Iter<'a, VersionedTransaction>),
 }
 
@@ -130,7 +134,9 @@ impl<'a> Iterator for BatchTransactions<'a> {
 /// One transaction of a batch.
 #[derive(Debug, Clone, Copy)]
 pub enum BatchTransaction<'a> {
+    /// A transaction borrowed from the fetched data set bytes.
     View(TransactionView<'a>),
+    /// An owned, decoded transaction.
     Owned(&'a VersionedTransaction),
 }
 

@@ -53,9 +53,13 @@ pub struct ReplayOptions {
     /// Bounds on the hashes an entry or slot may ask for, checked before hashing
     /// (superseded by the tick rules when hashes per tick are set: `HashLimits::under`).
     pub hash_limits: HashLimits,
+    /// Whether a slot with bad data is marked dead in the blockstore or only reported.
     pub dead_slots: DeadSlots,
+    /// Whether more shreds may still arrive (live) or the ledger is finished.
     pub completion: Completion,
+    /// How entries are fetched: serially on the driver's thread, or through a pool.
     pub fetch: FetchMode,
+    /// Where the per-slot and dead-slot datapoints go (default: nowhere).
     pub metrics: MetricsSink,
     /// Which slots are Alpenglow blocks (default: none, so a block marker kills a slot as
     /// in a TowerBFT cluster).
@@ -68,18 +72,34 @@ pub struct ReplayOptions {
 #[derive(Debug)]
 pub enum SlotStatus {
     /// Part of it is replayed (or nothing yet); call again when more shreds arrived.
-    InProgress { shreds: u64 },
+    InProgress {
+        /// Shreds of the slot replayed so far (0 when nothing was).
+        shreds: u64,
+    },
     /// Its parent has not been replayed yet; call again after the parent.
-    WaitingForParent { parent: Slot },
+    WaitingForParent {
+        /// The parent slot to replay first.
+        parent: Slot,
+    },
     /// Replayed whole: PoH and tick rules held, every entry executed.
-    Replayed { stats: SlotStats, blockhash: Hash },
+    Replayed {
+        /// The slot's replay statistics.
+        stats: SlotStats,
+        /// The slot's last entry hash, which its children's first entries chain from.
+        blockhash: Hash,
+    },
     /// Its data is bad: it was marked dead in the blockstore (unless `DeadSlots::Report`).
     Dead {
+        /// The statistics up to the failure.
         stats: SlotStats,
+        /// Why the slot is dead.
         error: ReplayError,
     },
     /// Not replayed and not marked (parent dead or unknown, already dead, not in the ledger).
-    Refused { error: ReplayError },
+    Refused {
+        /// Why the slot was refused.
+        error: ReplayError,
+    },
 }
 
 impl SlotStatus {

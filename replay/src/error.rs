@@ -16,14 +16,22 @@ pub enum ReplayError {
     /// The fetch failed on the slot's bytes: a shred missing inside a completed data set,
     /// shreds that do not deshred, or entries that do not decode.
     #[error("slot {slot}: {source}")]
-    InvalidData { slot: Slot, source: LedgerError },
+    InvalidData {
+        /// The slot being replayed.
+        slot: Slot,
+        /// The fetch's error, naming the shred range and the defect.
+        source: LedgerError,
+    },
 
     /// An entry's hash does not follow from the previous one (`entry` counts from 0 within
     /// the slot; the first entry chains from the parent's blockhash).
     #[error("slot {slot}: PoH verification failed at entry {entry}: {defect}")]
     Poh {
+        /// The slot being replayed.
         slot: Slot,
+        /// Position of the failing entry in the slot (0-based).
         entry: usize,
+        /// The expected and found hashes.
         defect: PohDefect,
     },
 
@@ -32,8 +40,11 @@ pub enum ReplayError {
     /// allow (`TickHashLimit` / `SlotHashLimit`, found before hashing, kind `hash_limit`).
     #[error("slot {slot}: tick rules broken at entry {entry}: {defect}")]
     Ticks {
+        /// The slot being replayed.
         slot: Slot,
+        /// Position of the entry where the rule broke (0-based in the slot).
         entry: usize,
+        /// Which tick rule broke, with the expected and found counts.
         defect: PohDefect,
     },
 
@@ -41,16 +52,22 @@ pub enum ReplayError {
     /// slot that is not an Alpenglow block (`docs/block-components.md#replay`).
     #[error("slot {slot}: {violation}")]
     Component {
+        /// The slot being replayed.
         slot: Slot,
+        /// Which order rule the components break.
         violation: ComponentViolation,
     },
 
     /// The executor refused a transaction.
     #[error("slot {slot}: entry {entry}, transaction {transaction}: {reason}")]
     Execute {
+        /// The slot being replayed.
         slot: Slot,
+        /// Position of the transaction's entry in the slot (0-based).
         entry: usize,
+        /// Position of the transaction in its entry (0-based).
         transaction: usize,
+        /// The executor's reason.
         reason: String,
     },
 
@@ -61,41 +78,71 @@ pub enum ReplayError {
         last_index.map_or_else(|| "unknown".to_string(), |i| i.to_string())
     )]
     Incomplete {
+        /// The incomplete slot.
         slot: Slot,
+        /// The first absent data shred: the slot's consumed count.
         missing: ShredIndex,
+        /// The slot's last shred index, when a last-in-slot shred was stored.
         last_index: Option<u64>,
     },
 
     /// Refused: the parent slot is dead, so this slot cannot be built on it.
     #[error("slot {slot}: parent slot {parent} is dead")]
-    ParentDead { slot: Slot, parent: Slot },
+    ParentDead {
+        /// The refused slot.
+        slot: Slot,
+        /// Its dead parent.
+        parent: Slot,
+    },
 
     /// Refused: the parent's blockhash is not known (it was not replayed and no blockhash
     /// was given for it), so the first entry cannot be verified.
     #[error(
         "slot {slot}: parent slot {parent} has not been replayed and its blockhash was not given"
     )]
-    ParentUnknown { slot: Slot, parent: Slot },
+    ParentUnknown {
+        /// The refused slot.
+        slot: Slot,
+        /// Its parent, whose blockhash is unknown.
+        parent: Slot,
+    },
 
     /// Refused: the slot's meta names no parent (an orphan placeholder).
     #[error("slot {slot} has no parent in its meta (no shred of it has been stored)")]
-    NoParent { slot: Slot },
+    NoParent {
+        /// The refused slot.
+        slot: Slot,
+    },
 
     /// Refused: the slot has no meta at all.
     #[error("slot {slot} is not in the ledger")]
-    UnknownSlot { slot: Slot },
+    UnknownSlot {
+        /// The slot that was asked for.
+        slot: Slot,
+    },
 
     /// Refused: the slot was marked dead before this replay.
     #[error("slot {slot} is already marked dead")]
-    AlreadyDead { slot: Slot },
+    AlreadyDead {
+        /// The dead slot.
+        slot: Slot,
+    },
 
     /// Refused: the slot was replayed before by this driver.
     #[error("slot {slot} was already replayed")]
-    AlreadyReplayed { slot: Slot },
+    AlreadyReplayed {
+        /// The slot replayed before.
+        slot: Slot,
+    },
 
     /// The store failed (not the slot's fault; nothing is marked).
     #[error("slot {slot}: storage failure: {source}")]
-    Storage { slot: Slot, source: LedgerError },
+    Storage {
+        /// The slot being replayed when the store failed.
+        slot: Slot,
+        /// The store's error.
+        source: LedgerError,
+    },
 }
 
 impl ReplayError {

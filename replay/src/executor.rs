@@ -50,8 +50,11 @@ impl<E: Executor + ?Sized> Executor for Box<E> {
 /// What a [`CountingExecutor`] has seen.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ExecutionTotals {
+    /// Entries executed, ticks included.
     pub entries: u64,
+    /// Transactions executed.
     pub transactions: u64,
+    /// Signatures over those transactions.
     pub signatures: u64,
     /// Serialized transaction bytes.
     pub transaction_bytes: u64,

@@ -19,8 +19,11 @@ const EXIT_POLL: Duration = Duration::from_millis(50);
 /// What [`follow`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FollowSummary {
+    /// Slots replayed whole.
     pub replayed: usize,
+    /// Slots found bad and marked dead (or reported, with `DeadSlots::Report`).
     pub dead: usize,
+    /// Slots refused: parent dead or unknown, already dead, or not in the ledger.
     pub refused: usize,
     /// Slots still in progress or waiting for their parent when it returned.
     pub unfinished: Vec<Slot>,

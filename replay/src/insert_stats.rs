@@ -14,13 +14,21 @@ pub const BLOCKSTORE_DUPLICATE_SLOT: &str = "blockstore-duplicate-slot";
 /// Counts of insert calls, summed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct InsertTally {
+    /// Insert calls added.
     pub calls: u64,
+    /// Shreds newly stored, recovered ones not counted.
     pub inserted: u64,
+    /// Shreds already stored and ignored.
     pub duplicates: u64,
+    /// Shreds refused: bad bytes or contradicting their slot's meta.
     pub rejected: u64,
+    /// Data shreds rebuilt by erasure recovery and stored.
     pub recovered: u64,
+    /// FEC sets whose recovery was attempted and refused.
     pub recovery_failed: u64,
+    /// Data sets that became complete.
     pub completed_data_sets: u64,
+    /// Every duplicate-slot proof the calls stored, in call order.
     pub duplicate_slots: Vec<DuplicateSlot>,
 }
 

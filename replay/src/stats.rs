@@ -30,17 +30,27 @@ pub const REPLAY_SLOT_DEAD: &str = "replay-slot-dead";
 /// names are the field names).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SlotStats {
+    /// The replayed slot.
     pub slot: u64,
+    /// µs inside fetch calls that succeeded (including those that found nothing new).
     pub fetch_entries_time: u64,
+    /// µs inside fetch calls that failed.
     pub fetch_entries_fail_time: u64,
+    /// µs verifying the PoH hash chain and the tick rules.
     pub entry_poh_verification_time: u64,
+    /// µs of whole replay calls: fetch, PoH and execution.
     pub confirmation_time_us: u64,
+    /// µs inside the executor.
     pub replay_time: u64,
+    /// µs of wall time from the slot's first fetch call to its end, waits for shreds included.
     pub replay_total_elapsed: u64,
     /// Fetch calls that returned entries.
     pub num_execute_batches: u64,
+    /// Entries replayed, ticks included.
     pub total_entries: u64,
+    /// Transactions replayed.
     pub total_transactions: u64,
+    /// Data shreds the replayed entries came from.
     pub total_shreds: u64,
     /// µs of each fetch call that returned data sets, in order (for latency percentiles;
     /// not part of the datapoint).
@@ -121,9 +131,13 @@ impl MetricsSink {
 /// Percentiles of a set of latencies (µs).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Latency {
+    /// Number of latencies measured (0: the percentiles are 0).
     pub count: usize,
+    /// Median, in µs.
     pub p50: u64,
+    /// 99th percentile, in µs.
     pub p99: u64,
+    /// Largest, in µs.
     pub max: u64,
 }
 

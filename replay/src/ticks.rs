@@ -11,7 +11,9 @@ use bstore_ledger::entry::{HashLimits, HashTally, PohDefect, TickRules};
 /// A tick-rule failure at a slot-relative entry position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TickViolation {
+    /// Position of the entry in the slot where the rule broke (0-based).
     pub entry: usize,
+    /// Which rule broke, with the expected and found counts.
     pub defect: PohDefect,
 }
 

@@ -12,44 +12,77 @@ use crate::params::{BlockConfig, ContextConfig, Params, parse};
 /// A request the server knows how to answer, with its params parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Call {
+    /// `getBlock`: one block with its transactions.
     GetBlock {
+        /// The block's slot.
         slot: Slot,
+        /// Encoding, transaction details, rewards, commitment and highest transaction version.
         config: BlockConfig,
     },
+    /// `getBlocks`: the slots in a range that hold blocks.
     GetBlocks {
+        /// First slot of the range (inclusive).
         start: Slot,
+        /// Last slot of the range (inclusive); `None`: up to the highest slot at the commitment, at
+        /// most 500,000 slots past `start`.
         end: Option<Slot>,
+        /// Commitment and `minContextSlot`.
         config: ContextConfig,
     },
+    /// `getBlocksWithLimit`: the first slots from a start that hold blocks.
     GetBlocksWithLimit {
+        /// First slot to look at (inclusive).
         start: Slot,
+        /// Most slots to return.
         limit: usize,
+        /// Commitment and `minContextSlot`.
         config: ContextConfig,
     },
+    /// `getBlockTime`: a block's estimated production time.
     GetBlockTime {
+        /// The block's slot.
         slot: Slot,
     },
+    /// `getBlockHeight`: the height of the highest block at the commitment.
     GetBlockHeight {
+        /// Commitment and `minContextSlot`.
         config: ContextConfig,
     },
+    /// `getFirstAvailableBlock`: the lowest slot the ledger (or the archive) still holds.
     GetFirstAvailableBlock,
+    /// `getSlot`: the highest slot at the commitment.
     GetSlot {
+        /// Commitment and `minContextSlot`.
         config: ContextConfig,
     },
+    /// `getMaxShredInsertSlot`: the highest slot any shred was stored for.
     GetMaxShredInsertSlot,
+    /// `getTransaction`: one transaction and its status meta, by signature.
     GetTransaction {
+        /// The transaction's first signature (decoded from base58).
         signature: [u8; 64],
+        /// Encoding, commitment and highest transaction version.
         config: TransactionConfig,
     },
+    /// `getSignaturesForAddress`: the signatures of transactions that touched an address, newest
+    /// first.
     GetSignaturesForAddress {
+        /// The address (decoded from base58).
         address: [u8; 32],
+        /// `before`, `until`, `limit`, commitment and `minContextSlot`.
         config: SignaturesConfig,
     },
+    /// `getSignatureStatuses`: the status of each signature.
     GetSignatureStatuses {
+        /// The signatures asked for, in request order (decoded from base58).
         signatures: Vec<[u8; 64]>,
+        /// Also look past the recent status cache, in the whole ledger (Agave's
+        /// `searchTransactionHistory`).
         search_transaction_history: bool,
     },
+    /// `getHealth`: whether the node is serving.
     GetHealth,
+    /// `getVersion`: the software version this server reports.
     GetVersion,
 }
 

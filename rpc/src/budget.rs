@@ -29,8 +29,11 @@ struct Shared {
 /// What the budget holds now, the most it ever held, and its limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BudgetStats {
+    /// Bytes reserved by responses being built or sent now.
     pub held: usize,
+    /// The most bytes ever reserved at once since the server started.
     pub peak: usize,
+    /// The budget in bytes (`Limits::response_budget_bytes`).
     pub limit: usize,
 }
 

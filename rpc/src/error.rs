@@ -9,18 +9,31 @@ use serde_json::{Value, json};
 
 /// JSON-RPC 2.0 standard codes.
 pub mod code {
+    /// The body is not valid JSON.
     pub const PARSE_ERROR: i64 = -32700;
+    /// The JSON is not a valid request object, or the batch is empty, too large or the body too
+    /// slow or too long.
     pub const INVALID_REQUEST: i64 = -32600;
+    /// The method is not one this server answers.
     pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params are missing, of the wrong type or out of range.
     pub const INVALID_PARAMS: i64 = -32602;
+    /// The server failed (ledger, archive or a worker), not the request.
     pub const INTERNAL_ERROR: i64 = -32603;
-    /// Solana server errors (Agave `rpc-client-api/src/custom_error.rs`).
+    /// The slot is older than anything the ledger still holds. This and the codes below are
+    /// Solana's server errors (Agave `rpc-client-api/src/custom_error.rs`).
     pub const BLOCK_CLEANED_UP: i64 = -32001;
+    /// The block is not (yet) available at the requested commitment.
     pub const BLOCK_NOT_AVAILABLE: i64 = -32004;
+    /// The node cannot take the request now: every worker is busy or the response budget is full.
     pub const NODE_UNHEALTHY: i64 = -32005;
+    /// The slot was skipped: it lies between two roots but is not one.
     pub const SLOT_SKIPPED: i64 = -32007;
+    /// The slot is neither in the ledger nor in the archive tier.
     pub const LONG_TERM_STORAGE_SLOT_SKIPPED: i64 = -32009;
+    /// The transaction's version is above the client's `maxSupportedTransactionVersion`.
     pub const UNSUPPORTED_TRANSACTION_VERSION: i64 = -32015;
+    /// The node's slot at the commitment is below the request's `minContextSlot`.
     pub const MIN_CONTEXT_SLOT_NOT_REACHED: i64 = -32016;
 }
 
@@ -29,70 +42,122 @@ pub mod code {
 pub enum RpcError {
     /// The body is not JSON.
     #[error("Parse error")]
-    Parse { reason: String },
+    Parse {
+        /// Why the JSON parser refused the body (sent as the error's `data`).
+        reason: String,
+    },
 
     /// JSON, but not a JSON-RPC 2.0 request object (or an empty batch).
     #[error("Invalid request")]
-    InvalidRequest { reason: String },
+    InvalidRequest {
+        /// What is missing or wrong in the request object (sent as the error's `data`).
+        reason: String,
+    },
 
     /// A batch longer than the configured limit.
     #[error("Invalid request")]
-    BatchTooLarge { len: usize, max: usize },
+    BatchTooLarge {
+        /// Requests in the batch.
+        len: usize,
+        /// The configured limit.
+        max: usize,
+    },
 
     /// The body did not arrive within the body read timeout.
     #[error("Invalid request")]
-    BodyTimeout { after: std::time::Duration },
+    BodyTimeout {
+        /// The body read timeout that ran out.
+        after: std::time::Duration,
+    },
 
     /// A body longer than the configured limit.
     #[error("Invalid request")]
-    BodyTooLarge { max: usize },
+    BodyTooLarge {
+        /// The configured limit in bytes.
+        max: usize,
+    },
 
+    /// The method is not one this server answers.
     #[error("Method not found")]
-    MethodNotFound { method: String },
+    MethodNotFound {
+        /// The method name as the request gave it.
+        method: String,
+    },
 
     /// Wrong number or type of params, or a config value out of range. The message is
     /// Agave's where Agave has a specific one.
     #[error("{message}")]
-    InvalidParams { message: String },
+    InvalidParams {
+        /// The message sent to the client.
+        message: String,
+    },
 
     /// The slot is not (yet) a full, available block at the requested commitment.
     #[error("Block not available for slot {slot}")]
-    BlockNotAvailable { slot: Slot },
+    BlockNotAvailable {
+        /// The slot asked for.
+        slot: Slot,
+    },
 
     /// The slot lies between two roots but is not rooted: it was skipped.
     #[error("Slot {slot} was skipped, or missing due to ledger jump to recent snapshot")]
-    SlotSkipped { slot: Slot },
+    SlotSkipped {
+        /// The skipped slot.
+        slot: Slot,
+    },
 
     /// The slot is neither in the ledger nor in the archive tier (Agave's answer when its
     /// long-term storage lacks a block).
     #[error("Slot {slot} was skipped, or missing in long-term storage")]
-    LongTermStorageSlotSkipped { slot: Slot },
+    LongTermStorageSlotSkipped {
+        /// The slot asked for.
+        slot: Slot,
+    },
 
     /// The slot is older than anything this ledger still holds.
     #[error(
         "Block {slot} cleaned up, does not exist on node. First available block: {first_available}"
     )]
-    BlockCleanedUp { slot: Slot, first_available: Slot },
+    BlockCleanedUp {
+        /// The slot asked for.
+        slot: Slot,
+        /// The lowest slot the ledger still holds.
+        first_available: Slot,
+    },
 
+    /// The transaction's version (0, 1, ...) is above the client's `maxSupportedTransactionVersion`
+    /// (legacy only when it is unset).
     #[error(
         "Transaction version ({0}) is not supported by the requesting client. Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": {0}"
     )]
     UnsupportedTransactionVersion(u8),
 
+    /// The node's highest slot at the commitment is below the request's `minContextSlot`.
     #[error("Minimum context slot has not been reached")]
-    MinContextSlotNotReached { context_slot: Slot },
+    MinContextSlotNotReached {
+        /// The node's highest slot at the commitment, which the client may wait for.
+        context_slot: Slot,
+    },
 
     /// Every block-fetch worker is busy and the wait queue is full.
     #[error("Node is busy: {in_flight} block requests in flight (limit {limit}); retry later")]
-    Busy { in_flight: usize, limit: usize },
+    Busy {
+        /// Block requests running or queued now.
+        in_flight: usize,
+        /// The configured limit of requests in flight.
+        limit: usize,
+    },
 
     /// The response memory budget has no room for this result.
     #[error(
         "Node is busy: {held} bytes of responses in flight, {wanted} more would pass the budget of {budget}; retry later"
     )]
     BudgetExceeded {
+        /// Bytes of responses being built or sent now.
         held: usize,
+        /// Bytes this result needs.
         wanted: usize,
+        /// The configured response memory budget in bytes.
         budget: usize,
     },
 
@@ -100,29 +165,44 @@ pub enum RpcError {
     #[error(
         "Encoded binary (base 58) data should be less than {max} bytes, please use Base64 encoding."
     )]
-    Base58TooLong { len: usize, max: usize },
+    Base58TooLong {
+        /// Length in bytes of the value that was refused.
+        len: usize,
+        /// The longest value base58 encodes, in bytes.
+        max: usize,
+    },
 
     /// The ledger failed (storage error or corrupt shreds): an internal error for the
     /// client, logged with its full context.
     #[error("Internal error")]
     Ledger {
+        /// The ledger's error.
         #[source]
         source: LedgerError,
     },
 
     /// The server itself failed (a worker vanished, a task panicked).
     #[error("Internal error")]
-    Internal { reason: String },
+    Internal {
+        /// What failed (sent as the error's `data`).
+        reason: String,
+    },
 
     /// A call to the archive tier behind the ledger failed (`crate::archive`); `what` names
     /// the call (`block 5`, `signature lookup`). The code is chosen from the fault's kind
     /// ([`RpcError::code`]); the data names the archive, the call and the archive's message.
     #[error("Internal error")]
-    Archive { what: String, fault: ArchiveFault },
+    Archive {
+        /// The call that failed, e.g. `block 5` or `signature lookup`.
+        what: String,
+        /// What kind of failure it was and the archive's message.
+        fault: ArchiveFault,
+    },
 
     /// Startup: the ledger could not be opened.
     #[error("cannot open the ledger: {source}")]
     OpenLedger {
+        /// The ledger's error, naming the path and mode.
         #[source]
         source: LedgerError,
     },
@@ -130,7 +210,9 @@ pub enum RpcError {
     /// Startup: the listening socket could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
+        /// The address asked for.
         addr: SocketAddr,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -138,6 +220,7 @@ pub enum RpcError {
     /// The HTTP server or runtime failed.
     #[error("server I/O error: {source}")]
     Io {
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -187,11 +270,14 @@ impl ArchiveFaultKind {
 /// (object key, operation, cause), which is for the operator.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchiveFault {
+    /// The kind of failure, which decides the JSON-RPC answer.
     pub kind: ArchiveFaultKind,
+    /// The archive's own message: object key, operation and cause, for the operator.
     pub detail: String,
 }
 
 impl ArchiveFault {
+    /// A fault of `kind` with the archive's message `detail`.
     pub fn new(kind: ArchiveFaultKind, detail: impl Into<String>) -> Self {
         Self {
             kind,

@@ -39,8 +39,11 @@ pub fn pubkey(text: &str) -> Result<[u8; 32], RpcError> {
 /// `getTransaction`'s config (`RpcTransactionConfig`), or a legacy bare encoding string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TransactionConfig {
+    /// How the transaction is encoded (default `json`).
     pub encoding: Encoding,
+    /// `confirmed` or `finalized` (default); `processed` is refused.
     pub commitment: Commitment,
+    /// The highest transaction version the client accepts (`None`: legacy only).
     pub max_supported_version: Option<u8>,
 }
 
@@ -53,6 +56,9 @@ struct RawTransactionConfig {
 }
 
 impl TransactionConfig {
+    /// From the second `getTransaction` param: absent, null, a config object, or (legacy) an
+    /// encoding string. Errors are Agave's `InvalidParams`: an unknown field value, `processed`, or
+    /// base58 with a version of 1 or more.
     pub fn from_param(v: Option<&Value>) -> Result<Self, RpcError> {
         let raw = match v {
             None | Some(Value::Null) => RawTransactionConfig::default(),
@@ -77,10 +83,15 @@ impl TransactionConfig {
 /// `getSignaturesForAddress`'s config (`RpcSignaturesForAddressConfig`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SignaturesConfig {
+    /// Start below this signature (`None`: from the newest).
     pub before: Option<[u8; 64]>,
+    /// Stop at this signature, excluded (`None`: go back as far as the ledger does).
     pub until: Option<[u8; 64]>,
+    /// Most signatures to return, 1 to 1,000 (default 1,000).
     pub limit: usize,
+    /// `confirmed` or `finalized` (default); `processed` is refused.
     pub commitment: Commitment,
+    /// Fail unless the node has reached at least this slot.
     pub min_context_slot: Option<u64>,
 }
 
@@ -95,6 +106,9 @@ struct RawSignaturesConfig {
 }
 
 impl SignaturesConfig {
+    /// From the second `getSignaturesForAddress` param: absent, null or a config object. Errors are
+    /// Agave's `InvalidParams`: a limit of 0 or above 1,000, a signature that is not base58 of 64
+    /// bytes, or `processed`.
     pub fn from_param(v: Option<&Value>) -> Result<Self, RpcError> {
         let raw = match v {
             None | Some(Value::Null) => RawSignaturesConfig::default(),

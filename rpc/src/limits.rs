@@ -77,6 +77,7 @@ impl Default for ConnLimits {
 /// Whether the server stops on SIGINT / SIGTERM (the CLI) or only when told (tests, hosts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Signals {
+    /// Signals are left to the process (the default): the server stops on `RpcServer::stop`.
     #[default]
     Ignore,
     /// Graceful shutdown on SIGINT or SIGTERM.
@@ -98,9 +99,14 @@ pub enum CatchUp {
 pub struct RpcConfig {
     /// Where to listen; port 0 picks a free one (see `RpcServer::local_addr`).
     pub addr: SocketAddr,
+    /// Work limits: body and batch sizes, concurrent and queued fetches and scans, the
+    /// response budget.
     pub limits: Limits,
+    /// Connection limits: how many, and their header, body and idle timeouts.
     pub conn: ConnLimits,
+    /// Whether SIGINT / SIGTERM stop the server.
     pub signals: Signals,
+    /// Whether and how often the server catches up with a live writer.
     pub catch_up: CatchUp,
     /// Tokio worker threads for HTTP I/O and request parsing.
     pub io_threads: usize,

@@ -14,6 +14,8 @@ use crate::error::RpcError;
 pub struct Params(Vec<Value>);
 
 impl Params {
+    /// Wraps a request's `params`. Errors with `InvalidParams` when they are neither absent, null
+    /// nor an array.
     pub fn new(params: Option<Value>) -> Result<Self, RpcError> {
         match params {
             None | Some(Value::Null) => Ok(Self(Vec::new())),
@@ -68,10 +70,13 @@ pub fn parse<T: DeserializeOwned>(v: &Value) -> Result<T, RpcError> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum Commitment {
+    /// The node's latest slot, possibly on a fork (alias `recent`); block methods refuse it.
     #[serde(alias = "recent")]
     Processed,
+    /// Voted on by a supermajority of the cluster (aliases `single`, `singleGossip`).
     #[serde(alias = "single", alias = "singleGossip")]
     Confirmed,
+    /// Rooted: cannot be rolled back (aliases `root`, `max`); the default.
     #[default]
     #[serde(alias = "root", alias = "max")]
     Finalized,
@@ -93,11 +98,15 @@ impl Commitment {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum Encoding {
+    /// JSON with account keys and instruction data as text (base58); the default.
     #[default]
     Json,
     /// Parsed keys and instructions of the programs Agave parses (`bstore_parsed`).
     JsonParsed,
+    /// The serialized transaction as a base58 string (refused for transactions of version 1 or
+    /// more).
     Base58,
+    /// The serialized transaction as a base64 string.
     Base64,
     /// Legacy: a bare base58 string.
     Binary,
@@ -107,10 +116,14 @@ pub enum Encoding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum TransactionDetails {
+    /// Transactions with their status meta (the default).
     #[default]
     Full,
+    /// Only each transaction's first signature.
     Signatures,
+    /// No transactions.
     None,
+    /// Each transaction's account keys (with their signer and writable flags) and a shortened meta.
     Accounts,
 }
 
@@ -128,11 +141,15 @@ struct RawBlockConfig {
 /// `getBlock`'s config with Agave's defaults applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockConfig {
+    /// How transactions are encoded (default `json`).
     pub encoding: Encoding,
+    /// How much of each transaction the block carries (default `full`).
     pub details: TransactionDetails,
     /// Agave's default is `true`.
     pub rewards: bool,
+    /// `confirmed` or `finalized` (default); `processed` is refused.
     pub commitment: Commitment,
+    /// The highest transaction version the client accepts (`None`: legacy only).
     pub max_supported_version: Option<u8>,
 }
 
@@ -177,13 +194,16 @@ pub fn check_base58_version(encoding: Encoding, max_supported: Option<u8>) -> Re
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextConfig {
+    /// The commitment the answer is taken at (`None`: `finalized`).
     #[serde(default)]
     pub commitment: Option<Commitment>,
+    /// Fail unless the node has reached at least this slot.
     #[serde(default)]
     pub min_context_slot: Option<u64>,
 }
 
 impl ContextConfig {
+    /// The commitment asked for, `finalized` when none was given.
     pub fn commitment(&self) -> Commitment {
         self.commitment.unwrap_or_default()
     }

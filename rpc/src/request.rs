@@ -14,14 +14,20 @@ use crate::error::RpcError;
 /// One parsed request, or the error that replaces it (with the id, when it had one).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
+    /// A well-formed request, to be run.
     Call {
         /// `None` for a notification (no answer is sent).
         id: Option<Value>,
+        /// The method name, not yet checked against the known ones.
         method: String,
+        /// The params as sent: an array, an object or null (`None`: absent).
         params: Option<Value>,
     },
+    /// An item that is not a valid request: answered with an `Invalid request` error.
     Invalid {
+        /// The id the answer carries: the item's id when it had a usable one, else null.
         id: Value,
+        /// What is wrong with the item (sent as the error's `data`).
         error_reason: String,
     },
 }
@@ -38,6 +44,7 @@ impl Request {
 /// A whole body.
 #[derive(Debug)]
 pub enum Envelope {
+    /// A body holding one request object.
     Single(Request),
     /// Never empty and never longer than the batch limit.
     Batch(Vec<Request>),

@@ -11,7 +11,12 @@ pub enum TestkitError {
     Replay(#[from] ReplayError),
     /// Generating or inserting slot `slot` failed.
     #[error("slot {slot}: {source}")]
-    Ledger { slot: Slot, source: LedgerError },
+    Ledger {
+        /// The slot being generated or inserted.
+        slot: Slot,
+        /// The ledger's error.
+        source: LedgerError,
+    },
     /// A thread or service of the run went away: which, and what happened.
     #[error("pipeline: {0}")]
     Stopped(&'static str),

@@ -11,14 +11,20 @@ use crate::types::Hash;
 pub enum EntryDefect {
     /// The bytes end inside a field.
     Truncated {
+        /// The field being read (`"entry hash"`, `"signature"`, ...).
         what: &'static str,
+        /// Bytes the field needs.
         need: usize,
+        /// Bytes left in the input at that point.
         have: usize,
     },
     /// A declared length cannot fit in the bytes that remain (length bomb) or exceeds a cap.
     LengthTooLarge {
+        /// The count or length being read (`"entry count"`, `"instruction data"`, ...).
         what: &'static str,
+        /// The value the bytes declare.
         declared: u64,
+        /// The largest value that could fit in the remaining bytes, or the cap for that field.
         max: u64,
     },
     /// A compact-u16 (short_vec) length is non-canonical, overflows or is cut short.
@@ -75,20 +81,46 @@ impl fmt::Display for EntryDefect {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PohDefect {
     /// The entry's hash is not `next_hash(previous, num_hashes, transactions)`.
-    HashMismatch { expected: Hash, found: Hash },
+    HashMismatch {
+        /// The hash computed from the previous entry's hash, the entry's `num_hashes` and its
+        /// transactions.
+        expected: Hash,
+        /// The hash the entry carries.
+        found: Hash,
+    },
     /// The slot has the wrong number of ticks.
-    TickCount { expected: u64, found: u64 },
+    TickCount {
+        /// Ticks a slot must hold (its `ticks_per_slot`).
+        expected: u64,
+        /// Ticks the slot's entries hold.
+        found: u64,
+    },
     /// The hashes between two ticks do not sum to `hashes_per_tick` (reported at the tick,
     /// or earlier at the first entry whose hashes since the last tick already exceed it).
-    HashesPerTick { expected: u64, found: u64 },
+    HashesPerTick {
+        /// The slot's hashes per tick.
+        expected: u64,
+        /// Hashes counted since the previous tick (or the slot start).
+        found: u64,
+    },
     /// The slot's last entry is not a tick.
     DoesNotEndOnTick,
     /// The hashes since the last tick (this entry's included) exceed
     /// `HashLimits::max_hashes_per_tick` (hashes per tick unknown). Found before hashing.
-    TickHashLimit { limit: u64, found: u64 },
+    TickHashLimit {
+        /// The most hashes allowed between two ticks.
+        limit: u64,
+        /// Hashes counted since the last tick, this entry's included.
+        found: u64,
+    },
     /// The slot's hashes so far exceed `HashLimits::max_slot_hashes` (hashes per tick
     /// unknown). Found before hashing.
-    SlotHashLimit { limit: u64, found: u64 },
+    SlotHashLimit {
+        /// The most hashes allowed in one slot.
+        limit: u64,
+        /// Hashes counted in the slot so far, this entry's included.
+        found: u64,
+    },
 }
 
 impl fmt::Display for PohDefect {

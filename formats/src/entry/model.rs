@@ -13,8 +13,11 @@ use crate::types::{Hash, Pubkey, Signature};
 /// transactions mixed into the last hash (none for a tick).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Entry {
+    /// Hashes since the previous entry; the last one mixes in the transactions, if any.
     pub num_hashes: u64,
+    /// The PoH hash after those hashes (the entry's id; the slot's last one is its blockhash).
     pub hash: Hash,
+    /// The transactions recorded at this point of the PoH chain; empty for a tick.
     pub transactions: Vec<VersionedTransaction>,
 }
 
@@ -35,14 +38,19 @@ impl Entry {
 /// first and then exactly `num_required_signatures` signatures, with no count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VersionedTransaction {
+    /// One signature per required signer, in account-key order; the first identifies the
+    /// transaction.
     pub signatures: Vec<Signature>,
+    /// The signed message.
     pub message: VersionedMessage,
 }
 
 /// Message format of a transaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TxVersion {
+    /// The original format, without a version prefix.
     Legacy,
+    /// Versioned format 0: adds address table lookups.
     V0,
     /// SIMD-0385: message first, inline compute budget config, no lookup tables.
     V1,
@@ -69,6 +77,7 @@ impl TxVersion {
 }
 
 impl VersionedTransaction {
+    /// The message format of this transaction.
     pub fn version(&self) -> TxVersion {
         self.message.version()
     }
@@ -83,12 +92,16 @@ impl VersionedTransaction {
 /// (first byte `0x80`) or v1 (first byte `0x81`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VersionedMessage {
+    /// A message without a version prefix.
     Legacy(LegacyMessage),
+    /// A v0 message (prefix `0x80`), which may load accounts from lookup tables.
     V0(V0Message),
+    /// A v1 message (prefix `0x81`), with an inline compute budget config.
     V1(V1Message),
 }
 
 impl VersionedMessage {
+    /// Which of the three formats this message is.
     pub fn version(&self) -> TxVersion {
         match self {
             Self::Legacy(_) => TxVersion::Legacy,
@@ -97,6 +110,7 @@ impl VersionedMessage {
         }
     }
 
+    /// The header: how many of the account keys sign and how many are read-only.
     pub fn header(&self) -> &MessageHeader {
         match self {
             Self::Legacy(m) => &m.header,
@@ -114,6 +128,7 @@ impl VersionedMessage {
         }
     }
 
+    /// The blockhash the message was signed against (it expires with it).
     pub fn recent_blockhash(&self) -> &Hash {
         match self {
             Self::Legacy(m) => &m.recent_blockhash,
@@ -122,6 +137,7 @@ impl VersionedMessage {
         }
     }
 
+    /// The instructions, in execution order.
     pub fn instructions(&self) -> &[CompiledInstruction] {
         match self {
             Self::Legacy(m) => &m.instructions,
@@ -156,27 +172,40 @@ impl VersionedMessage {
 /// The 3-byte message header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct MessageHeader {
+    /// Signatures the transaction needs: the first this many account keys are signers.
     pub num_required_signatures: u8,
+    /// How many of the signers are read-only (the last of the signer keys).
     pub num_readonly_signed_accounts: u8,
+    /// How many of the non-signer keys are read-only (the last of the static keys).
     pub num_readonly_unsigned_accounts: u8,
 }
 
 /// A legacy message.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LegacyMessage {
+    /// Signer and read-only counts of the account keys.
     pub header: MessageHeader,
+    /// The account keys: signers first (writable, then read-only), then non-signers (writable, then
+    /// read-only).
     pub account_keys: Vec<Pubkey>,
+    /// The blockhash the message was signed against.
     pub recent_blockhash: Hash,
+    /// The instructions, in execution order.
     pub instructions: Vec<CompiledInstruction>,
 }
 
 /// A v0 message: a legacy message plus address table lookups.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct V0Message {
+    /// Signer and read-only counts of the static account keys.
     pub header: MessageHeader,
+    /// The static account keys, ordered as in a legacy message; lookup-table keys come after them.
     pub account_keys: Vec<Pubkey>,
+    /// The blockhash the message was signed against.
     pub recent_blockhash: Hash,
+    /// The instructions, in execution order; their indexes also count lookup-table keys.
     pub instructions: Vec<CompiledInstruction>,
+    /// Lookup tables to load more accounts from, writable ones first in the combined key list.
     pub address_table_lookups: Vec<AddressTableLookup>,
 }
 
@@ -186,26 +215,36 @@ pub struct V0Message {
 /// values, instruction headers, instruction payloads.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct V1Message {
+    /// Signer and read-only counts of the account keys.
     pub header: MessageHeader,
+    /// The compute budget values the message sets inline (limit, price, heap, data size).
     pub config: TransactionConfig,
     /// Agave's "lifetime specifier"; RPC shows it as `recentBlockhash`.
     pub recent_blockhash: Hash,
+    /// The account keys, ordered as in a legacy message.
     pub account_keys: Vec<Pubkey>,
+    /// The instructions, in execution order.
     pub instructions: Vec<CompiledInstruction>,
 }
 
 /// An instruction with accounts given as indexes into the message's account list.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CompiledInstruction {
+    /// Index of the program to invoke in the message's account keys.
     pub program_id_index: u8,
+    /// The accounts passed to the program, as indexes into the message's account keys.
     pub accounts: Vec<u8>,
+    /// The instruction data, opaque to the runtime.
     pub data: Vec<u8>,
 }
 
 /// Accounts loaded from an on-chain address lookup table.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct AddressTableLookup {
+    /// Address of the lookup table account.
     pub account_key: Pubkey,
+    /// Indexes into the table of the addresses loaded writable.
     pub writable_indexes: Vec<u8>,
+    /// Indexes into the table of the addresses loaded read-only.
     pub readonly_indexes: Vec<u8>,
 }

@@ -107,7 +107,9 @@ pub fn signatures_mixin<'s>(sigs: impl IntoIterator<Item = &'s [u8; 64]>) -> Has
 
 /// What PoH verification needs from an entry; implemented by owned entries and views.
 pub trait PohEntry {
+    /// Hashes since the previous entry, the mixin hash included.
     fn num_hashes(&self) -> u64;
+    /// The PoH hash the entry carries.
     fn hash(&self) -> Hash;
     /// True for an entry without transactions.
     fn is_tick(&self) -> bool;

@@ -70,6 +70,7 @@ impl<'a> TransactionView<'a> {
         self.bytes
     }
 
+    /// Number of signatures (for v1, the message's `num_required_signatures`).
     pub fn num_signatures(&self) -> usize {
         self.num_signatures
     }
@@ -82,6 +83,7 @@ impl<'a> TransactionView<'a> {
             .iter()
     }
 
+    /// Signature `i` (0-based), or `None` past the last one.
     pub fn signature(&self, i: usize) -> Option<&'a [u8; 64]> {
         self.signature_region()
             .as_chunks::<SIGNATURE_BYTES>()
@@ -111,6 +113,7 @@ impl<'a> TransactionView<'a> {
         self.sigs_start
     }
 
+    /// The message format, from the message's first byte.
     pub fn version(&self) -> TxVersion {
         match self.message_bytes().first() {
             Some(&V1_PREFIX) => TxVersion::V1,
@@ -129,6 +132,8 @@ impl<'a> TransactionView<'a> {
         self.message().num_account_keys()
     }
 
+    /// Static account key `i` (0-based), or `None` past the last one. Walks the message each call:
+    /// use [`Self::message`] to read several.
     pub fn account_key(&self, i: usize) -> Option<&'a [u8; 32]> {
         self.message().account_key(i)
     }
@@ -165,10 +170,12 @@ impl<'a> MessageView<'a> {
         }
     }
 
+    /// The message format.
     pub fn version(&self) -> TxVersion {
         self.layout.version
     }
 
+    /// The header: how many of the account keys sign and how many are read-only.
     pub fn header(&self) -> MessageHeader {
         let [a, b, c] = self.layout.header;
         MessageHeader {
@@ -178,6 +185,7 @@ impl<'a> MessageView<'a> {
         }
     }
 
+    /// Number of static account keys (lookup-table keys not included).
     pub fn num_account_keys(&self) -> usize {
         self.layout.num_keys
     }
@@ -187,10 +195,12 @@ impl<'a> MessageView<'a> {
         self.keys().iter()
     }
 
+    /// Static account key `i` (0-based), or `None` past the last one.
     pub fn account_key(&self, i: usize) -> Option<&'a [u8; 32]> {
         self.keys().get(i)
     }
 
+    /// The blockhash the message was signed against.
     pub fn recent_blockhash(&self) -> &'a [u8; 32] {
         const ZERO: [u8; 32] = [0; 32];
         self.bytes
@@ -199,6 +209,7 @@ impl<'a> MessageView<'a> {
             .unwrap_or(&ZERO)
     }
 
+    /// Number of instructions.
     pub fn num_instructions(&self) -> usize {
         self.layout.num_instructions
     }
@@ -208,6 +219,7 @@ impl<'a> MessageView<'a> {
         self.layout.config
     }
 
+    /// The instructions, in execution order, borrowing the message bytes.
     pub fn instructions(&self) -> impl Iterator<Item = InstructionView<'a>> + use<'a> {
         let l = &self.layout;
         let is_v1 = l.version == TxVersion::V1;
@@ -244,10 +256,12 @@ impl<'a> MessageView<'a> {
             .map(move |ix| keys.get(usize::from(ix.program_id_index)))
     }
 
+    /// Number of address table lookups (0 for legacy and v1).
     pub fn num_lookups(&self) -> usize {
         self.layout.num_lookups
     }
 
+    /// The address table lookups of a v0 message, in order (none for legacy and v1).
     pub fn address_table_lookups(&self) -> impl Iterator<Item = LookupView<'a>> + use<'a> {
         let rest = self.bytes.get(self.layout.lookups_start..).unwrap_or(&[]);
         let mut r = Reader::new(rest);
@@ -273,15 +287,21 @@ impl<'a> MessageView<'a> {
 /// One instruction, borrowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InstructionView<'a> {
+    /// Index of the program to invoke in the message's account keys.
     pub program_id_index: u8,
+    /// The accounts passed to the program, one byte each: an index into the account keys.
     pub accounts: &'a [u8],
+    /// The instruction data, opaque to the runtime.
     pub data: &'a [u8],
 }
 
 /// One address table lookup, borrowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LookupView<'a> {
+    /// Address of the lookup table account.
     pub account_key: &'a [u8; 32],
+    /// Indexes into the table of the addresses loaded writable.
     pub writable_indexes: &'a [u8],
+    /// Indexes into the table of the addresses loaded read-only.
     pub readonly_indexes: &'a [u8],
 }

@@ -28,8 +28,11 @@ pub struct TransactionConfig {
 impl TransactionConfig {
     /// Both bits must be set together: the fee is one 8-byte value.
     pub const PRIORITY_FEE_BITS: u32 = 0b11;
+    /// Mask bit of `compute_unit_limit`.
     pub const COMPUTE_UNIT_LIMIT_BIT: u32 = 0b100;
+    /// Mask bit of `loaded_accounts_data_size_limit`.
     pub const LOADED_ACCOUNTS_DATA_SIZE_BIT: u32 = 0b1000;
+    /// Mask bit of `heap_size`.
     pub const HEAP_SIZE_BIT: u32 = 0b1_0000;
     /// Every bit a mask may set.
     pub const KNOWN_BITS: u32 = 0b1_1111;

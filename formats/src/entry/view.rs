@@ -85,6 +85,7 @@ impl<'a> EntriesView<'a> {
         self.entries.len()
     }
 
+    /// True when the vector holds no entries.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -104,10 +105,12 @@ impl<'a> EntriesView<'a> {
         self.bytes
     }
 
+    /// The entries in order, borrowing the data set's bytes.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = EntryView<'a>> + '_ {
         (0..self.entries.len()).map(|i| self.entry_at(i))
     }
 
+    /// Entry `i` (0-based), or `None` past the last one.
     pub fn get(&self, i: usize) -> Option<EntryView<'a>> {
         (i < self.entries.len()).then(|| self.entry_at(i))
     }
@@ -177,12 +180,14 @@ pub struct EntryView<'a> {
 }
 
 impl<'a> EntryView<'a> {
+    /// Hashes since the previous entry (the entry's first 8 bytes, little-endian).
     pub fn num_hashes(&self) -> u64 {
         self.bytes
             .first_chunk::<8>()
             .map_or(0, |b| u64::from_le_bytes(*b))
     }
 
+    /// The entry's hash, borrowed from the data set's bytes.
     pub fn hash_bytes(&self) -> &'a [u8; 32] {
         const ZERO: [u8; 32] = [0; 32];
         self.bytes
@@ -196,6 +201,7 @@ impl<'a> EntryView<'a> {
         Hash(*self.hash_bytes())
     }
 
+    /// Number of transactions in the entry (0 for a tick).
     pub fn num_transactions(&self) -> usize {
         self.bytes
             .get(40..)

@@ -8,29 +8,59 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShredDefect {
     /// The bytes end before the structure does.
-    TooShort { len: usize, need: usize },
+    TooShort {
+        /// Bytes present.
+        len: usize,
+        /// Bytes the structure needs.
+        need: usize,
+    },
     /// The variant byte (offset 64) is not one `docs/formats-shreds.md#variant-byte` describes.
     InvalidVariant(u8),
     /// Data flags with bit 7 (last in slot) set but not bit 6 (data complete).
     InvalidFlags(u8),
     /// The data header's `size` field is outside `88 ..= 88 + capacity`.
-    SizeOutOfRange { size: u16, min: usize, max: usize },
+    SizeOutOfRange {
+        /// The `size` field's value.
+        size: u16,
+        /// The smallest valid size (88, the headers alone).
+        min: usize,
+        /// The largest valid size (88 plus the variant's data capacity).
+        max: usize,
+    },
     /// Shred index at or past the per-slot maximum (32,768).
     IndexTooLarge(u32),
     /// `fec_set_index` is greater than the shred's own index.
-    FecSetIndexAfterIndex { fec_set_index: u32, index: u32 },
+    FecSetIndexAfterIndex {
+        /// The `fec_set_index` field's value.
+        fec_set_index: u32,
+        /// The shred's own index.
+        index: u32,
+    },
     /// `parent_offset` is zero in a slot other than 0.
     ParentOffsetZero,
     /// `parent_offset` is larger than the slot itself.
-    ParentOffsetBeyondSlot { parent_offset: u16, slot: u64 },
+    ParentOffsetBeyondSlot {
+        /// The `parent_offset` field's value.
+        parent_offset: u16,
+        /// The shred's slot.
+        slot: u64,
+    },
     /// A coding header field is out of range (`num_data`, `num_code` or `position`).
-    InvalidCodeHeader { field: &'static str, value: u16 },
+    InvalidCodeHeader {
+        /// Which field is out of range (`"num_data"`, `"num_code"` or `"position"`).
+        field: &'static str,
+        /// The field's value.
+        value: u16,
+    },
     /// The Merkle proof cannot be evaluated (e.g. the leaf position does not fit the proof).
     InvalidMerkleProof,
     /// The leader signature does not verify against the Merkle root (or legacy payload).
     InvalidSignature,
     /// A shred of the wrong kind was given (e.g. a code shred where data is required).
-    WrongKind { expected: &'static str },
+    WrongKind {
+        /// The kind that was required (`"data"`, `"code"` or `"Merkle"`).
+        expected: &'static str,
+    },
 }
 
 impl ShredDefect {

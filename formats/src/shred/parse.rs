@@ -117,30 +117,38 @@ impl<'a> ShredRef<'a> {
         Signature(read_array(self.payload, 0).unwrap_or([0; 64]))
     }
 
+    /// The variant decoded from byte 64: kind, legacy or Merkle, proof size, chained and resigned
+    /// bits.
     pub fn variant(&self) -> ShredVariant {
         self.variant
     }
 
+    /// Data or code.
     pub fn kind(&self) -> ShredKind {
         self.variant.kind()
     }
 
+    /// True for a data shred.
     pub fn is_data(&self) -> bool {
         self.kind() == ShredKind::Data
     }
 
+    /// The slot the shred belongs to (offset 65).
     pub fn slot(&self) -> Slot {
         Slot(self.slot)
     }
 
+    /// The shred's index within its slot (offset 73).
     pub fn index(&self) -> ShredIndex {
         ShredIndex(self.index)
     }
 
+    /// The shred version (offset 77): a hash of the cluster's genesis and hard forks.
     pub fn version(&self) -> u16 {
         self.version
     }
 
+    /// Index of the first data shred of the shred's FEC set (offset 79).
     pub fn fec_set_index(&self) -> u32 {
         self.fec_set_index
     }

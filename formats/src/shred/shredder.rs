@@ -38,23 +38,29 @@ const CAPACITY_RESIGNED: usize = merkle_data_capacity(PROOF_SIZE, true, true);
 /// Whether a batch is the slot's last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LastInSlot {
+    /// The batch ends the slot: its last data shred is flagged last-in-slot.
     Yes,
+    /// More batches of the slot follow.
     No,
 }
 
 /// Whether the slot's last FEC set is resigned (only with `LastInSlot::Yes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resign {
+    /// The last FEC set is resigned: its shreds carry a retransmitter signature slot.
     Yes,
+    /// The last FEC set is chained but not resigned.
     No,
 }
 
 /// Options of one [`Shredder::shred_batch`] call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchOptions {
+    /// Whether this batch ends the slot.
     pub last_in_slot: LastInSlot,
     /// Reference tick, 0..=63.
     pub reference_tick: u8,
+    /// Whether the slot's last FEC set is resigned (ignored unless `last_in_slot` is `Yes`).
     pub resign_last: Resign,
 }
 
@@ -62,7 +68,9 @@ pub struct BatchOptions {
 /// and code shreds (1228 bytes).
 #[derive(Debug)]
 pub struct ShredBatch {
+    /// Data shred payloads, 1203 bytes each.
     pub data: Vec<Vec<u8>>,
+    /// Code shred payloads, 1228 bytes each.
     pub code: Vec<Vec<u8>>,
 }
 

@@ -17,7 +17,9 @@ const MERKLE_DATA_RESIGNED: u8 = 0xB0;
 /// Data or code (erasure) shred.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShredKind {
+    /// A data shred: carries a piece of the slot's entries.
     Data,
+    /// A code shred: carries Reed–Solomon parity over its FEC set's data shreds.
     Code,
 }
 
@@ -26,16 +28,26 @@ pub enum ShredKind {
 /// implies `chained` on the wire (no byte encodes resigned without chained).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShredVariant {
+    /// A data shred signed over its whole payload (variant byte `0xA5`).
     LegacyData,
+    /// A code shred signed over its whole payload (variant byte `0x5A`).
     LegacyCode,
+    /// A data shred whose leader signature is over its FEC set's Merkle root.
     MerkleData {
+        /// Number of 20-byte entries in the shred's Merkle proof.
         proof_size: u8,
+        /// The shred also carries the previous FEC set's Merkle root.
         chained: bool,
+        /// The shred has room for a retransmitter signature after the proof.
         resigned: bool,
     },
+    /// A code shred whose leader signature is over its FEC set's Merkle root.
     MerkleCode {
+        /// Number of 20-byte entries in the shred's Merkle proof.
         proof_size: u8,
+        /// The shred also carries the previous FEC set's Merkle root.
         chained: bool,
+        /// The shred has room for a retransmitter signature after the proof.
         resigned: bool,
     },
 }

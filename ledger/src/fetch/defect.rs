@@ -11,27 +11,56 @@ use crate::shred::ShredDefect;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DataDefect {
     /// A stored shred in the range does not parse.
-    Shred { index: u32, defect: ShredDefect },
+    Shred {
+        /// Index of the shred within its slot.
+        index: u32,
+        /// Why it does not parse.
+        defect: ShredDefect,
+    },
     /// A stored shred belongs to another slot or index than its key says.
     KeyMismatch {
+        /// The index the shred is stored under.
         index: u32,
+        /// The slot written in the shred's own header.
         found_slot: u64,
+        /// The index written in the shred's own header.
         found_index: u32,
     },
     /// Indices in the range are not consecutive.
-    NotConsecutive { expected: u32, found: u32 },
+    NotConsecutive {
+        /// The index that should come next (previous index + 1).
+        expected: u32,
+        /// The index that came instead.
+        found: u32,
+    },
     /// A shred flagged data-complete is followed by another shred inside the range.
-    CompleteInsideRange { index: u32 },
+    CompleteInsideRange {
+        /// Index of the data-complete shred that is not the range's last.
+        index: u32,
+    },
     /// The range's last shred is not flagged data-complete.
-    LastNotComplete { index: u32 },
+    LastNotComplete {
+        /// Index of the range's last shred.
+        index: u32,
+    },
     /// The range holds no shreds at all, or is not a valid shred range of a slot (empty,
     /// reversed, past index 32,768, or overlapping the previous range).
     Empty,
     /// The deshredded bytes do not decode as entries.
-    Entries { offset: usize, defect: EntryDefect },
+    Entries {
+        /// Byte offset into the deshredded data set where decoding failed.
+        offset: usize,
+        /// What is wrong with the entries at that offset.
+        defect: EntryDefect,
+    },
     /// The deshredded bytes start with a zero entry count but are not a valid block marker
     /// (`docs/block-components.md`).
-    Marker { offset: usize, defect: MarkerDefect },
+    Marker {
+        /// Byte offset into the deshredded data set where the marker is invalid.
+        offset: usize,
+        /// What is wrong with the marker.
+        defect: MarkerDefect,
+    },
 }
 
 impl fmt::Display for DataDefect {

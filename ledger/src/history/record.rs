@@ -25,13 +25,17 @@ const VERSION: u8 = 1;
 /// One block and its history rows, as raw as the ledger holds them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BlockRecord {
+    /// The block's slot.
     pub slot: Slot,
+    /// The slot this block builds on.
     pub parent_slot: Slot,
     /// The slot's last entry hash.
     pub blockhash: Hash,
     /// The parent's last entry hash (the default hash when the parent was not stored).
     pub previous_blockhash: Hash,
+    /// The block's time in Unix seconds from the `blocktime` column (`None`: not recorded).
     pub block_time: Option<i64>,
+    /// The block's height from the `block_height` column (`None`: not recorded).
     pub block_height: Option<u64>,
     /// Each completed data set's bincode `Vec<Entry>`, in slot order.
     pub entry_sets: Vec<Vec<u8>>,

@@ -6,9 +6,13 @@ use super::proto::{Fields, Wire};
 /// `RewardType` (protobuf enum; 0 and unknown values are "no type", as Agave reads them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RewardType {
+    /// A leader's share of the transaction fees of its block (wire value 1).
     Fee,
+    /// Rent collected from an account (wire value 2).
     Rent,
+    /// An epoch's inflation reward to a stake account (wire value 3).
     Staking,
+    /// An epoch's inflation reward to a vote account, its commission (wire value 4).
     Voting,
     /// Stake withdrawn from a deactivated delegation (Agave 4.x).
     DeactivatedStake,
@@ -59,8 +63,11 @@ impl RewardType {
 pub struct Reward<'a> {
     /// Base58 text, as stored (Agave stores the string).
     pub pubkey: &'a str,
+    /// The change of the account's balance in lamports (negative for a debit).
     pub lamports: i64,
+    /// The account's balance in lamports after the reward.
     pub post_balance: u64,
+    /// What the reward is for (`None`: stored as 0 or an unknown value).
     pub reward_type: Option<RewardType>,
     /// Stored as text; anything that is not a `u8` reads as `None` (Agave's rule).
     pub commission: Option<u8>,
@@ -100,6 +107,7 @@ impl<'a> Reward<'a> {
 /// A slot's rewards (`Rewards` message). A slot without a row has none (Agave's default).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SlotRewards<'a> {
+    /// Every reward of the slot, in stored order.
     pub rewards: Vec<Reward<'a>>,
     /// Set for blocks of partitioned epoch rewards.
     pub num_partitions: Option<u64>,

@@ -13,31 +13,44 @@ use super::tx_error::TxError;
 /// One inner instruction (`program_id_index` and indexes are Agave's truncation to `u8`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InnerInstruction<'a> {
+    /// Index of the invoked program in the transaction's account keys (loaded addresses included).
     pub program_id_index: u8,
+    /// One byte per account the instruction passes: its index in the account keys.
     pub accounts: &'a [u8],
+    /// The instruction data, as stored.
     pub data: &'a [u8],
+    /// Invocation depth (1 for top level, 2 for its first CPI level...); `None` when the ledger did
+    /// not record it (before Agave 1.14).
     pub stack_height: Option<u32>,
 }
 
 /// The inner instructions of one top-level instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InnerInstructions<'a> {
+    /// Index of the top-level instruction, in the transaction's message, that made these.
     pub index: u8,
+    /// The inner instructions in execution order.
     pub instructions: Vec<InnerInstruction<'a>>,
 }
 
 /// A token balance before or after the transaction.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TokenBalance<'a> {
+    /// Index of the token account in the transaction's account keys.
     pub account_index: u8,
+    /// The token's mint address, base58 as stored.
     pub mint: &'a str,
+    /// The balance scaled by `decimals` (`None` when zero or not stored).
     pub ui_amount: Option<f64>,
+    /// Number of decimal places of the mint.
     pub decimals: u8,
+    /// The raw token amount as decimal text of a `u64`, as stored.
     pub amount: &'a str,
     /// As stored; `None` when stored empty (then [`Self::ui_amount_string`] derives it).
     pub stored_ui_amount_string: Option<&'a str>,
     /// Empty when not stored (then Agave's JSON omits it).
     pub owner: &'a str,
+    /// The token program that owns the account (base58; empty when not stored).
     pub program_id: &'a str,
 }
 
@@ -67,7 +80,9 @@ impl TokenBalance<'_> {
 /// Return data of the transaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReturnData<'a> {
+    /// The program that set the return data.
     pub program_id: &'a [u8; 32],
+    /// The bytes the program returned.
     pub data: &'a [u8],
 }
 
@@ -76,18 +91,34 @@ pub struct ReturnData<'a> {
 pub struct StatusMeta<'a> {
     /// `None`: the transaction succeeded.
     pub err: Option<TxError>,
+    /// Fee charged, in lamports.
     pub fee: u64,
+    /// Balance of each account key, in lamports, before the transaction (in account-key order,
+    /// loaded addresses last).
     pub pre_balances: Vec<u64>,
+    /// Balance of each account key, in lamports, after the transaction (same order as
+    /// `pre_balances`).
     pub post_balances: Vec<u64>,
+    /// Instructions invoked by the top-level instructions (`None`: not recorded, which Agave shows
+    /// as null).
     pub inner_instructions: Option<Vec<InnerInstructions<'a>>>,
+    /// Program log lines (`None`: not recorded, which Agave shows as null).
     pub log_messages: Option<Vec<&'a str>>,
+    /// Token balances before the transaction (empty when there are none or none were recorded).
     pub pre_token_balances: Vec<TokenBalance<'a>>,
+    /// Token balances after the transaction.
     pub post_token_balances: Vec<TokenBalance<'a>>,
+    /// Rewards credited by this transaction (usually empty).
     pub rewards: Vec<Reward<'a>>,
+    /// Writable addresses loaded from address lookup tables, in lookup order.
     pub loaded_writable: Vec<&'a [u8; 32]>,
+    /// Read-only addresses loaded from address lookup tables, in lookup order.
     pub loaded_readonly: Vec<&'a [u8; 32]>,
+    /// Data the transaction returned (`None`: nothing was returned or recorded).
     pub return_data: Option<ReturnData<'a>>,
+    /// Compute units the transaction consumed (`None`: not recorded).
     pub compute_units_consumed: Option<u64>,
+    /// Cost units the scheduler charged the transaction (`None`: not recorded, before Agave 2.x).
     pub cost_units: Option<u64>,
 }
 

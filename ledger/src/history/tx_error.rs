@@ -114,19 +114,32 @@ pub enum TxError {
     /// A variant without data (`"InsufficientFundsForFee"`).
     Unit(&'static str),
     /// `InstructionError(index, error)`.
-    Instruction { index: u8, error: IxError },
+    Instruction {
+        /// Position of the failing instruction in the transaction (0-based).
+        index: u8,
+        /// What the instruction failed with.
+        error: IxError,
+    },
     /// `DuplicateInstruction(index)`.
     DuplicateInstruction(u8),
     /// `InsufficientFundsForRent { account_index }`.
-    InsufficientFundsForRent { account_index: u8 },
+    InsufficientFundsForRent {
+        /// Index, in the transaction's account keys, of the account left below rent exemption.
+        account_index: u8,
+    },
     /// `ProgramExecutionTemporarilyRestricted { account_index }`.
-    ProgramExecutionTemporarilyRestricted { account_index: u8 },
+    ProgramExecutionTemporarilyRestricted {
+        /// Index, in the transaction's account keys, of the restricted program account.
+        account_index: u8,
+    },
 }
 
 /// An instruction's error, decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IxError {
+    /// A variant without data, by Agave's name (`"InvalidArgument"`, `"AccountBorrowFailed"`, ...).
     Unit(&'static str),
+    /// `Custom(code)`: the program's own error code.
     Custom(u32),
 }
 

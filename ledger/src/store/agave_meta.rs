@@ -31,8 +31,11 @@ pub(crate) const MAX_PROOF_SHRED_LEN: usize = 1_232;
 /// The `index` row of a slot: the data and coding shred indices stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SlotIndex {
+    /// The slot this row describes (also its key).
     pub slot: Slot,
+    /// Indices of the slot's data shreds that are stored.
     pub data: ShredIndexSet,
+    /// Indices of the slot's coding shreds that are stored.
     pub code: ShredIndexSet,
 }
 
@@ -104,18 +107,24 @@ fn decode_index_v1(bytes: &[u8]) -> Result<SlotIndex, String> {
 /// The `erasure_meta` row of an FEC set: its shape, from the first coding shred stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ErasureMeta {
+    /// Index of the set's first data shred (the set's key with the slot).
     pub fec_set_index: u32,
     /// Index of the set's coding shred at position 0 (`index − position` of any of them).
     pub first_coding_index: u64,
     /// Index of the coding shred this row was made from.
     pub first_received_coding_index: u64,
+    /// Number of data shreds in the set, as its coding shreds declare.
     pub num_data: u64,
+    /// Number of coding shreds in the set, as its coding shreds declare.
     pub num_coding: u64,
 }
 
 impl ErasureMeta {
+    /// Length in bytes of an encoded row: five little-endian u64.
     pub const ENCODED_LEN: usize = 40;
 
+    /// Encodes the row as Agave writes it: the five fields as little-endian u64, in declaration
+    /// order.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(Self::ENCODED_LEN);
         for v in [
@@ -130,6 +139,8 @@ impl ErasureMeta {
         out
     }
 
+    /// Decodes a row written by [`Self::encode`] or by Agave. Errors name the field that is short
+    /// or out of range (`fec_set_index` past u32), or the trailing bytes.
     pub fn decode(bytes: &[u8]) -> Result<Self, String> {
         let mut r = Reader::new(bytes);
         let fec = r.u64("fec_set_index")?;
@@ -177,11 +188,15 @@ impl ErasureMeta {
 pub struct MerkleRootMeta {
     /// `None` for legacy shreds.
     pub merkle_root: Option<Hash>,
+    /// Index of the shred (data or coding) the root was taken from.
     pub first_received_shred_index: u32,
+    /// Whether that first shred was a data or a coding shred.
     pub first_received_shred_kind: ShredKind,
 }
 
 impl MerkleRootMeta {
+    /// Encodes the row as Agave writes it: option tag ‖ root ‖ index u32 LE ‖ Agave's shred type
+    /// byte (38 bytes with a root, 6 without).
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(38);
         match &self.merkle_root {
@@ -199,6 +214,8 @@ impl MerkleRootMeta {
         out
     }
 
+    /// Decodes a row written by [`Self::encode`] or by Agave. Errors name the bad option tag, the
+    /// unknown shred type byte, a short field or trailing bytes.
     pub fn decode(bytes: &[u8]) -> Result<Self, String> {
         let mut r = Reader::new(bytes);
         let merkle_root = match r.u8("merkle_root tag")? {
@@ -228,11 +245,14 @@ impl MerkleRootMeta {
 /// one block (`shred1` the one stored first).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuplicateSlotProof {
+    /// The payload of the shred stored first.
     pub shred1: Vec<u8>,
+    /// The payload of the conflicting shred received later.
     pub shred2: Vec<u8>,
 }
 
 impl DuplicateSlotProof {
+    /// Encodes the row as Agave writes it: each payload as a u64 LE length ‖ its bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(16 + self.shred1.len() + self.shred2.len());
         for s in [&self.shred1, &self.shred2] {
@@ -242,6 +262,8 @@ impl DuplicateSlotProof {
         out
     }
 
+    /// Decodes a row written by [`Self::encode`] or by Agave. Errors when a payload is longer than
+    /// a packet (1,232 bytes), is short, or bytes trail.
     pub fn decode(bytes: &[u8]) -> Result<Self, String> {
         let mut r = Reader::new(bytes);
         let shred1 = r.byte_vec(MAX_PROOF_SHRED_LEN, "shred1")?.to_vec();

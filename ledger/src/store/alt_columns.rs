@@ -168,7 +168,11 @@ pub enum BlockLocation {
     /// `meta`, `index`, `data_shred`, `merkle_root_meta`; keyed with 32 zero bytes.
     Original,
     /// The `alt_*` columns under this (non-zero) block id.
-    Alternate { block_id: Hash },
+    Alternate {
+        /// The block id (the root over the block's FEC sets) the rows are keyed under; never all
+        /// zeros.
+        block_id: Hash,
+    },
 }
 
 impl BlockLocation {
@@ -183,6 +187,7 @@ impl BlockLocation {
         }
     }
 
+    /// The 32 key bytes: zeros for `Original`, else the block id (inverse of [`Self::from_bytes`]).
     pub fn to_bytes(self) -> [u8; 32] {
         match self {
             Self::Original => [0; 32],
@@ -202,7 +207,9 @@ pub const MAX_DOUBLE_MERKLE_PROOF_BYTES: usize = 1_025 * 11 * MERKLE_PROOF_ENTRY
 /// parent, with the proof of each leaf.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DoubleMerkleMeta {
+    /// The root of the Merkle tree whose leaves are the block's FEC set roots and its parent.
     pub double_merkle_root: Hash,
+    /// Number of FEC sets in the block (the tree has one more leaf, the parent).
     pub fec_set_count: u32,
     /// `fec_set_count + 1` proofs of equal size, concatenated (FEC sets in order, then the
     /// parent leaf); empty until computed.
@@ -220,6 +227,8 @@ impl DoubleMerkleMeta {
         out
     }
 
+    /// Decodes a row written by [`Self::encode`]. Errors name the short field, a `proofs` length
+    /// past [`MAX_DOUBLE_MERKLE_PROOF_BYTES`], or trailing bytes.
     pub fn decode(bytes: &[u8]) -> std::result::Result<Self, String> {
         let mut r = Reader::new(bytes);
         let root: [u8; 32] = r

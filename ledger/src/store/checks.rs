@@ -52,7 +52,9 @@ pub enum MerkleCheck {
 /// Options of [`Blockstore::insert_shreds_with`](super::Blockstore::insert_shreds_with).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct InsertOptions {
+    /// Whether each shred's leader signature is verified.
     pub leader: LeaderCheck,
+    /// Whether each Merkle shred's proof is checked against its set's root.
     pub merkle: MerkleCheck,
     /// Agave 4.x's FEC-set shape rules (`shape_rules.rs`), or none for legacy ledgers.
     pub shape: super::shape_rules::ShapeRules,

@@ -12,39 +12,76 @@ use crate::types::{Hash, Slot};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InsertDefect {
     /// The index is past the slot's known last index.
-    PastLastIndex { last_index: u64 },
+    PastLastIndex {
+        /// The slot's last shred index, known from its last-in-slot shred.
+        last_index: u64,
+    },
     /// A last-in-slot shred at an index other than the slot's known last index.
-    SecondLastInSlot { last_index: u64 },
+    SecondLastInSlot {
+        /// The slot's last shred index, from the last-in-slot shred already stored.
+        last_index: u64,
+    },
     /// A last-in-slot shred below an index already received (`received` = highest + 1).
-    LastInSlotBelowReceived { received: u64 },
+    LastInSlotBelowReceived {
+        /// One past the highest shred index already received for the slot.
+        received: u64,
+    },
     /// The shred's parent (`slot − parent_offset`) differs from the parent in the slot's meta.
-    ParentMismatch { expected: Slot, found: Slot },
+    ParentMismatch {
+        /// The parent slot recorded in the slot's meta.
+        expected: Slot,
+        /// The parent slot this shred names.
+        found: Slot,
+    },
     /// A Merkle shred whose proof leads to another root than the one of its FEC set's
     /// shreds already accepted: it was not made with them (a forgery or an equivocation).
     MerkleRootMismatch {
+        /// Index of the first data shred of the FEC set.
         fec_set_index: u32,
+        /// The Merkle root of the set's shreds already accepted.
         expected: Hash,
+        /// The Merkle root this shred's proof leads to.
         found: Hash,
     },
     /// A coding shred whose header (set shape) differs from the set's `erasure_meta`, made
     /// from the set's first stored coding shred.
     ErasureConfigConflict {
+        /// Index of the first data shred of the FEC set.
         fec_set_index: u32,
+        /// Number of data shreds the set's stored erasure meta records.
         num_data: u64,
+        /// Number of coding shreds the set's stored erasure meta records.
         num_coding: u64,
     },
     /// A legacy or unchained Merkle shred: Agave 4.x parses only chained Merkle variants
     /// (`ShapeRules::Agave4`).
-    VariantRetired { variant: u8 },
+    VariantRetired {
+        /// The shred's variant byte as found in its header (high nibble: kind, low: proof size).
+        variant: u8,
+    },
     /// The shred is not in a fixed 32-shred FEC set: `fec_set_index` is not a multiple of
     /// 32 or the index is outside `fec_set_index..fec_set_index + 32`.
-    SetNotFixed { fec_set_index: u32 },
+    SetNotFixed {
+        /// The FEC set index written in the shred's header.
+        fec_set_index: u32,
+    },
     /// A coding shred of a set that is not 32 data : 32 coding.
-    ErasureConfigNotFixed { num_data: u16, num_code: u16 },
+    ErasureConfigNotFixed {
+        /// Number of data shreds the coding shred's header declares for its set.
+        num_data: u16,
+        /// Number of coding shreds the coding shred's header declares for its set.
+        num_code: u16,
+    },
     /// A Merkle proof that is not the 6 entries of a 64-leaf (32:32) set.
-    ProofSizeNotFixed { proof_size: u8 },
+    ProofSizeNotFixed {
+        /// Number of proof entries the shred carries.
+        proof_size: u8,
+    },
     /// DATA_COMPLETE on a data shred that is not its set's last (`fec_set_index + 31`).
-    DataCompleteInsideSet { fec_set_index: u32 },
+    DataCompleteInsideSet {
+        /// Index of the first data shred of the shred's FEC set.
+        fec_set_index: u32,
+    },
     /// LAST_IN_SLOT where `index + 1` is not a multiple of 32 (the last set is not full).
     LastInSlotInsideSet,
     /// An Alpenglow block header or UpdateParent whose parent contradicts the shred header,

@@ -52,7 +52,9 @@ impl fmt::Display for DuplicateKind {
 /// A slot an insert call found duplicate and stored a proof for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DuplicateSlot {
+    /// The slot with two conflicting shreds.
     pub slot: Slot,
+    /// Which conflict the two shreds show.
     pub kind: DuplicateKind,
 }
 

@@ -63,6 +63,7 @@ impl FaultPoint {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("injected fault: {} #{ordinal} failed on purpose", point.name())]
 pub struct InjectedFault {
+    /// The kind of operation that was made to fail.
     pub point: FaultPoint,
     /// The operation's ordinal among its kind since the engine was made (1-based).
     pub ordinal: u64,

@@ -22,8 +22,11 @@ pub const MAX_SLOTS_PER_SIGNATURE: usize = 1024;
 /// One `address_signatures` entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AddressSignature {
+    /// The slot of the block holding the transaction.
     pub slot: Slot,
+    /// Position of the transaction in its block (0-based).
     pub transaction_index: u32,
+    /// The transaction's first signature.
     pub signature: [u8; 64],
 }
 

@@ -64,6 +64,7 @@ pub struct InsertOutcome {
 pub struct RejectedShred {
     /// Set when the header was readable that far.
     pub slot: Option<Slot>,
+    /// The shred's index within its slot, when the header was readable that far.
     pub index: Option<ShredIndex>,
     /// `InvalidShred` (bad bytes) or `ShredRejected` (contradicts the slot's meta).
     pub error: LedgerError,
@@ -73,8 +74,11 @@ pub struct RejectedShred {
 /// is flagged data-complete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CompletedDataSet {
+    /// The slot the data set belongs to.
     pub slot: Slot,
+    /// Index of the data set's first data shred.
     pub start: u32,
+    /// One past the index of its last data shred (the one flagged data-complete).
     pub end: u32,
 }
 

@@ -36,7 +36,11 @@ pub enum AccessMode {
     ReadOnly,
     /// A RocksDB secondary instance: follows a live writer after each
     /// `Blockstore::catch_up`. RocksDB keeps the secondary's own files in `secondary_path`.
-    Secondary { secondary_path: PathBuf },
+    Secondary {
+        /// Directory where RocksDB keeps the secondary's own log and manifest files (not the
+        /// primary's).
+        secondary_path: PathBuf,
+    },
 }
 
 impl AccessMode {
@@ -53,7 +57,9 @@ impl AccessMode {
 /// Iteration direction of a key range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
+    /// Ascending key order, from `lower`.
     Forward,
+    /// Descending key order, from just below `upper` (or the last key).
     Reverse,
 }
 
@@ -86,6 +92,7 @@ pub trait KvCursor {
 
 /// Ordered key-range scans.
 pub trait KvScan {
+    /// The cursor [`Self::cursor`] returns; it borrows the engine.
     type Cursor<'a>: KvCursor
     where
         Self: 'a;
@@ -112,6 +119,7 @@ pub trait KvBatch {
 
 /// Atomic batched writes.
 pub trait KvWrite {
+    /// The batch [`Self::batch`] returns; it borrows the engine and applies all or nothing.
     type Batch<'a>: KvBatch
     where
         Self: 'a;

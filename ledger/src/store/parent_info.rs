@@ -40,11 +40,26 @@ pub enum ParentInfoDefect {
     /// An UpdateParent in a slot that is not the first of its leader window.
     UpdateParentNotFirstInLeaderWindow,
     /// The declared parent is below the root or not below the slot.
-    ParentOutsideRoot { parent_slot: Slot, root: Slot },
+    ParentOutsideRoot {
+        /// The parent slot the marker declares.
+        parent_slot: Slot,
+        /// The ledger's root slot when the marker was inserted.
+        root: Slot,
+    },
     /// A block header whose parent differs from the shred header's.
-    BlockHeaderParentMismatch { header: Slot, shred: Slot },
+    BlockHeaderParentMismatch {
+        /// The parent slot in the block header.
+        header: Slot,
+        /// The parent slot in the shred header (`slot − parent_offset`).
+        shred: Slot,
+    },
     /// An UpdateParent whose parent is above the shred header's.
-    UpdateParentAboveShredParent { update_parent: Slot, shred: Slot },
+    UpdateParentAboveShredParent {
+        /// The parent slot the UpdateParent marker declares.
+        update_parent: Slot,
+        /// The parent slot in the shred header (`slot − parent_offset`).
+        shred: Slot,
+    },
     /// Two different UpdateParent markers.
     MultipleUpdateParents,
     /// Two different block headers.

@@ -24,8 +24,9 @@ use crate::types::Slot;
 /// What a purge removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PurgeStats {
-    /// First and last slot of the purged range (inclusive).
+    /// First slot of the purged range (inclusive).
     pub from: Slot,
+    /// Last slot of the purged range (inclusive).
     pub to: Slot,
     /// Slots of the range that had a meta.
     pub slots_with_meta: u64,

@@ -14,7 +14,10 @@ use crate::error::{LedgerError, Result};
 /// One damaged file (or column, when RocksDB's error does not say which file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Damage {
+    /// The damaged file's name in the database directory, or the column family when RocksDB's error
+    /// does not name a file.
     pub file: String,
+    /// What is wrong with it, as the check or RocksDB reported it.
     pub reason: String,
 }
 
@@ -32,7 +35,9 @@ pub struct SstFile {
 /// Entries read back, checksums verified, from one column family.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColumnCheck {
+    /// The column family's name.
     pub name: String,
+    /// Number of entries read back with their checksums verified.
     pub entries: u64,
 }
 

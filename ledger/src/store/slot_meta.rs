@@ -27,6 +27,7 @@ use crate::types::{Hash, Slot};
 /// Per-slot bookkeeping of the shreds held. See the module docs for the byte layout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SlotMeta {
+    /// The slot this meta describes (also its key).
     pub slot: Slot,
     /// Number of consecutive data shreds held from index 0 (the first missing index).
     pub consumed: u64,
@@ -117,10 +118,14 @@ impl SlotMeta {
         self.parent_slot.is_none()
     }
 
+    /// Whether the slot is full and every ancestor up to a root (or slot 0) is too
+    /// ([`Self::CONNECTED`]).
     pub fn is_connected(&self) -> bool {
         self.connected_flags & Self::CONNECTED != 0
     }
 
+    /// Whether the parent is connected ([`Self::PARENT_CONNECTED`]): once this slot is full, it is
+    /// connected too.
     pub fn is_parent_connected(&self) -> bool {
         self.connected_flags & Self::PARENT_CONNECTED != 0
     }

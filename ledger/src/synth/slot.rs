@@ -43,7 +43,9 @@ impl Default for SlotSpec {
 /// A generated slot: its shreds (stored form) and the facts a test checks against.
 #[derive(Debug, Clone)]
 pub struct GeneratedSlot {
+    /// The generated slot.
     pub slot: Slot,
+    /// The parent slot its shreds name.
     pub parent: Slot,
     /// Data shred payloads (1203 bytes each), in index order.
     pub data_shreds: Vec<Vec<u8>>,

@@ -67,8 +67,11 @@ pub struct PipelineConfig {
 /// `--limit-ledger-size`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Retention {
+    /// Data shreds the ledger keeps at most after each purge.
     pub max_shreds: u64,
+    /// How many slots behind the newest inserted one the root is set.
     pub root_lag: u64,
+    /// Slots inserted between two purges.
     pub interval: u64,
 }
 
@@ -128,9 +131,13 @@ impl Progress {
 /// What the generated stream held (to check replay and the service against).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Generated {
+    /// Slots generated and inserted.
     pub slots: u64,
+    /// Data shreds over those slots.
     pub shreds: u64,
+    /// Entries over those slots, ticks included.
     pub entries: u64,
+    /// Transactions over those slots.
     pub transactions: u64,
 }
 
@@ -147,9 +154,13 @@ pub struct PipelineReport {
     pub fetch_per_call: Latency,
     /// Replay's fetch time per replayed slot (µs, `fetch_entries_time`).
     pub fetch_per_slot: Latency,
+    /// What the concurrent full-slot readers did and how long their reads took.
     pub readers: ReaderReport,
+    /// The completed-data-set service's counters at the end.
     pub data_sets: DataSetsStats,
+    /// What the generated stream held, to compare replay's totals with.
     pub generated: Generated,
+    /// Wall-clock time of the whole run.
     pub elapsed: Duration,
 }
 

@@ -14,47 +14,100 @@ pub enum RecoveryDefect {
     /// No code shred was given, so `num_data` / `num_code` are unknown.
     NoCodeShred,
     /// Fewer distinct shreds than `num_data` are present.
-    TooFewShreds { present: usize, needed: usize },
+    TooFewShreds {
+        /// Distinct shreds given.
+        present: usize,
+        /// Distinct shreds recovery needs: the set's `num_data`.
+        needed: usize,
+    },
     /// A shred of another slot, shred version or FEC set.
-    ForeignShred { index: u32 },
+    ForeignShred {
+        /// Index of the shred that does not belong to the set.
+        index: u32,
+    },
     /// Legacy and Merkle shreds mixed, or Merkle shreds with different proof size /
     /// chained / resigned bits, or a proof size that does not fit `num_data + num_code`.
-    VariantMismatch { index: u32 },
+    VariantMismatch {
+        /// Index of the first shred whose variant differs from the set's.
+        index: u32,
+    },
     /// A code shred whose `num_data`, `num_code` or first code index (`index − position`)
     /// differs from the set's.
-    CodeHeaderMismatch { index: u32 },
+    CodeHeaderMismatch {
+        /// Index of the code shred whose header differs from the set's.
+        index: u32,
+    },
     /// The set's only code shred is legacy and states position 0 away from the set's index,
     /// and both of its readings (placed at position 0, or by its index as leaders before
     /// Solana 1.7 meant) rebuild valid but different shreds: more shreds, or the leader's
     /// key, are needed to tell which is right.
-    AmbiguousCodePosition { index: u32 },
+    AmbiguousCodePosition {
+        /// Index of the legacy code shred.
+        index: u32,
+    },
     /// A data shred whose position (`index − fec_set_index`) is not below `num_data`.
-    OutsideSet { index: u32 },
+    OutsideSet {
+        /// Index of the data shred outside the set.
+        index: u32,
+    },
     /// `num_data + num_code` exceeds the 256 shards GF(2^8) allows.
-    UnsupportedShape { num_data: u16, num_code: u16 },
+    UnsupportedShape {
+        /// Number of data shreds the code headers declare.
+        num_data: u16,
+        /// Number of code shreds the code headers declare.
+        num_code: u16,
+    },
     /// Two different shreds claim the same erasure position (their erasure shards differ).
-    ConflictingShreds { index: u32 },
+    ConflictingShreds {
+        /// Index of the second shred at an already taken position.
+        index: u32,
+    },
     /// A Merkle shred whose leader signature differs from the set's (the leader signs the
     /// one root, so all shreds of a set carry the same signature).
-    LeaderSignatureMismatch { index: u32 },
+    LeaderSignatureMismatch {
+        /// Index of the shred with the different signature.
+        index: u32,
+    },
     /// A present Merkle shred's proof cannot be evaluated.
-    InvalidProof { index: u32 },
+    InvalidProof {
+        /// Index of the shred whose proof cannot be evaluated.
+        index: u32,
+    },
     /// A present Merkle shred's proof leads to another root than the set's.
-    MerkleRootMismatch { index: u32 },
+    MerkleRootMismatch {
+        /// Index of the shred whose proof leads elsewhere.
+        index: u32,
+    },
     /// The Reed–Solomon decoder refused the shards (its own error text).
     ReedSolomon(&'static str),
     /// A recovered data shred's header field does not match the set (wrong shard bytes).
-    RecoveredHeaderMismatch { index: u32, field: &'static str },
+    RecoveredHeaderMismatch {
+        /// Index of the recovered data shred.
+        index: u32,
+        /// The header field that does not match (`"slot"`, `"version"`, `"fec_set_index"`, ...).
+        field: &'static str,
+    },
     /// A recovered data shred fails header validation.
-    RecoveredShredInvalid { index: u32, defect: ShredDefect },
+    RecoveredShredInvalid {
+        /// Index of the recovered data shred.
+        index: u32,
+        /// What its header validation found.
+        defect: ShredDefect,
+    },
     /// A recovered legacy data shred has non-zero bytes after `size` (leaders zero-pad).
-    RecoveredPaddingNotZero { index: u32 },
+    RecoveredPaddingNotZero {
+        /// Index of the recovered legacy data shred.
+        index: u32,
+    },
     /// The Merkle tree rebuilt over present and recovered shreds has another root than the
     /// set's: some shard was wrong.
     RecoveredRootMismatch,
     /// The leader signature does not verify for the set's root (Merkle) or for a recovered
     /// legacy shred (only checked when the caller gives the leader's key).
-    InvalidLeaderSignature { index: u32 },
+    InvalidLeaderSignature {
+        /// Index of the shred whose signature was checked.
+        index: u32,
+    },
     /// The retransmitter signature put on recovered shreds of a resigned set does not verify
     /// for the set's root (only checked when the caller gives the retransmitter's key).
     InvalidRetransmitterSignature,
