@@ -202,9 +202,10 @@ pub enum LedgerError {
     /// not list).
     #[error("refusing to create a ledger database in {}: {reason}", path.display())]
     WouldOverwrite {
-        /// The directory that holds ledger-like files.
+        /// The directory that would be written: the database, or a repair's backup.
         path: PathBuf,
-        /// Which files were found there.
+        /// What was found there (the files, and what they say about the database), or why
+        /// the backup place is refused.
         reason: String,
     },
 
@@ -240,7 +241,7 @@ pub enum LedgerError {
     /// into a backup) failed.
     #[error("{action} {}: {source}", path.display())]
     Io {
-        /// What was being done (`"cannot list"`, `"cannot copy"`, ...), printed before the path.
+        /// What was being done (`"cannot list"`, `"cannot read"`, ...), printed before the path.
         action: &'static str,
         /// The file or directory the operation was on.
         path: PathBuf,

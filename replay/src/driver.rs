@@ -59,7 +59,7 @@ pub struct ReplayOptions {
     pub completion: Completion,
     /// How entries are fetched: serially on the driver's thread, or through a pool.
     pub fetch: FetchMode,
-    /// Where the per-slot and dead-slot datapoints go (default: nowhere).
+    /// Where the per-slot and dead-slot datapoints go (default: the process-wide agent).
     pub metrics: MetricsSink,
     /// Which slots are Alpenglow blocks (default: none, so a block marker kills a slot as
     /// in a TowerBFT cluster).

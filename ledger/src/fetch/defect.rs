@@ -28,7 +28,7 @@ pub enum DataDefect {
     },
     /// Indices in the range are not consecutive.
     NotConsecutive {
-        /// The index that should come next (previous index + 1).
+        /// The index that should come next (the range start, then previous index + 1).
         expected: u32,
         /// The index that came instead.
         found: u32,

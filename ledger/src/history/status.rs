@@ -20,7 +20,7 @@ pub struct InnerInstruction<'a> {
     /// The instruction data, as stored.
     pub data: &'a [u8],
     /// Invocation depth (1 for top level, 2 for its first CPI level...); `None` when the ledger did
-    /// not record it (before Agave 1.14).
+    /// not record it (older validators).
     pub stack_height: Option<u32>,
 }
 
@@ -118,7 +118,7 @@ pub struct StatusMeta<'a> {
     pub return_data: Option<ReturnData<'a>>,
     /// Compute units the transaction consumed (`None`: not recorded).
     pub compute_units_consumed: Option<u64>,
-    /// Cost units the scheduler charged the transaction (`None`: not recorded, before Agave 2.x).
+    /// Cost units the scheduler charged the transaction (`None`: not recorded).
     pub cost_units: Option<u64>,
 }
 

@@ -169,8 +169,7 @@ pub enum BlockLocation {
     Original,
     /// The `alt_*` columns under this (non-zero) block id.
     Alternate {
-        /// The block id (the root over the block's FEC sets) the rows are keyed under; never all
-        /// zeros.
+        /// The block id the rows are keyed under; never all zeros.
         block_id: Hash,
     },
 }

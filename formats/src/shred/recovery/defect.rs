@@ -28,7 +28,7 @@ pub enum RecoveryDefect {
     /// Legacy and Merkle shreds mixed, or Merkle shreds with different proof size /
     /// chained / resigned bits, or a proof size that does not fit `num_data + num_code`.
     VariantMismatch {
-        /// Index of the first shred whose variant differs from the set's.
+        /// Index of the shred whose variant does not fit the set.
         index: u32,
     },
     /// A code shred whose `num_data`, `num_code` or first code index (`index − position`)
