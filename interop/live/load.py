@@ -4,7 +4,7 @@
 usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
                [--seconds 20] [--max-requests 20000] [--slot-rate-seconds 30] [--out load.json]
 
-1. For each server in turn: `--clients` threads, each with its own keep-alive connection,
+1. For each server in turn: `--clients` processes, each with its own keep-alive connection,
    send the same request list (getBlock json full for the slots holding the workload's
    transactions, getTransaction json for each signature, getSignaturesForAddress limit 10
    for each address), each thread from its own offset, until `--seconds` pass or
@@ -19,6 +19,7 @@ two servers under the same conditions, not either alone.
 
 import argparse
 import json
+import multiprocessing
 import threading
 import time
 
@@ -42,15 +43,14 @@ def request_list(record):
     return requests
 
 
-def client_loop(url, requests, offset, deadline, budget, samples, lock):
+def client_loop(args):
+    """One client: its own process and keep-alive connection, from its own offset in the
+    request list, until the deadline or its share of the request budget."""
+    url, requests, offset, deadline, budget = args
     client = Client(url, timeout=30.0)
     mine = []
     i = offset
-    while time.monotonic() < deadline:
-        with lock:
-            if budget[0] <= 0:
-                break
-            budget[0] -= 1
+    while time.monotonic() < deadline and len(mine) < budget:
         method, params = requests[i % len(requests)]
         i += 1
         started = time.perf_counter()
@@ -60,25 +60,21 @@ def client_loop(url, requests, offset, deadline, budget, samples, lock):
         failed = status != 200 or b'"error"' in body[:64]
         mine.append((method, elapsed, failed, len(body)))
     client.close()
-    with lock:
-        samples.extend(mine)
+    return mine
 
 
 def run_load(url, requests, clients, seconds, max_requests):
-    samples, lock, budget = [], threading.Lock(), [max_requests]
+    # One process per client: Python threads would share one interpreter lock, so a
+    # client's measured latency would include waiting for the other clients' Python code
+    # rather than for the server.
     deadline = time.monotonic() + seconds
     started = time.monotonic()
-    threads = [
-        threading.Thread(
-            target=client_loop,
-            args=(url, requests, k * len(requests) // clients, deadline, budget, samples, lock),
-        )
+    jobs = [
+        (url, requests, k * len(requests) // clients, deadline, max_requests // clients)
         for k in range(clients)
     ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with multiprocessing.get_context("fork").Pool(clients) as pool:
+        samples = [s for part in pool.map(client_loop, jobs) for s in part]
     wall = time.monotonic() - started
     out = {
         "requests": len(samples),

@@ -196,6 +196,27 @@ class Comparer(unittest.TestCase):
         self.assertEqual(len(cmp.differences), 1)
 
 
+class Load(unittest.TestCase):
+    def test_every_client_counts_and_the_budget_holds(self):
+        from load import run_load
+
+        stub = Stub(
+            lambda m, params: {"error": {"code": -32015, "message": "no"}}
+            if m == "getTransaction"
+            else {"result": [params[0]]}
+        )
+        try:
+            requests = [("getBlock", [1]), ("getTransaction", ["s"]), ("getBlock", [2])]
+            out = run_load(stub.url, requests, clients=3, seconds=30.0, max_requests=30)
+        finally:
+            stub.close()
+        self.assertEqual(out["requests"], 30)
+        self.assertEqual(out["getBlock"]["count"] + out["getTransaction"]["count"], 30)
+        self.assertEqual(out["getBlock"]["errors"], 0)
+        self.assertEqual(out["getTransaction"]["errors"], out["getTransaction"]["count"])
+        self.assertGreater(out["getBlock"]["p50_ms"], 0)
+
+
 class Moving(unittest.TestCase):
     def run_moving(self, validator_values, bstore_value, tolerance=3):
         values = iter(validator_values)

@@ -16,7 +16,14 @@
 //! slots and `getBlocksWithLimit` looks at most `MAX_BLOCKS_RANGE` slots past its start;
 //! `first_available_block` reads at most `FIRST_BLOCK_SCAN` metas; a block height walks
 //! at most `MAX_HEIGHT_WALK` parents.
+//!
+//! One `Chain` serves one request: the highest root, the highest stored slot, the lowest
+//! root and the first available block are read once and kept for the request's lifetime,
+//! so every step of an answer sees the same ledger tip (a secondary catching up between
+//! two steps cannot make one answer mix two tips) and an answer of N entries does not seek
+//! N times to the ends of the `root` and `meta` columns.
 
+use std::cell::OnceCell;
 use std::ops::Bound;
 
 use bstore_ledger::Slot;
@@ -39,12 +46,31 @@ pub(crate) struct Available {
     pub meta: SlotMeta,
 }
 
-/// Ledger queries for the RPC methods.
-#[derive(Debug, Clone, Copy)]
+/// Ledger queries for the RPC methods, for one request (see the module docs: the ledger's
+/// ends are read once per `Chain`).
+#[derive(Debug)]
 pub(crate) struct Chain<'a> {
     store: &'a Blockstore,
     /// `Limits::confirmed_window_slots` (at least 1).
     window: u64,
+    /// Read on first use, then fixed for this request.
+    max_root: OnceCell<Option<Slot>>,
+    highest_slot: OnceCell<Option<Slot>>,
+    lowest_root: OnceCell<Option<Slot>>,
+    first_available: OnceCell<Slot>,
+}
+
+/// The value in `cell`, read by `read` on first use. A failed read is not kept: the next
+/// call reads again.
+fn memo<T: Copy>(
+    cell: &OnceCell<T>,
+    read: impl FnOnce() -> Result<T, RpcError>,
+) -> Result<T, RpcError> {
+    if let Some(v) = cell.get() {
+        return Ok(*v);
+    }
+    let v = read()?;
+    Ok(*cell.get_or_init(|| v))
 }
 
 impl<'a> Chain<'a> {
@@ -54,7 +80,26 @@ impl<'a> Chain<'a> {
         Self {
             store,
             window: window.max(1),
+            max_root: OnceCell::new(),
+            highest_slot: OnceCell::new(),
+            lowest_root: OnceCell::new(),
+            first_available: OnceCell::new(),
         }
+    }
+
+    /// The highest rooted slot (read once per request).
+    pub(crate) fn max_root(&self) -> Result<Option<Slot>, RpcError> {
+        memo(&self.max_root, || Ok(self.store.max_root()?))
+    }
+
+    /// The highest slot with a meta (read once per request).
+    fn highest_slot(&self) -> Result<Option<Slot>, RpcError> {
+        memo(&self.highest_slot, || Ok(self.store.highest_slot()?))
+    }
+
+    /// The lowest rooted slot (read once per request).
+    fn lowest_root(&self) -> Result<Option<Slot>, RpcError> {
+        memo(&self.lowest_root, || Ok(self.store.lowest_root()?))
     }
 
     pub(crate) fn store(&self) -> &'a Blockstore {
@@ -65,7 +110,6 @@ impl<'a> Chain<'a> {
     /// just below the window. `None`: every slot may count (nothing rooted, short ledger).
     fn confirmed_floor(&self, max_root: Option<Slot>) -> Result<Option<Slot>, RpcError> {
         let window_floor = self
-            .store
             .highest_slot()?
             .and_then(|h| h.0.checked_sub(self.window))
             .map(Slot);
@@ -78,7 +122,7 @@ impl<'a> Chain<'a> {
 
     /// The highest slot at `commitment`, if any slot qualifies.
     pub(crate) fn tip(&self, commitment: Commitment) -> Result<Option<Slot>, RpcError> {
-        let max_root = self.store.max_root()?;
+        let max_root = self.max_root()?;
         if commitment == Commitment::Finalized {
             return Ok(max_root);
         }
@@ -97,7 +141,7 @@ impl<'a> Chain<'a> {
         end: Option<Slot>,
         limit: usize,
     ) -> Result<Vec<Slot>, RpcError> {
-        let max_root = self.store.max_root()?;
+        let max_root = self.max_root()?;
         let floor = self.confirmed_floor(max_root)?.max(after);
         let lower = floor.map_or(Bound::Unbounded, Bound::Excluded);
         let upper = end.map_or(Bound::Unbounded, Bound::Included);
@@ -117,8 +161,12 @@ impl<'a> Chain<'a> {
     /// Agave's `get_first_available_block`: from the lowest slot that received shreds, the
     /// first root if it is genesis (slot 0), else the second root — the first root's block
     /// can never be complete, its parent's blockhash is not in the ledger. 0 when there is
-    /// no such root. Reads at most `FIRST_BLOCK_SCAN` metas.
+    /// no such root. Reads at most `FIRST_BLOCK_SCAN` metas, once per request.
     pub(crate) fn first_available_block(&self) -> Result<Slot, RpcError> {
+        memo(&self.first_available, || self.read_first_available_block())
+    }
+
+    fn read_first_available_block(&self) -> Result<Slot, RpcError> {
         let mut lowest = None;
         for meta in self.store.slot_metas(..).take(FIRST_BLOCK_SCAN) {
             let meta = meta?;
@@ -127,7 +175,7 @@ impl<'a> Chain<'a> {
                 break;
             }
         }
-        let Some(lowest) = lowest.or(self.store.max_root()?) else {
+        let Some(lowest) = lowest.or(self.max_root()?) else {
             return Ok(Slot(0));
         };
         let mut roots = self.store.rooted_slots(lowest..);
@@ -144,7 +192,7 @@ impl<'a> Chain<'a> {
         slot: Slot,
         commitment: Commitment,
     ) -> Result<Available, RpcError> {
-        let max_root = self.store.max_root()?;
+        let max_root = self.max_root()?;
         let rooted = self.store.is_root(slot)?;
         let confirmed_floor = self.confirmed_floor(max_root)?;
         let above_root = confirmed_floor.is_none_or(|f| slot > f);
@@ -178,7 +226,7 @@ impl<'a> Chain<'a> {
         if slot >= max_root {
             return Ok(RpcError::BlockNotAvailable { slot });
         }
-        let lowest_root = self.store.lowest_root()?.unwrap_or_default();
+        let lowest_root = self.lowest_root()?.unwrap_or_default();
         if !rooted && slot > lowest_root {
             return Ok(RpcError::SlotSkipped { slot });
         }
@@ -200,7 +248,7 @@ impl<'a> Chain<'a> {
         end: Option<Slot>,
         commitment: Commitment,
     ) -> Result<Vec<Slot>, RpcError> {
-        let max_root = self.store.max_root()?;
+        let max_root = self.max_root()?;
         let tip = match commitment {
             Commitment::Finalized => max_root,
             _ => self.tip(commitment)?,
@@ -252,11 +300,7 @@ impl<'a> Chain<'a> {
         if commitment != Commitment::Finalized && out.len() < limit {
             // Unrooted candidates start after the last root served and at `start`.
             let below_start = start.0.checked_sub(1).map(Slot);
-            let after = out
-                .last()
-                .copied()
-                .max(self.store.max_root()?)
-                .max(below_start);
+            let after = out.last().copied().max(self.max_root()?).max(below_start);
             out.extend(self.confirmed_above(after, Some(end), limit - out.len())?);
         }
         Ok(out)

@@ -17,7 +17,8 @@ pub struct Limits {
     pub max_concurrent_fetches: usize,
     /// `getBlock` requests that may wait for a worker; one more is refused as busy.
     pub max_queued_fetches: usize,
-    /// Threads for the other ledger methods (slot scans, block time, heights).
+    /// Threads for the other ledger methods (history lookups, slot scans, block time,
+    /// heights). Two, so one long scan never stalls every `getTransaction` behind it.
     pub max_concurrent_scans: usize,
     /// Ledger-method calls that may wait for a scan thread; one more is refused as busy.
     pub max_queued_scans: usize,
@@ -38,7 +39,7 @@ impl Default for Limits {
             max_batch_len: 100,
             max_concurrent_fetches: 2,
             max_queued_fetches: 32,
-            max_concurrent_scans: 1,
+            max_concurrent_scans: 2,
             max_queued_scans: 64,
             response_budget_bytes: 256 * 1024 * 1024,
             confirmed_window_slots: 8192,

@@ -146,11 +146,13 @@ impl RpcServer {
             .map_err(|source| RpcError::Io { source })?;
         let workers = FetchWorkers::new(
             Arc::clone(&store),
+            "bstoreRpcFetch",
             config.limits.max_concurrent_fetches,
             config.limits.max_queued_fetches,
         )?;
         let scans = FetchWorkers::new(
             Arc::clone(&store),
+            "bstoreRpcScan",
             config.limits.max_concurrent_scans,
             config.limits.max_queued_scans,
         )?;

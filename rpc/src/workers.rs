@@ -37,9 +37,10 @@ impl Drop for InFlight {
 }
 
 impl FetchWorkers {
-    /// `workers` threads (at least one) and room for `queued` waiting jobs.
+    /// `workers` threads (at least one) named `{name}NN`, and room for `queued` waiting jobs.
     pub(crate) fn new(
         store: Arc<Blockstore>,
+        name: &str,
         workers: usize,
         queued: usize,
     ) -> Result<Self, RpcError> {
@@ -53,7 +54,7 @@ impl FetchWorkers {
             let rx = rx.clone();
             let store = Arc::clone(&store);
             let thread = std::thread::Builder::new()
-                .name(format!("bstoreRpcFetch{i:02}"))
+                .name(format!("{name}{i:02}"))
                 .spawn(move || {
                     let mut buf = FetchBuffer::new();
                     for job in rx {
@@ -160,7 +161,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let store =
             Arc::new(Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open ledger"));
-        let workers = FetchWorkers::new(store, 1, 1).expect("workers");
+        let workers = FetchWorkers::new(store, "bstoreTestWorker", 1, 1).expect("workers");
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .build()

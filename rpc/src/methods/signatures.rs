@@ -71,7 +71,7 @@ pub(super) fn signatures_for_address(
             context_slot: highest,
         });
     }
-    let max_root = store.max_root()?;
+    let max_root = chain.max_root()?;
     let counts = |slot: Slot| -> Result<bool, RpcError> {
         Ok(store.is_root(slot)?
             || (commitment == Commitment::Confirmed
