@@ -7,7 +7,9 @@
 # Token, Token-2022 extensions, a lookup table with v0 transactions, a stake delegation and
 # epoch rewards, a v1 attempt), the comparison of every answer (compare.py), a short load
 # comparison (load.py) and the freshness of new blocks (freshness.py, two bstore servers at
-# once: --catch-up-ms 200 and 20, the default). Exits non-zero when any answer differs.
+# once: the default file watch and a 20 ms poll), then a validator restart (restart.py:
+# bstore answers while it is down and follows it after). bstore reads the ledger through a
+# read-only bind mount. Exits non-zero when any answer differs.
 # docs/live-validator.md explains what is compared and holds the results.
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
@@ -104,17 +106,22 @@ done
 grep -q '^ready ' "$RUN/validator.out" || { echo "the validator was not ready within 300 s" >&2; exit 1; }
 log "validator ready: $(head -1 "$RUN/validator.out")"
 
-# start_bstore CATCH_UP_MS PORT: starts `bstore serve` on the ledger, sets STARTED_PID.
+# start_bstore LABEL PORT [SERVE FLAGS...]: starts `bstore serve` on the ledger, sets
+# STARTED_PID. bstore sees the ledger through a read-only bind mount in its own mount
+# namespace (unshare -Urm; the validator keeps writing through the real path), so a write
+# to the validator's ledger would fail loudly instead of going unnoticed; its own files go
+# to the secondary path outside the ledger.
 start_bstore() {
-    local catch_up="$1" port="$2"
-    "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
-        --secondary-path "$RUN/secondary-$catch_up" --catch-up-ms "$catch_up" \
-        2>"$RUN/bstore-$catch_up.log" &
+    local label="$1" port="$2"
+    shift 2
+    unshare -Urm sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
+        sh "$LEDGER" "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
+        --secondary-path "$RUN/secondary-$label" "$@" 2>"$RUN/bstore-$label.log" &
     STARTED_PID=$!
     python3 -c "import sys; sys.path.insert(0, '$LIVE'); import rpc; rpc.wait_until_serving(rpc.Client('http://127.0.0.1:$port'), 60)"
-    log "bstore serving http://127.0.0.1:$port (pid $STARTED_PID, --catch-up-ms $catch_up)"
+    log "bstore ($label) serving http://127.0.0.1:$port (pid $STARTED_PID, ledger mounted read-only)"
 }
-start_bstore 200 "$BSTORE_PORT"
+start_bstore watch "$BSTORE_PORT"
 BSTORE_PID=$STARTED_PID
 
 STATUS=0
@@ -128,16 +135,42 @@ if [ "$SKIP_LOAD" = 0 ]; then
     python3 "$LIVE/load.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
         --record "$RUN/workload.json" --out "$RUN/load.json" || STATUS=1
 fi
-# Both catch-up intervals over the same slots at the same time, each against the validator.
-start_bstore 20 $((BSTORE_PORT + 1))
+# Both catch-up pacings over the same slots at the same time, each against the validator:
+# the default (the ledger's files watched, at most every 10 ms) and a 20 ms poll.
+start_bstore poll-20 $((BSTORE_PORT + 1)) --catch-up-poll --catch-up-ms 20
 FAST_PID=$STARTED_PID
-log "freshness over $SLOTS slots: --catch-up-ms 200 and 20 (the default)"
+log "freshness over $SLOTS slots: the file watch (the default) and --catch-up-poll --catch-up-ms 20"
 python3 "$LIVE/freshness.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" --slots "$SLOTS" \
-    --label catch-up-200 --out "$RUN/freshness-200.json" &
+    --label watch --out "$RUN/freshness-watch.json" &
 FRESH_DEFAULT=$!
 python3 "$LIVE/freshness.py" --validator "$VALIDATOR_URL" --bstore "http://127.0.0.1:$((BSTORE_PORT + 1))" \
-    --slots "$SLOTS" --label catch-up-20 --out "$RUN/freshness-20.json" || STATUS=1
+    --slots "$SLOTS" --label poll-20 --out "$RUN/freshness-poll-20.json" || STATUS=1
 wait "$FRESH_DEFAULT" || STATUS=1
+stop_pid "$FAST_PID"
+
+# A validator restart in the middle: bstore keeps answering while the validator is down,
+# then follows the restarted validator (which reloads its newest snapshot and replays its
+# ledger), and every answer still equals the validator's.
+log "validator restart"
+stop_pid "$VALIDATOR_PID"
+python3 "$LIVE/restart.py" down --bstore "$BSTORE_URL" --out "$RUN/restart-down.json" || STATUS=1
+: >"$RUN/validator.out"
+"$BSTORE_AGAVE_TOOL" validator --ledger "$LEDGER" --rpc-port "$PORT" --resume \
+    <"$RUN/validator.stdin" >"$RUN/validator.out" 2>>"$RUN/validator.log" &
+VALIDATOR_PID=$!
+for _ in $(seq 1 600); do
+    grep -q '^ready ' "$RUN/validator.out" 2>/dev/null && break
+    kill -0 "$VALIDATOR_PID" 2>/dev/null || { tail -20 "$RUN/validator.log" >&2; echo "the validator did not restart" >&2; exit 1; }
+    sleep 0.5
+done
+grep -q '^ready ' "$RUN/validator.out" || { echo "the validator was not ready again within 300 s" >&2; exit 1; }
+python3 "$LIVE/restart.py" up --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
+    --down "$RUN/restart-down.json" --out "$RUN/restart-up.json" || STATUS=1
+log "comparison after the restart"
+python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
+    --record "$RUN/workload.json" --out "$RUN/compare-after-restart.json" \
+    | tee "$RUN/compare-after-restart.out" || STATUS=1
+kill -0 "$BSTORE_PID" 2>/dev/null || { echo "bstore exited during the restart" >&2; STATUS=1; }
 
 log "summary"
 python3 - "$RUN" <<'EOF'
@@ -152,10 +185,15 @@ def load(name):
 workload = load("workload.json") or {}
 print(f"workload: {len(workload.get('transactions', []))} transactions, refused: "
       f"{[r['label'] for r in workload.get('refused', [])]}")
-compare = load("compare.json")
-if compare:
-    print(f"compare: {sum(compare['checked'].values())} requests, {len(compare['differences'])} differences")
-for name in ("freshness-200.json", "freshness-20.json"):
+for name in ("compare.json", "compare-after-restart.json"):
+    compare = load(name)
+    if compare:
+        print(f"{name}: {sum(compare['checked'].values())} requests, {len(compare['differences'])} differences")
+for name in ("restart-down.json", "restart-up.json"):
+    r = load(name)
+    if r:
+        print(f"{name}: {json.dumps(r)}")
+for name in ("freshness-watch.json", "freshness-poll-20.json"):
     f = load(name)
     if f:
         print(f"{f['label']}: finalized {f['finalized']}, confirmed {f['confirmed']}")

@@ -11,7 +11,6 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use bstore_ledger::entry::TickRules;
 use bstore_ledger::fetch::{FetchBuffer, last_entry_hash};
@@ -87,9 +86,9 @@ pub(crate) struct ReplayArgs {
     /// its last entry hash, unless `--from` names the first slot.
     #[arg(long, conflicts_with = "to")]
     pub follow: bool,
-    /// With `--follow`: how often to catch up with the writer, in milliseconds.
-    #[arg(long, default_value_t = 20, requires = "follow")]
-    pub catch_up_ms: u64,
+    /// With `--follow`: when to catch up with the writer.
+    #[command(flatten)]
+    pub catch_up: crate::open_args::CatchUpArgs,
 }
 
 /// How `bstore replay` prints.
@@ -235,8 +234,11 @@ fn run_follow(args: &ReplayArgs, store: Arc<Blockstore>) -> Result<(), Box<dyn s
         }
     };
     print_header(args.format);
-    let catch_up = Duration::from_millis(args.catch_up_ms.max(1));
-    let updates = replay_follow::watch(Arc::clone(&store), start, catch_up, Arc::clone(&exit));
+    let pacer = store.catch_up_pacer(args.catch_up.pacing());
+    if let Some(e) = pacer.watch_error() {
+        eprintln!("bstore: {e}; catching up at fixed intervals instead");
+    }
+    let updates = replay_follow::watch(Arc::clone(&store), start, pacer, Arc::clone(&exit));
     let mut summary = Summary::default();
     let outcome = follow(&mut driver, &updates, &exit, |slot, status| {
         print_status(args.format, slot, &status, &mut summary);

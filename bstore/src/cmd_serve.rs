@@ -18,8 +18,9 @@ use clap::{Args, ValueEnum};
 /// demo`) and on a ledger no one is writing alike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Access {
-    /// As a RocksDB secondary, catching up with the writer every `--catch-up-ms` (its own
-    /// files go under `--secondary-path`; the ledger's database is never written).
+    /// As a RocksDB secondary, catching up at the writer's changes, at most every
+    /// `--catch-up-ms` (its own files go under `--secondary-path`; the ledger's database is
+    /// never written).
     Secondary,
     /// As this process's own blockstore, read-write (no other process may hold the ledger).
     Primary,
@@ -49,9 +50,8 @@ pub(crate) struct ServeArgs {
     archive: Option<String>,
     #[command(flatten)]
     s3: crate::cmd_archive::S3Args,
-    /// How often a secondary catches up with the writer, in milliseconds.
-    #[arg(long, default_value_t = 20)]
-    catch_up_ms: u64,
+    #[command(flatten)]
+    catch_up: crate::open_args::CatchUpArgs,
     /// Block-fetch worker threads: at most this many getBlock fetches run at once.
     #[arg(long, default_value_t = Limits::default().max_concurrent_fetches)]
     max_concurrent_fetches: usize,
@@ -113,7 +113,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
                     .secondary_path
                     .unwrap_or_else(|| args.ledger.join("rpc-secondary")),
             },
-            CatchUp::Every(Duration::from_millis(args.catch_up_ms.max(1))),
+            CatchUp::Paced(args.catch_up.pacing()),
         ),
     };
     let store = Blockstore::open_with(&args.ledger, &args.wal.existing(mode))

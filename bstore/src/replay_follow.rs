@@ -1,6 +1,7 @@
 //! `bstore replay --follow`: replays a ledger while its writer (a validator) still writes
-//! it. The ledger is a RocksDB secondary; a watcher thread catches up every
-//! `--catch-up-ms`, names every slot whose meta changed, and the replay loop
+//! it. The ledger is a RocksDB secondary; a watcher thread catches up at the writer's
+//! changes (at most every `--catch-up-ms`), names every slot whose meta changed, and the
+//! replay loop
 //! (`bstore_replay::follow`) fetches each slot's data sets as they complete, verifies them
 //! and reports the slot once when it is final (replayed, dead or refused), as a table row or
 //! a JSON line, with its datapoint to InfluxDB. SIGINT or SIGTERM stops it after the pass in
@@ -17,7 +18,7 @@ use std::thread;
 use std::time::Duration;
 
 use bstore_ledger::Slot;
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, CatchUpPacer};
 use crossbeam_channel::Sender;
 
 /// Slots the watcher may queue before it waits for the replay loop.
@@ -26,13 +27,13 @@ const QUEUE: usize = 4096;
 /// How often the watcher looks at the exit flag while it sleeps.
 const EXIT_POLL: Duration = Duration::from_millis(20);
 
-/// Starts the watcher: every `catch_up`, follows the writer and sends each slot at or
-/// above `start` whose shreds changed. Returns the receiving end; the thread ends (closing
+/// Starts the watcher: whenever `pacer` says a catch-up is due, follows the writer and
+/// sends each slot at or above `start` whose shreds changed. Returns the receiving end; the thread ends (closing
 /// the channel) when `exit` is set or the store fails (the error is printed).
 pub(crate) fn watch(
     store: Arc<Blockstore>,
     start: Slot,
-    catch_up: Duration,
+    mut pacer: CatchUpPacer,
     exit: Arc<AtomicBool>,
 ) -> crossbeam_channel::Receiver<Slot> {
     let (tx, rx) = crossbeam_channel::bounded(QUEUE);
@@ -44,12 +45,14 @@ pub(crate) fn watch(
                 seen: BTreeMap::new(),
             };
             while !exit.load(Ordering::Relaxed) {
+                if !pacer.wait(EXIT_POLL) {
+                    continue;
+                }
                 if let Err(e) = watcher.pass(&store, &tx, &exit) {
                     eprintln!("bstore: replay --follow: the ledger failed: {e}");
                     exit.store(true, Ordering::Relaxed);
                     break;
                 }
-                sleep_unless(&exit, catch_up);
             }
         })
         .map_or_else(
@@ -103,15 +106,6 @@ impl Watcher {
             self.seen = self.seen.split_off(&root);
         }
         Ok(())
-    }
-}
-
-fn sleep_unless(exit: &AtomicBool, total: Duration) {
-    let mut left = total;
-    while !left.is_zero() && !exit.load(Ordering::Relaxed) {
-        let step = left.min(EXIT_POLL);
-        thread::sleep(step);
-        left -= step;
     }
 }
 

@@ -8,6 +8,7 @@
 """
 
 import json
+import tempfile
 import threading
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -215,6 +216,64 @@ class Load(unittest.TestCase):
         self.assertEqual(out["getBlock"]["errors"], 0)
         self.assertEqual(out["getTransaction"]["errors"], out["getTransaction"]["count"])
         self.assertGreater(out["getBlock"]["p50_ms"], 0)
+
+
+class Restart(unittest.TestCase):
+    def test_down_fails_on_any_refused_block(self):
+        import argparse
+
+        import restart
+
+        good = Stub(lambda m, params: {"result": 10 if m == "getSlot" else {"blockhash": "h"}})
+        bad = Stub(
+            lambda m, params: {"result": 10}
+            if m == "getSlot"
+            else {"error": {"code": -32004, "message": "Block not available for slot 10"}}
+        )
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                args = argparse.Namespace(bstore=good.url, seconds=0.3, out=f"{d}/x.json")
+                result, ok = restart.down(args)
+                self.assertTrue(ok)
+                self.assertEqual(result["finalized"], 10)
+                args.bstore = bad.url
+                result, ok = restart.down(args)
+                self.assertFalse(ok)
+                self.assertIn("Block not available", result["errors"][0])
+        finally:
+            good.close()
+            bad.close()
+
+    def test_up_waits_for_new_slots_and_times_out_without_them(self):
+        import argparse
+
+        import restart
+
+        slots = iter(range(100, 10_000))
+        moving = Stub(
+            lambda m, params: {"result": next(slots)} if m == "getSlot" else {"result": {"blockhash": "h"}}
+        )
+        stuck = Stub(lambda m, params: {"result": 90} if m == "getSlot" else {"result": {"blockhash": "h"}})
+        validator = Stub(lambda m, params: {"result": 95})
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                with open(f"{d}/down.json", "w") as f:
+                    json.dump({"finalized": 90}, f)
+                args = argparse.Namespace(
+                    validator=validator.url, bstore=moving.url, down=f"{d}/down.json",
+                    new_slots=3, timeout=30.0,
+                )
+                result, ok = restart.up(args)
+                self.assertTrue(ok, result)
+                self.assertGreaterEqual(result["bstore_finalized"], 98)
+                args.bstore, args.timeout = stuck.url, 0.5
+                result, ok = restart.up(args)
+                self.assertFalse(ok)
+                self.assertIn("did not reach slot 98", result["error"])
+        finally:
+            moving.close()
+            stuck.close()
+            validator.close()
 
 
 class Moving(unittest.TestCase):

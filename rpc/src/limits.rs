@@ -4,6 +4,8 @@
 //! with its `bstore serve` flag.
 
 use std::net::SocketAddr;
+
+use bstore_ledger::store::CatchUpPacing;
 use std::time::Duration;
 
 /// Request and work bounds.
@@ -91,8 +93,9 @@ pub enum CatchUp {
     /// The blockstore is this process's own (or a read-only snapshot).
     #[default]
     Never,
-    /// Call `Blockstore::catch_up` at this interval.
-    Every(Duration),
+    /// Call `Blockstore::catch_up` when the pacing says it is due: at the writer's next
+    /// change, or at fixed intervals.
+    Paced(CatchUpPacing),
 }
 
 /// Everything the server needs besides the blockstore.

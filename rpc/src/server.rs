@@ -232,6 +232,9 @@ impl Drop for RpcServer {
 
 /// The secondary's catch-up loop on a thread of its own (one call at a time), stopped and
 /// joined when dropped.
+/// The longest the catch-up thread waits before it looks for a stop request.
+const STOP_CHECK: Duration = Duration::from_millis(20);
+
 struct CatchUpThread {
     stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
@@ -239,7 +242,7 @@ struct CatchUpThread {
 
 impl CatchUpThread {
     fn start(store: Arc<Blockstore>, catch_up: CatchUp) -> Result<Self, RpcError> {
-        let CatchUp::Every(period) = catch_up else {
+        let CatchUp::Paced(pacing) = catch_up else {
             return Ok(Self {
                 stop: None,
                 thread: None,
@@ -249,9 +252,15 @@ impl CatchUpThread {
         let thread = std::thread::Builder::new()
             .name("bstoreRpcCatchUp".into())
             .spawn(move || {
+                let mut pacer = store.catch_up_pacer(pacing);
+                if let Some(e) = pacer.watch_error() {
+                    log::warn!("{e}; catching up at fixed intervals instead");
+                }
                 // Runs until told to stop (or the server is gone: the sender is dropped).
-                while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(period) {
-                    if let Err(e) = store.catch_up() {
+                while let Err(mpsc::TryRecvError::Empty) = rx.try_recv() {
+                    if pacer.wait(STOP_CHECK)
+                        && let Err(e) = store.catch_up()
+                    {
                         log::warn!("secondary catch-up failed: {e}");
                     }
                 }

@@ -113,6 +113,9 @@ fn follow_reports_each_new_slot_once_with_the_blockhash_of_a_full_replay() {
             "--follow",
             "--catch-up-ms",
             "20",
+            // Only the file watch can make it follow within the test's deadline.
+            "--catch-up-idle-ms",
+            "600000",
             "--format",
             "json",
         ])

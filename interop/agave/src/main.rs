@@ -234,6 +234,11 @@ enum Command {
         /// Epochs of this many slots, no warmup (short epochs for epoch rewards).
         #[arg(long)]
         slots_per_epoch: Option<u64>,
+        /// Restart the cluster whose ledger DIR already holds (made by this command): the
+        /// validator loads its newest snapshot and replays the ledger from there, as a
+        /// restarted node does. Genesis flags are then ignored.
+        #[arg(long)]
+        resume: bool,
     },
 }
 
@@ -346,11 +351,13 @@ fn run(command: Command) -> Result<serde_json::Value> {
             rpc_port,
             alpenglow,
             slots_per_epoch,
+            resume,
         } => validator::run(&validator::ValidatorArgs {
             ledger,
             rpc_port,
             alpenglow,
             slots_per_epoch,
+            resume,
         }),
     }
 }

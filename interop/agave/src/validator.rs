@@ -33,20 +33,37 @@ pub struct ValidatorArgs {
     pub alpenglow: bool,
     /// Epoch length without warmup (`None`: Agave's default schedule).
     pub slots_per_epoch: Option<u64>,
+    /// Restart the cluster already in `ledger` instead of making a new one.
+    pub resume: bool,
 }
 
 pub fn run(args: &ValidatorArgs) -> Result<Value> {
-    if args.ledger.join("rocksdb").exists() {
-        return Err(Error::new(format!(
-            "{} already holds a ledger: the validator makes a new cluster",
-            args.ledger.display()
-        )));
-    }
-    std::fs::create_dir_all(&args.ledger).context(args.ledger.display())?;
-    let mint = Keypair::new();
     let payer_path = args.ledger.join("payer.json");
-    let secret: Vec<u8> = mint.to_bytes().to_vec();
-    std::fs::write(&payer_path, json!(secret).to_string()).context(payer_path.display())?;
+    let exists = args.ledger.join("rocksdb").exists();
+    let mint = match (exists, args.resume) {
+        (true, false) => {
+            return Err(Error::new(format!(
+                "{} already holds a ledger: the validator makes a new cluster (--resume restarts it)",
+                args.ledger.display()
+            )));
+        }
+        (false, true) => {
+            return Err(Error::new(format!(
+                "{} holds no ledger to resume",
+                args.ledger.display()
+            )));
+        }
+        // The ledger's genesis names the mint; its keypair is the one written at creation.
+        (true, true) => read_payer(&payer_path)?,
+        (false, false) => {
+            std::fs::create_dir_all(&args.ledger).context(args.ledger.display())?;
+            let mint = Keypair::new();
+            let secret: Vec<u8> = mint.to_bytes().to_vec();
+            std::fs::write(&payer_path, json!(secret).to_string())
+                .context(payer_path.display())?;
+            mint
+        }
+    };
 
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
@@ -90,9 +107,18 @@ pub fn run(args: &ValidatorArgs) -> Result<Value> {
         "mint": mint.pubkey().to_string(),
         "payer": payer_path.display().to_string(),
         "alpenglow": args.alpenglow,
+        "resumed": args.resume,
         "ready_ms": ready_ms,
         "ran_ms": ran.as_millis(),
     }))
+}
+
+/// The mint keypair `run` wrote to `path` (the Solana CLI's JSON array of 64 bytes).
+fn read_payer(path: &std::path::Path) -> Result<Keypair> {
+    let text = std::fs::read_to_string(path).context(path.display())?;
+    let bytes: Vec<u8> = serde_json::from_str(&text).context(path.display())?;
+    Keypair::try_from(bytes.as_slice())
+        .map_err(|e| Error::new(format!("{}: not a keypair: {e}", path.display())))
 }
 
 /// Sets `stop` when stdin reaches its end (the parent closed it or exited).

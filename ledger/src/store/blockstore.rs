@@ -161,6 +161,16 @@ impl<E: KvEngine> Blockstore<E> {
         self.engine.mode()
     }
 
+    /// Paces this store's catch-ups: watches the ledger's database directory for the
+    /// writer's changes (`CatchUpPacer`).
+    #[cfg(feature = "storage")]
+    pub fn catch_up_pacer(&self, pacing: super::CatchUpPacing) -> super::CatchUpPacer {
+        super::CatchUpPacer::new(
+            &self.ledger_path.join(super::open_checks::ROCKSDB_DIR),
+            pacing,
+        )
+    }
+
     /// A secondary instance replays what its primary wrote since the last call; other modes
     /// return `Ok(())` at once.
     pub fn catch_up(&self) -> Result<()> {

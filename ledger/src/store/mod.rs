@@ -35,6 +35,8 @@ mod index_set;
 mod slot_meta;
 
 mod blockstore;
+#[cfg(feature = "storage")]
+mod catch_up_pacer;
 mod chain;
 mod checks;
 mod data_sets;
@@ -86,6 +88,8 @@ pub use shape_rules::ShapeRules;
 pub use slot_meta::{MAX_NEXT_SLOTS, SlotMeta, SlotMetaFormat};
 
 pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
+#[cfg(feature = "storage")]
+pub use catch_up_pacer::{CatchUpPacer, CatchUpPacing};
 pub use history_scan::{AddressSignature, MAX_SLOTS_PER_SIGNATURE};
 pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
 pub use kv::{AccessMode, KvEngine};

@@ -7,7 +7,7 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use bstore_ledger::Slot;
-use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::store::{AccessMode, Blockstore, CatchUpPacing};
 use bstore_rpc::{CatchUp, Limits, RpcConfig, RpcServer};
 use common::*;
 use serde_json::{Value, json};
@@ -75,6 +75,20 @@ fn a_burst_beyond_the_workers_is_refused_not_queued() {
 
 #[test]
 fn a_secondary_server_sees_what_the_writer_adds() {
+    secondary_follows_the_writer(CatchUpPacing::Poll(Duration::from_millis(20)));
+}
+
+/// With the file watch and an idle catch-up of a minute, only the watch can make the new
+/// root visible within the test's ten seconds.
+#[test]
+fn a_watching_secondary_catches_up_at_the_writers_change() {
+    secondary_follows_the_writer(CatchUpPacing::OnChange {
+        min_gap: Duration::from_millis(10),
+        idle: Duration::from_secs(60),
+    });
+}
+
+fn secondary_follows_the_writer(pacing: CatchUpPacing) {
     let ledger = build_ledger();
     let secondary_dir = tempfile::tempdir().expect("tempdir");
     let secondary = Blockstore::open(
@@ -86,7 +100,7 @@ fn a_secondary_server_sees_what_the_writer_adds() {
     .expect("open secondary");
     let config = RpcConfig {
         addr: "127.0.0.1:0".parse().expect("addr"),
-        catch_up: CatchUp::Every(Duration::from_millis(20)),
+        catch_up: CatchUp::Paced(pacing),
         ..RpcConfig::default()
     };
     let server = RpcServer::start(Arc::new(secondary), config).expect("server");
@@ -97,6 +111,9 @@ fn a_secondary_server_sees_what_the_writer_adds() {
         serde_json::from_str(&text).expect("JSON")
     };
     assert_eq!(call("getSlot", json!([]))["result"], SYNTH_FIRST + 2);
+    // Past the catch-up thread's first (immediate) catch-up, so only a later one can show
+    // the new root.
+    std::thread::sleep(Duration::from_millis(200));
     // The writer (the test's read-write store) roots the confirmed slot.
     ledger
         .store
