@@ -21,13 +21,15 @@
 //! root and the first available block are read once and kept for the request's lifetime,
 //! so every step of an answer sees the same ledger tip (a secondary catching up between
 //! two steps cannot make one answer mix two tips) and an answer of N entries does not seek
-//! N times to the ends of the `root` and `meta` columns.
+//! N times to the ends of the `root` and `meta` columns. On a secondary (or read-only)
+//! store the blockstore itself remembers them between catch-ups
+//! (`Blockstore::remembered_end`), so most requests read none of them from the columns.
 
 use std::cell::OnceCell;
 use std::ops::Bound;
 
 use bstore_ledger::Slot;
-use bstore_ledger::store::{Blockstore, SlotMeta};
+use bstore_ledger::store::{Blockstore, LedgerEnd, SlotMeta};
 
 use crate::error::RpcError;
 use crate::params::Commitment;
@@ -163,7 +165,14 @@ impl<'a> Chain<'a> {
     /// can never be complete, its parent's blockhash is not in the ledger. 0 when there is
     /// no such root. Reads at most `FIRST_BLOCK_SCAN` metas, once per request.
     pub(crate) fn first_available_block(&self) -> Result<Slot, RpcError> {
-        memo(&self.first_available, || self.read_first_available_block())
+        memo(&self.first_available, || {
+            let first = self
+                .store
+                .remembered_end(LedgerEnd::FirstAvailableBlock, || {
+                    self.read_first_available_block().map(Some)
+                })?;
+            Ok(first.unwrap_or_default())
+        })
     }
 
     fn read_first_available_block(&self) -> Result<Slot, RpcError> {

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use solana_core::consensus::tower_storage::FileTowerStorage;
 use solana_epoch_schedule::EpochSchedule;
 use solana_keypair::Keypair;
 use solana_net_utils::SocketAddrSpace;
@@ -74,6 +75,7 @@ pub fn run(args: &ValidatorArgs) -> Result<Value> {
     let mut genesis = TestValidatorGenesis::default();
     genesis
         .ledger_path(&args.ledger)
+        .tower_storage(Arc::new(FileTowerStorage::new(args.ledger.clone())))
         .rpc_port(args.rpc_port)
         .bind_ip_addr(IpAddr::V4(Ipv4Addr::LOCALHOST))
         .rpc_config(JsonRpcConfig {

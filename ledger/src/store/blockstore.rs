@@ -17,6 +17,7 @@ use super::columns::{
     self, BlockHeight, BlockTime, CodeShred, DataShred, DeadSlots, DuplicateSlots,
     ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta, Root,
 };
+use super::ends_memo::{EndsMemo, LedgerEnd};
 use super::kv::{AccessMode, Direction, KvEngine};
 use super::mem_engine::MemEngine;
 #[cfg(feature = "storage")]
@@ -52,6 +53,8 @@ pub struct Blockstore<E: KvEngine = DefaultEngine> {
     pub(super) purged: PurgedRanges,
     /// How fetches read data shreds (`read_path.rs`).
     pub(super) read_path: ReadPathCell,
+    /// The ledger's ends, remembered between catch-ups (`ends_memo.rs`).
+    ends: EndsMemo,
 }
 
 /// Iterator over stored `SlotMeta`s in slot order (see [`Blockstore::slot_metas`]).
@@ -143,6 +146,7 @@ impl<E: KvEngine> Blockstore<E> {
             writer: Mutex::new(PresenceCache::default()),
             purged: PurgedRanges::default(),
             read_path: ReadPathCell::default(),
+            ends: EndsMemo::default(),
         }
     }
 
@@ -174,7 +178,22 @@ impl<E: KvEngine> Blockstore<E> {
     /// A secondary instance replays what its primary wrote since the last call; other modes
     /// return `Ok(())` at once.
     pub fn catch_up(&self) -> Result<()> {
-        self.engine.catch_up()
+        let caught_up = self.engine.catch_up();
+        // Even a failed catch-up may have moved the view part of the way.
+        self.ends.advance();
+        caught_up
+    }
+
+    /// `end` as `read` computes it from the columns, remembered until the next catch-up
+    /// when this store's view changes only by catching up (read-only and secondary
+    /// stores); read every time on a read-write store (`ends_memo.rs`).
+    pub fn remembered_end<Err>(
+        &self,
+        end: LedgerEnd,
+        read: impl FnOnce() -> std::result::Result<Option<Slot>, Err>,
+    ) -> std::result::Result<Option<Slot>, Err> {
+        let stable = !matches!(self.access_mode(), AccessMode::ReadWrite);
+        self.ends.get(stable, end, read)
     }
 
     /// The writer lock. A writer that panicked mid-call may have left the cache ahead of
@@ -219,15 +238,17 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// The highest slot with a meta.
     pub fn highest_slot(&self) -> Result<Option<Slot>> {
-        self.engine
-            .range::<Meta, Slot>(
-                columns::slot_key(Slot(0)),
-                None,
-                Direction::Reverse,
-                decode_slot,
-            )
-            .next()
-            .transpose()
+        self.remembered_end(LedgerEnd::HighestSlot, || {
+            self.engine
+                .range::<Meta, Slot>(
+                    columns::slot_key(Slot(0)),
+                    None,
+                    Direction::Reverse,
+                    decode_slot,
+                )
+                .next()
+                .transpose()
+        })
     }
 
     /// Marks the slot dead (replay failed on it).

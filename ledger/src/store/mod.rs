@@ -41,6 +41,7 @@ mod chain;
 mod checks;
 mod data_sets;
 mod duplicates;
+mod ends_memo;
 mod erasure_check;
 mod fault_engine;
 #[cfg(feature = "storage")]
@@ -82,6 +83,7 @@ pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};
 pub use column::Column;
 pub use defect::InsertDefect;
 pub use duplicates::{DuplicateKind, DuplicateSlot};
+pub use ends_memo::LedgerEnd;
 pub use fault_engine::{FaultCursor, FaultEngine, FaultHandle, FaultPoint, InjectedFault};
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};
 pub use shape_rules::ShapeRules;

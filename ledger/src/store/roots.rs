@@ -6,6 +6,7 @@ use std::ops::{Bound, RangeBounds};
 use super::blockstore::{Blockstore, DefaultEngine};
 use super::column::Column;
 use super::columns::{self, Root};
+use super::ends_memo::LedgerEnd;
 use super::kv::{Direction, KvEngine};
 use super::typed::RangeIter;
 use crate::error::Result;
@@ -78,12 +79,16 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// The highest rooted slot, `None` when nothing is rooted.
     pub fn max_root(&self) -> Result<Option<Slot>> {
-        self.rooted_slots_rev(..).next().transpose()
+        self.remembered_end(LedgerEnd::MaxRoot, || {
+            self.rooted_slots_rev(..).next().transpose()
+        })
     }
 
     /// The lowest rooted slot, `None` when nothing is rooted.
     pub fn lowest_root(&self) -> Result<Option<Slot>> {
-        self.rooted_slots(..).next().transpose()
+        self.remembered_end(LedgerEnd::LowestRoot, || {
+            self.rooted_slots(..).next().transpose()
+        })
     }
 }
 

@@ -65,3 +65,70 @@ fn read_only_and_secondary_see_the_writer() {
     }
     assert!(Blockstore::open(&dir.path().join("missing"), AccessMode::ReadOnly).is_err());
 }
+
+/// A secondary remembers the ledger's ends between catch-ups and forgets them at each one;
+/// a read-write store reads them every time.
+#[test]
+fn a_secondary_remembers_the_ledgers_ends_until_it_catches_up() {
+    use bstore_ledger::Slot;
+    use bstore_ledger::store::LedgerEnd;
+    use std::cell::Cell;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let secondary_dir = tempfile::tempdir().expect("tempdir");
+    let writer = open_rw(dir.path());
+    writer.set_roots([Slot(10), Slot(20)]).expect("roots");
+    let secondary = Blockstore::open(
+        dir.path(),
+        AccessMode::Secondary {
+            secondary_path: secondary_dir.path().to_path_buf(),
+        },
+    )
+    .expect("secondary");
+    assert_eq!(secondary.max_root().expect("max"), Some(Slot(20)));
+    assert_eq!(secondary.lowest_root().expect("low"), Some(Slot(10)));
+
+    writer.set_roots([Slot(5), Slot(30)]).expect("more roots");
+    // The writer sees its own roots at once.
+    assert_eq!(writer.max_root().expect("max"), Some(Slot(30)));
+    assert_eq!(writer.lowest_root().expect("low"), Some(Slot(5)));
+    // The secondary's view has not moved yet, then moves with the catch-up.
+    assert_eq!(secondary.max_root().expect("max"), Some(Slot(20)));
+    secondary.catch_up().expect("catch up");
+    assert_eq!(secondary.max_root().expect("max"), Some(Slot(30)));
+    assert_eq!(secondary.lowest_root().expect("low"), Some(Slot(5)));
+
+    let reads = Cell::new(0u64);
+    let read = || -> Result<Option<Slot>, LedgerError> {
+        reads.set(reads.get() + 1);
+        Ok(Some(Slot(reads.get())))
+    };
+    let first = secondary
+        .remembered_end(LedgerEnd::FirstAvailableBlock, read)
+        .expect("first");
+    let again = secondary
+        .remembered_end(LedgerEnd::FirstAvailableBlock, read)
+        .expect("again");
+    assert_eq!(
+        (first, again, reads.get()),
+        (Some(Slot(1)), Some(Slot(1)), 1)
+    );
+    secondary.catch_up().expect("catch up");
+    let after = secondary
+        .remembered_end(LedgerEnd::FirstAvailableBlock, read)
+        .expect("after");
+    assert_eq!((after, reads.get()), (Some(Slot(2)), 2));
+    // A failed read is not remembered.
+    let failed: Result<Option<Slot>, &str> =
+        secondary.remembered_end(LedgerEnd::LowestRoot, || Err("disk"));
+    assert_eq!(failed, Err("disk"));
+    assert_eq!(secondary.lowest_root().expect("low"), Some(Slot(5)));
+
+    writer
+        .remembered_end(LedgerEnd::FirstAvailableBlock, read)
+        .expect("rw");
+    writer
+        .remembered_end(LedgerEnd::FirstAvailableBlock, read)
+        .expect("rw");
+    assert_eq!(reads.get(), 4, "a read-write store reads every time");
+}
