@@ -4,14 +4,14 @@
 //! Values are returned as stored; `crate::history` decodes them.
 
 use super::blockstore::Blockstore;
-use super::columns::{
-    REWARDS, TRANSACTION_MEMOS, TRANSACTION_STATUS, signature_slot_key, slot_key,
-};
-use super::kv::{KvEngine, KvRead};
+use super::column::Column;
+use super::columns::{Rewards, TransactionMemos, TransactionStatus, signature_slot_key};
+use super::kv::KvEngine;
+use super::typed::Engine;
 use crate::error::{LedgerError, Result};
 use crate::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
 use crate::history::BlockRecord;
-use crate::types::Slot;
+use crate::types::{Signature, Slot};
 
 impl<E: KvEngine> Blockstore<E> {
     /// The `transaction_status` values of `slot` for `signatures`, in the order given: one
@@ -34,7 +34,7 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signatures: &[&[u8; 64]],
     ) -> Result<Vec<Option<E::Pinned<'_>>>> {
-        signature_rows(self.kv(), TRANSACTION_STATUS, slot, signatures)
+        signature_rows::<E, TransactionStatus>(&self.engine, slot, signatures)
     }
 
     /// One transaction's status value ([`Self::transaction_status_rows`] for one key).
@@ -43,7 +43,7 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
-        self.signature_row(TRANSACTION_STATUS, slot, signature)
+        self.signature_row::<TransactionStatus>(slot, signature)
     }
 
     /// One transaction's memo value (Agave: a bincode `String`).
@@ -52,26 +52,22 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
-        self.signature_row(TRANSACTION_MEMOS, slot, signature)
+        self.signature_row::<TransactionMemos>(slot, signature)
     }
 
     /// The value at `signature ‖ slot` of a signature-keyed column.
-    fn signature_row(
+    fn signature_row<C: Column<Key = (Signature, Slot)>>(
         &self,
-        cf: &'static str,
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
-        let key = signature_slot_key(signature, slot);
-        Ok(self.kv().get_pinned(cf, &key)?.map(|v| v.to_vec()))
+        let key = (Signature(*signature), slot);
+        Ok(self.engine.get_pinned::<C>(key)?.map(|v| v.to_vec()))
     }
 
     /// The slot's `rewards` value.
     pub fn rewards_row(&self, slot: Slot) -> Result<Option<Vec<u8>>> {
-        Ok(self
-            .kv()
-            .get_pinned(REWARDS, &slot_key(slot))?
-            .map(|v| v.to_vec()))
+        Ok(self.engine.get_pinned::<Rewards>(slot)?.map(|v| v.to_vec()))
     }
 
     /// The full block of `slot` with its history rows, owned: what an archive stores. The
@@ -126,10 +122,9 @@ fn not_a_block(slot: Slot, why: &str) -> LedgerError {
     }
 }
 
-/// Values of `cf` at `signature ‖ slot` for each signature, in the order given.
-fn signature_rows<'e, E: KvRead>(
-    kv: &'e E,
-    cf: &'static str,
+/// Values of `C` at `signature ‖ slot` for each signature, in the order given.
+fn signature_rows<'e, E: KvEngine, C: Column<KeyBytes = [u8; 72]>>(
+    engine: &'e Engine<E>,
     slot: Slot,
     signatures: &[&[u8; 64]],
 ) -> Result<Vec<Option<E::Pinned<'e>>>> {
@@ -140,7 +135,7 @@ fn signature_rows<'e, E: KvRead>(
         .filter_map(|&i| signatures.get(i))
         .map(|sig| signature_slot_key(sig, slot))
         .collect();
-    let values = kv.multi_get_pinned(cf, &keys)?;
+    let values = engine.multi_get_pinned::<C>(&keys)?;
     let mut out: Vec<Option<E::Pinned<'e>>> = signatures.iter().map(|_| None).collect();
     for (&i, value) in order.iter().zip(values) {
         if let Some(slot_out) = out.get_mut(i) {

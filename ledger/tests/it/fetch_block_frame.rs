@@ -6,8 +6,7 @@ use bstore_ledger::entry::{Entry, encode_entries};
 use bstore_ledger::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
 use bstore_ledger::shred::{BatchOptions, LastInSlot, Resign, Shredder};
 use bstore_ledger::store::columns::Meta;
-use bstore_ledger::store::kv::{KvBatch, KvWrite};
-use bstore_ledger::store::{Blockstore, Column, MemEngine};
+use bstore_ledger::store::{Blockstore, MemEngine};
 use bstore_ledger::{Hash, Slot};
 use ed25519_dalek::SigningKey;
 
@@ -45,11 +44,9 @@ fn insert(store: &Blockstore<MemEngine>, shreds: &[Vec<u8>]) {
 fn set_replay_start(store: &Blockstore<MemEngine>, slot: u64, start: u32) {
     let mut meta = store.meta(Slot(slot)).expect("read").expect("meta");
     meta.replay_fec_set_index = start;
-    let mut batch = store.kv().batch().expect("batch");
-    batch
-        .put(Meta::NAME, &Meta::encode_key(Slot(slot)), &meta.encode())
-        .expect("put");
-    store.kv().write(batch).expect("write");
+    let mut batch = store.row_batch().expect("batch");
+    batch.put::<Meta>(Slot(slot), &meta).expect("put");
+    store.write_rows(batch).expect("write");
 }
 
 fn hashes(store: &Blockstore<MemEngine>, slot: u64) -> (Vec<Hash>, Option<Hash>) {
