@@ -9,7 +9,7 @@ use super::columns::{Rewards, TransactionMemos, TransactionStatus, signature_slo
 use super::kv::KvEngine;
 use super::typed::Engine;
 use crate::error::{LedgerError, Result};
-use crate::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
+use crate::fetch::{BlockReader, FetchBuffer, SlotRead};
 use crate::history::BlockRecord;
 use crate::types::{Signature, Slot};
 
@@ -70,48 +70,39 @@ impl<E: KvEngine> Blockstore<E> {
         Ok(self.engine.get_pinned::<Rewards>(slot)?.map(|v| v.to_vec()))
     }
 
-    /// The full block of `slot` with its history rows, owned: what an archive stores. The
-    /// slot must be full and not dead (`DeadSlot`, or `CorruptValue`-free `MissingShred`
-    /// errors from the fetch otherwise); a slot without meta is `SlotCleanedUp` when purged,
-    /// else `InvalidBlockRecord`.
+    /// The full block of `slot` with its history rows, owned: what an archive stores, read
+    /// by the [`BlockReader`] rules. A slot this process purged is `SlotCleanedUp`, a dead
+    /// one `DeadSlot`; a slot without a meta, not full or without entries is
+    /// `InvalidBlockRecord` naming which.
     pub fn block_record(&self, slot: Slot, buf: &mut FetchBuffer) -> Result<BlockRecord> {
-        let Some(meta) = self.meta(slot)? else {
-            return Err(not_a_block(slot, "no slot meta"));
+        let Some(block) = self.block(slot, SlotRead::Unread, buf)? else {
+            // Only on this error path is the meta read again, to say why.
+            let why = match self.meta(slot)? {
+                None => "no slot meta",
+                Some(meta) if !meta.is_full() => "the slot is not full",
+                Some(_) => "the slot has no entries",
+            };
+            return Err(not_a_block(slot, why));
         };
-        let parent_slot = meta.parent_slot.unwrap_or_default();
-        let previous_blockhash = parent_blockhash(self, meta.parent_slot, buf)?.unwrap_or_default();
-        let block_time = self.block_time(slot)?;
-        let block_height = self.block_height(slot)?;
-        let rewards = self.rewards_row(slot)?;
-        let views = fetch_block_views(self, slot, &meta, buf)?;
-        if !views.is_full {
-            return Err(not_a_block(slot, "the slot is not full"));
-        }
-        let blockhash = views
-            .blockhash()
-            .ok_or_else(|| not_a_block(slot, "the slot has no entries"))?;
-        let signatures: Vec<&[u8; 64]> = views
-            .sets
-            .iter()
-            .flat_map(|set| set.entries.transactions())
-            .map(|tx| tx.first_signature().unwrap_or(&[0u8; 64]))
-            .collect();
-        let statuses = self.transaction_status_rows(slot, &signatures)?;
-        let entry_sets = views
-            .sets
-            .iter()
-            .map(|set| set.entries.bytes().to_vec())
+        let statuses = self
+            .block_statuses(&block)?
+            .into_iter()
+            .map(|row| row.map(|row| row.to_vec()))
             .collect();
         Ok(BlockRecord {
             slot,
-            parent_slot,
-            blockhash,
-            previous_blockhash,
-            block_time,
-            block_height,
-            entry_sets,
+            parent_slot: block.parent_slot(),
+            blockhash: block.blockhash,
+            previous_blockhash: block.previous_blockhash.unwrap_or_default(),
+            block_time: block.block_time,
+            block_height: block.block_height,
+            entry_sets: block
+                .sets
+                .iter()
+                .map(|set| set.entries.bytes().to_vec())
+                .collect(),
             statuses,
-            rewards,
+            rewards: self.block_rewards(slot)?,
         })
     }
 }

@@ -20,7 +20,7 @@ fn entry(n: u8) -> Entry {
 
 /// `slot`'s two data sets (one 32:32 FEC set each; the second ends the slot), holding one
 /// entry each: `first` then `first + 1`.
-fn two_sets(slot: u64, parent: u64, first: u8) -> [Vec<Vec<u8>>; 2] {
+pub(crate) fn two_sets(slot: u64, parent: u64, first: u8) -> [Vec<Vec<u8>>; 2] {
     let key = SigningKey::from_bytes(&[5u8; 32]);
     let mut shredder = Shredder::new(Slot(slot), Slot(parent), 1, key).expect("shape");
     [(LastInSlot::No, first), (LastInSlot::Yes, first + 1)].map(|(last, n)| {
