@@ -61,12 +61,17 @@ impl<'b> Block<'b> {
     /// The first signature of every transaction, in block order (64 zero bytes for an
     /// unsigned one, which no status row is keyed by).
     pub fn signatures(&self) -> Vec<&'b [u8; 64]> {
-        self.sets
-            .iter()
-            .flat_map(|set| set.entries.transactions())
-            .map(|tx| tx.first_signature().unwrap_or(&[0u8; 64]))
-            .collect()
+        first_signatures(&self.sets)
     }
+}
+
+/// The first signature of every transaction of `sets`, in order (64 zero bytes for an
+/// unsigned one): the keys of a block's `transaction_status` rows.
+pub fn first_signatures<'b>(sets: &[DataSetView<'b>]) -> Vec<&'b [u8; 64]> {
+    sets.iter()
+        .flat_map(|set| set.entries.transactions())
+        .map(|tx| tx.first_signature().unwrap_or(&[0u8; 64]))
+        .collect()
 }
 
 /// Reads whole blocks and their history rows.

@@ -2,7 +2,7 @@
 //! (`docs/on-disk-layout.md#column-families`).
 //!
 //! Always built (pure codecs, usable by fuzz targets without RocksDB):
-//! - [`column`]: the one [`Column`] trait: name, key bytes, value codec.
+//! - [`column`](mod@column): the one [`Column`] trait: name, key bytes, value codec.
 //! - [`columns`]: every column family, declared once (one `columns!` line each) with its
 //!   key layout ([`keys`]) and value type (`values.rs`); every list of families is derived
 //!   from it. [`alt_columns`]: the value types of the ones Agave 4.x added; [`families`]:
