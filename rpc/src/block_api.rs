@@ -3,14 +3,15 @@
 //! The server's own path (`methods/block.rs`) adds availability, commitment and the memory
 //! budget around the same two steps.
 
-use bstore_ledger::fetch::{DataSetView, FetchBuffer, fetch_block_views};
+use bstore_ledger::fetch::{BlockReader, DataSetView, FetchBuffer, SlotRead};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, Slot};
 
+use crate::chain::Chain;
 use crate::encode::{BlockHeader, encode_block};
 use crate::error::RpcError;
-use crate::history::{self, HistoryRows, block_signatures};
-use crate::methods::block::previous_blockhash;
+use crate::history::{self, HistoryRows};
+use crate::methods::block::{block_header, read_block};
 use crate::params::BlockConfig;
 
 /// A full block fetched as zero-copy views over the caller's buffer.
@@ -23,47 +24,29 @@ pub struct FetchedBlock<'b> {
 }
 
 impl<'b> FetchedBlock<'b> {
-    /// Fetches `slot` (one multi-get for the parent's last data set, one for the slot).
-    /// A slot that is not stored, not full, dead, or purged is `BlockNotAvailable`.
+    /// Fetches `slot` (one multi-get for the parent's last data set, one for the slot) by
+    /// the same reader and with the same errors as `getBlock`: a slot not stored, not full
+    /// or dead is `BlockNotAvailable`, one purged `BlockCleanedUp`.
     pub fn fetch(
         store: &Blockstore,
         slot: Slot,
         buf: &'b mut FetchBuffer,
     ) -> Result<Self, RpcError> {
-        let Some(meta) = store.meta(slot)? else {
-            return Err(RpcError::BlockNotAvailable { slot });
-        };
-        let previous = previous_blockhash(store, meta.parent_slot, buf)?;
-        let block_time = store.block_time(slot)?;
-        let block_height = store.block_height(slot)?;
-        let views = match fetch_block_views(store, slot, &meta, buf) {
-            Ok(views) => views,
-            Err(
-                bstore_ledger::LedgerError::DeadSlot { .. }
-                | bstore_ledger::LedgerError::SlotCleanedUp { .. },
-            ) => {
-                return Err(RpcError::BlockNotAvailable { slot });
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let (true, Some(blockhash)) = (views.is_full, views.blockhash()) else {
-            return Err(RpcError::BlockNotAvailable { slot });
-        };
-        let signatures = block_signatures(&views.sets);
+        // No commitment here, so no confirmed window: any positive one will do.
+        let chain = Chain::new(store, 1);
+        let block = read_block(&chain, slot, SlotRead::Unread, buf)?;
         let rows = HistoryRows {
-            statuses: store.transaction_status_rows(slot, &signatures)?,
-            rewards: store.rewards_row(slot)?,
+            statuses: store
+                .block_statuses(&block)?
+                .into_iter()
+                .map(|row| row.map(|row| row.to_vec()))
+                .collect(),
+            rewards: store.block_rewards(slot)?,
         };
         Ok(Self {
             rows,
-            header: BlockHeader {
-                parent_slot: meta.parent_slot.unwrap_or_default(),
-                blockhash,
-                previous_blockhash: previous,
-                block_time,
-                block_height,
-            },
-            sets: views.sets,
+            header: block_header(&block),
+            sets: block.sets,
         })
     }
 

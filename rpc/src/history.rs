@@ -8,7 +8,6 @@
 //! with `"meta": null` for each transaction.
 
 use bstore_ledger::Slot;
-use bstore_ledger::fetch::DataSetView;
 use bstore_ledger::history::{SlotRewards, StatusMeta};
 use bstore_ledger::store::Blockstore;
 
@@ -26,13 +25,8 @@ pub(crate) struct HistoryRows<R> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Incomplete(pub String);
 
-/// The first signature of every transaction of the block, in order.
-pub(crate) fn block_signatures<'a>(sets: &[DataSetView<'a>]) -> Vec<&'a [u8; 64]> {
-    sets.iter()
-        .flat_map(|s| s.entries.transactions())
-        .map(|tx| tx.first_signature().unwrap_or(&[0u8; 64]))
-        .collect()
-}
+/// The first signature of every transaction of the block, in order (the ledger's rule).
+pub(crate) use bstore_ledger::fetch::first_signatures as block_signatures;
 
 /// Reads the block's statuses (one multi-get) and rewards.
 pub(crate) fn read_rows<'s>(

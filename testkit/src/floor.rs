@@ -68,24 +68,24 @@ pub fn copy_slot_data_scan_unchecked(
     out: &mut Vec<u8>,
 ) -> Result<u64, LedgerError> {
     use bstore_ledger::ShredIndex;
-    use bstore_ledger::store::Column;
     use bstore_ledger::store::columns::DataShred;
-    use bstore_ledger::store::kv::{Direction, KvCursor, KvScan};
+    use bstore_ledger::store::kv::Direction;
+    use std::ops::ControlFlow;
 
     out.clear();
     let Some((first, end)) = read_bounds(store, slot, start)? else {
         return Ok(0);
     };
-    let lower = DataShred::encode_key((slot, ShredIndex(first)));
-    let upper = DataShred::encode_key((slot, ShredIndex(end)));
-    let mut cursor = store
-        .kv()
-        .cursor(DataShred::NAME, &lower, Some(&upper), Direction::Forward);
     let mut read = 0u64;
-    while let Some(row) = cursor.advance() {
-        let (_, bytes) = row?;
-        read += 1;
-        push_data(bytes, out);
-    }
+    store.for_each_row::<DataShred>(
+        Some((slot, ShredIndex(first))),
+        Some((slot, ShredIndex(end))),
+        Direction::Forward,
+        |_, bytes| {
+            read += 1;
+            push_data(bytes, out);
+            ControlFlow::Continue(())
+        },
+    )?;
     Ok(read)
 }

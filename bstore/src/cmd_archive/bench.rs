@@ -8,8 +8,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use bstore_archive::{ArchiveOptions, ArchiveReader, Layout};
 use bstore_ledger::fetch::FetchBuffer;
-use bstore_ledger::store::columns::{REWARDS, TRANSACTION_STATUS, signature_slot_key, slot_key};
-use bstore_ledger::store::kv::{KvBatch, KvWrite};
+use bstore_ledger::store::columns::{Rewards, TransactionStatus};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
@@ -80,19 +79,17 @@ fn build_ledger(store: &Blockstore, args: &BenchArgs) -> Result<(), Box<dyn std:
         let g = generator.generate(Slot(s), Slot(s - 1), hash, spec)?;
         store.insert_shreds(&g.data_shreds)?;
         hash = g.blockhash;
-        let mut batch = store.kv().batch()?;
+        let mut batch = store.row_batch()?;
         for tx in g.entries.iter().flat_map(|e| &e.transactions) {
             if let Some(sig) = tx.first_signature() {
-                let key = signature_slot_key(sig.as_bytes(), Slot(s));
-                batch.put(
-                    TRANSACTION_STATUS,
-                    &key,
+                batch.put_bytes::<TransactionStatus>(
+                    (*sig, Slot(s)),
                     &status_value(sig.as_bytes(), args.status_bytes),
                 )?;
             }
         }
-        batch.put(REWARDS, &slot_key(Slot(s)), &[0u8; 48])?;
-        store.kv().write(batch)?;
+        batch.put_bytes::<Rewards>(Slot(s), &[0u8; 48])?;
+        store.write_rows(batch)?;
         store.set_block_time(Slot(s), 1_700_000_000 + s as i64)?;
         store.set_block_height(Slot(s), s)?;
         store.set_roots([Slot(s)])?;

@@ -1,16 +1,17 @@
 //! `bstore ledger analyze`: agave-ledger-tool's `analyze-storage` — per column family the
 //! number of keys, key and value bytes, and the spread of value sizes, from a full scan.
 //!
-//! Columns: every one bstore declares (`columns::ALL`, in that order), then any other
-//! column family the database holds (an Agave ledger's transaction-status columns, RocksDB's
-//! `default`), named by the newest RocksDB `OPTIONS-*` file of the ledger and reached
-//! through the engine, which opens every column family on disk.
+//! Columns: every one bstore declares (`columns::FAMILIES`: Agave 4.x's set, in Agave's
+//! order), then any other column family the database holds (RocksDB's `default`, a retired
+//! family of an older ledger), named by the newest RocksDB `OPTIONS-*` file of the ledger
+//! and reached through the engine, which opens every column family on disk.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use std::ops::ControlFlow;
+
 use bstore_ledger::store::columns;
-use bstore_ledger::store::kv::{Direction, KvCursor};
 use bstore_ledger::store::{Blockstore, KvEngine};
 use serde_json::{Value, json};
 
@@ -20,7 +21,7 @@ use super::Format;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct ColumnStats {
     pub name: String,
-    /// Declared by bstore (`columns::ALL`), or found on disk only.
+    /// Declared by bstore (`columns::FAMILIES`), or found on disk only.
     pub known: bool,
     pub keys: u64,
     pub key_bytes: u64,
@@ -110,12 +111,13 @@ fn column_families_on_disk(db: &Path) -> std::io::Result<Vec<String>> {
         .collect())
 }
 
-/// Scans every column; `extra` names column families found on disk beyond `columns::ALL`.
+/// Scans every column; `extra` names column families found on disk beyond
+/// `columns::FAMILIES`.
 pub(crate) fn analyze<E: KvEngine>(
     store: &Blockstore<E>,
     extra: &[&'static str],
 ) -> bstore_ledger::Result<Vec<ColumnStats>> {
-    let known = columns::ALL.iter().map(|(name, _)| (*name, true));
+    let known = columns::FAMILIES.iter().map(|family| (family.name, true));
     let unknown = extra.iter().map(|name| (*name, false));
     let mut out = Vec::new();
     for (name, is_known) in known.chain(unknown) {
@@ -126,11 +128,10 @@ pub(crate) fn analyze<E: KvEngine>(
         };
         // A full scan reads every value (Agave's analyze-storage does the same): sizes are
         // exact, and nothing is kept but the histogram.
-        let mut cursor = store.kv().cursor(name, &[], None, Direction::Forward);
-        while let Some(item) = cursor.advance() {
-            let (key, value) = item?;
+        store.for_each_family_row(name, |key, value| {
             stats.add(key, value);
-        }
+            ControlFlow::Continue(())
+        })?;
         out.push(stats);
     }
     Ok(out)
@@ -144,7 +145,7 @@ pub(crate) fn run<E: KvEngine>(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut extra: Vec<String> = column_families_on_disk(&ledger.join("rocksdb"))?
         .into_iter()
-        .filter(|n| !columns::ALL.iter().any(|(known, _)| known == n))
+        .filter(|n| columns::family(n).is_none())
         .collect();
     extra.sort();
     extra.dedup();
@@ -222,7 +223,7 @@ mod tests {
             .set_roots([bstore_ledger::Slot(3), bstore_ledger::Slot(4)])
             .expect("roots");
         let stats = analyze(&store, &[]).expect("scan");
-        assert_eq!(stats.len(), columns::ALL.len());
+        assert_eq!(stats.len(), columns::FAMILIES.len());
         let root = stats.iter().find(|s| s.name == "root").expect("root");
         assert_eq!((root.keys, root.key_bytes, root.value_bytes), (2, 16, 2));
         assert!(

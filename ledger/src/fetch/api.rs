@@ -97,12 +97,7 @@ where
     S: ShredRanges + ViewFetch + ?Sized,
 {
     for range in store.completed_ranges(slot, 0)?.into_iter().rev() {
-        let views = store.fetch_data_block_views(slot, range, buf)?;
-        let last = views
-            .sets
-            .last()
-            .and_then(|set| set.entries.get(set.entries.len().checked_sub(1)?))
-            .map(|entry| entry.hash());
+        let last = store.fetch_data_block_views(slot, range, buf)?.blockhash();
         if last.is_some() {
             return Ok(last);
         }

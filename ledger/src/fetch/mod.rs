@@ -5,6 +5,7 @@
 mod api;
 mod assembly;
 mod block;
+mod block_reader;
 mod components;
 mod defect;
 mod deshred;
@@ -16,6 +17,7 @@ mod store_fetch;
 pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch, last_entry_hash};
 pub use assembly::{SlotShreds, group_by_slot};
 pub use block::{block_start, fetch_block_views, parent_blockhash};
+pub use block_reader::{Block, BlockReader, SlotRead, first_signatures};
 pub use components::{Component, ComponentFetch, SlotComponent, SlotComponents};
 pub use defect::DataDefect;
 pub use deshred::{check_range_into, deshred, deshred_into};

@@ -14,7 +14,7 @@ use crate::fetch::api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
 use crate::fetch::components::{Component, decode_component};
 use crate::fetch::{DataDefect, check_range_into, completed_ranges};
 use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
-use crate::store::{Blockstore, KvEngine, ReadPath};
+use crate::store::{Blockstore, KvEngine, ReadPath, SlotMeta};
 use crate::types::{ShredIndex, Slot};
 
 /// Whether a fetch may read a slot marked dead (RPC and replay refuse; tools may not).
@@ -114,12 +114,7 @@ impl<E: KvEngine> Blockstore<E> {
         let Some(meta) = self.meta(slot)? else {
             return Ok(None);
         };
-        let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
-        let ranges = completed_ranges(
-            meta.completed_data_indexes.range(start, consumed),
-            start,
-            consumed,
-        );
+        let ranges = ranges_of(&meta, start);
         if allow_dead == AllowDead::No && self.is_dead(slot)? {
             return Err(LedgerError::DeadSlot { slot });
         }
@@ -166,7 +161,8 @@ impl<E: KvEngine> Blockstore<E> {
         }
     }
 
-    fn views_of<'b>(
+    /// Deshreds `ranges` of `slot` into `buf` and parses each data set (no meta read).
+    pub(super) fn views_of<'b>(
         &self,
         slot: Slot,
         start: u32,
@@ -204,6 +200,16 @@ impl<E: KvEngine> Blockstore<E> {
             is_full,
         })
     }
+}
+
+/// The completed data sets of `meta`'s slot from `start`, as shred ranges.
+pub(super) fn ranges_of(meta: &SlotMeta, start: u32) -> Vec<Range<u32>> {
+    let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
+    completed_ranges(
+        meta.completed_data_indexes.range(start, consumed),
+        start,
+        consumed,
+    )
 }
 
 /// Checks every range of `values` (the stored payloads of `first..`, `None` where absent)

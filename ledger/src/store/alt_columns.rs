@@ -1,6 +1,7 @@
-//! The column families Agave 4.x added (`docs/on-disk-layout.md#agave-4x-column-families`),
-//! each declared once with its byte layout. Keys: integers big-endian, a block id as its 32
-//! raw bytes. Values: wincode (bincode 1.x fixint compatible), integers little-endian.
+//! The column families Agave 4.x added (`docs/on-disk-layout.md#agave-4x-column-families`):
+//! their columns are declared with the others in `columns.rs` (re-exported here), their
+//! value types live here. Keys: integers big-endian, a block id as its 32 raw bytes.
+//! Values: wincode (bincode 1.x fixint compatible), integers little-endian.
 //!
 //! The `alt_*` families hold another version of a slot than the one in `meta` / `index` /
 //! `data_shred` / `merkle_root_meta`, fetched by repair by its block id; a row's value has
@@ -8,159 +9,13 @@
 //! block-id repair), but reads them typed, keeps them on every open and deletes their rows
 //! of purged slots (every key starts with the slot), as Agave does.
 
-use super::agave_meta::{MerkleRootMeta, SlotIndex};
-use super::column::{Column, Compression, corrupt_key, corrupt_value};
-use super::slot_meta::SlotMeta;
 use super::wire::Reader;
-use crate::error::Result;
-use crate::types::{Hash, Slot};
+use crate::types::Hash;
 
-/// A slot version named by its block id: `(slot, block_id)`.
-pub type BlockKey = (Slot, Hash);
-
-/// Splits `bytes` into the slot (8 BE), the block id (32) and `N` more bytes.
-fn split_block_key<C: Column, const N: usize>(bytes: &[u8]) -> Result<(Slot, Hash, [u8; N])> {
-    let want = 40 + N;
-    if bytes.len() != want {
-        return Err(corrupt_key::<C>(
-            bytes,
-            format!("{} bytes, expected {want}", bytes.len()),
-        ));
-    }
-    let slot: [u8; 8] = bytes
-        .get(..8)
-        .and_then(|b| b.try_into().ok())
-        .unwrap_or_default();
-    let id: [u8; 32] = bytes
-        .get(8..40)
-        .and_then(|b| b.try_into().ok())
-        .unwrap_or_default();
-    let rest: [u8; N] = bytes
-        .get(40..)
-        .and_then(|b| b.try_into().ok())
-        .unwrap_or([0; N]);
-    Ok((Slot(u64::from_be_bytes(slot)), Hash(id), rest))
-}
-
-fn block_key<const L: usize>(slot: Slot, id: &Hash, rest: &[u8]) -> [u8; L] {
-    let mut key = [0u8; L];
-    for (dst, src) in key
-        .iter_mut()
-        .zip(slot.0.to_be_bytes().iter().chain(id.as_bytes()).chain(rest))
-    {
-        *dst = *src;
-    }
-    key
-}
-
-/// `alt_meta`: slot u64 BE ‖ block_id (40) → [`SlotMeta`] (the `meta` row layout, V3).
-#[derive(Debug, Clone, Copy)]
-pub struct AltMeta;
-
-impl Column for AltMeta {
-    const NAME: &'static str = "alt_meta";
-    const COMPRESSION: Compression = Compression::Default;
-    type Key = BlockKey;
-    type KeyBytes = [u8; 40];
-    type Value = SlotMeta;
-    fn encode_key((slot, id): BlockKey) -> [u8; 40] {
-        block_key(slot, &id, &[])
-    }
-    fn decode_key(bytes: &[u8]) -> Result<BlockKey> {
-        split_block_key::<Self, 0>(bytes).map(|(s, id, _)| (s, id))
-    }
-    fn encode_value(value: &SlotMeta) -> Vec<u8> {
-        value.encode()
-    }
-    fn decode_value(key: BlockKey, bytes: &[u8]) -> Result<SlotMeta> {
-        let meta = SlotMeta::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))?;
-        if meta.slot != key.0 {
-            return Err(corrupt_value::<Self>(
-                key,
-                format!("holds slot {}", meta.slot),
-            ));
-        }
-        Ok(meta)
-    }
-}
-
-/// `alt_index`: slot u64 BE ‖ block_id (40) → [`SlotIndex`] (the `index` row layout).
-#[derive(Debug, Clone, Copy)]
-pub struct AltIndex;
-
-impl Column for AltIndex {
-    const NAME: &'static str = "alt_index";
-    const COMPRESSION: Compression = Compression::Default;
-    type Key = BlockKey;
-    type KeyBytes = [u8; 40];
-    type Value = SlotIndex;
-    fn encode_key((slot, id): BlockKey) -> [u8; 40] {
-        block_key(slot, &id, &[])
-    }
-    fn decode_key(bytes: &[u8]) -> Result<BlockKey> {
-        split_block_key::<Self, 0>(bytes).map(|(s, id, _)| (s, id))
-    }
-    fn encode_value(value: &SlotIndex) -> Vec<u8> {
-        value.encode()
-    }
-    fn decode_value(key: BlockKey, bytes: &[u8]) -> Result<SlotIndex> {
-        SlotIndex::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))
-    }
-}
-
-/// `alt_data_shred`: slot u64 BE ‖ block_id ‖ shred index u64 BE (48) → the data shred
-/// payload, as in `data_shred`. Not compressed.
-#[derive(Debug, Clone, Copy)]
-pub struct AltDataShred;
-
-impl Column for AltDataShred {
-    const NAME: &'static str = "alt_data_shred";
-    const COMPRESSION: Compression = Compression::None;
-    type Key = (Slot, Hash, u32);
-    type KeyBytes = [u8; 48];
-    type Value = Vec<u8>;
-    fn encode_key((slot, id, index): Self::Key) -> [u8; 48] {
-        block_key(slot, &id, &u64::from(index).to_be_bytes())
-    }
-    fn decode_key(bytes: &[u8]) -> Result<Self::Key> {
-        let (slot, id, index) = split_block_key::<Self, 8>(bytes)?;
-        let index = u64::from_be_bytes(index);
-        let index = u32::try_from(index)
-            .map_err(|_| corrupt_key::<Self>(bytes, format!("shred index {index} exceeds u32")))?;
-        Ok((slot, id, index))
-    }
-    fn encode_value(value: &Vec<u8>) -> Vec<u8> {
-        value.clone()
-    }
-    fn decode_value(_key: Self::Key, bytes: &[u8]) -> Result<Vec<u8>> {
-        Ok(bytes.to_vec())
-    }
-}
-
-/// `alt_merkle_root_meta`: slot u64 BE ‖ block_id ‖ fec_set_index u32 BE (44) →
-/// [`MerkleRootMeta`], as in `merkle_root_meta`.
-#[derive(Debug, Clone, Copy)]
-pub struct AltMerkleRootMeta;
-
-impl Column for AltMerkleRootMeta {
-    const NAME: &'static str = "alt_merkle_root_meta";
-    const COMPRESSION: Compression = Compression::Default;
-    type Key = (Slot, Hash, u32);
-    type KeyBytes = [u8; 44];
-    type Value = MerkleRootMeta;
-    fn encode_key((slot, id, fec): Self::Key) -> [u8; 44] {
-        block_key(slot, &id, &fec.to_be_bytes())
-    }
-    fn decode_key(bytes: &[u8]) -> Result<Self::Key> {
-        split_block_key::<Self, 4>(bytes).map(|(s, id, f)| (s, id, u32::from_be_bytes(f)))
-    }
-    fn encode_value(value: &MerkleRootMeta) -> Vec<u8> {
-        value.encode()
-    }
-    fn decode_value(key: Self::Key, bytes: &[u8]) -> Result<MerkleRootMeta> {
-        MerkleRootMeta::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))
-    }
-}
+pub use super::columns::{
+    AltDataShred, AltIndex, AltMerkleRootMeta, AltMeta, DoubleMerkleMetaColumn,
+};
+pub use super::keys::BlockKey;
 
 /// Where a block's rows live: the primary columns, or the `alt_*` ones under a block id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -244,31 +99,6 @@ impl DoubleMerkleMeta {
             fec_set_count,
             proofs,
         })
-    }
-}
-
-/// `double_merkle_meta`: slot u64 BE ‖ [`BlockLocation`] as 32 bytes (40) →
-/// [`DoubleMerkleMeta`].
-#[derive(Debug, Clone, Copy)]
-pub struct DoubleMerkleMetaColumn;
-
-impl Column for DoubleMerkleMetaColumn {
-    const NAME: &'static str = "double_merkle_meta";
-    const COMPRESSION: Compression = Compression::Default;
-    type Key = (Slot, BlockLocation);
-    type KeyBytes = [u8; 40];
-    type Value = DoubleMerkleMeta;
-    fn encode_key((slot, location): Self::Key) -> [u8; 40] {
-        block_key(slot, &Hash(location.to_bytes()), &[])
-    }
-    fn decode_key(bytes: &[u8]) -> Result<Self::Key> {
-        split_block_key::<Self, 0>(bytes).map(|(s, id, _)| (s, BlockLocation::from_bytes(id.0)))
-    }
-    fn encode_value(value: &DoubleMerkleMeta) -> Vec<u8> {
-        value.encode()
-    }
-    fn decode_value(key: Self::Key, bytes: &[u8]) -> Result<DoubleMerkleMeta> {
-        DoubleMerkleMeta::decode(bytes).map_err(|r| corrupt_value::<Self>(key, r))
     }
 }
 

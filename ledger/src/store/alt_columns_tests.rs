@@ -6,6 +6,10 @@ use proptest::prelude::*;
 use super::*;
 use crate::error::LedgerError;
 use crate::shred::ShredKind;
+use crate::store::Column;
+use crate::store::agave_meta::MerkleRootMeta;
+use crate::store::slot_meta::SlotMeta;
+use crate::types::Slot;
 
 const ID: Hash = Hash([0xAB; 32]);
 

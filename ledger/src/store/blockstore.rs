@@ -150,8 +150,9 @@ impl<E: KvEngine> Blockstore<E> {
         }
     }
 
-    /// The engine underneath (tests and tools that check raw columns).
-    pub fn kv(&self) -> &E {
+    /// The engine underneath (inside the crate only: callers go through typed columns,
+    /// `rows.rs`).
+    pub(crate) fn kv(&self) -> &E {
         self.engine.kv()
     }
 

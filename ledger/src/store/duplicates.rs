@@ -14,7 +14,7 @@ use std::fmt;
 use super::agave_meta::DuplicateSlotProof;
 use super::columns::DuplicateSlots;
 use super::kv::KvEngine;
-use super::typed::{Batch, Engine};
+use super::typed::{Engine, RowBatch};
 use crate::error::Result;
 use crate::types::Slot;
 
@@ -103,7 +103,10 @@ impl CallDuplicates {
     }
 
     /// Puts the new proofs into the batch and returns the slots, ascending.
-    pub(super) fn write<E: KvEngine>(self, batch: &mut Batch<'_, E>) -> Result<Vec<DuplicateSlot>> {
+    pub(super) fn write<E: KvEngine>(
+        self,
+        batch: &mut RowBatch<'_, E>,
+    ) -> Result<Vec<DuplicateSlot>> {
         let mut out = Vec::with_capacity(self.found.len());
         for (slot, (kind, proof)) in self.found {
             batch.put::<DuplicateSlots>(slot, &proof)?;

@@ -5,40 +5,22 @@
 //! names the families below that exist plus every one of [`AGAVE4`] (created empty when
 //! missing); read-only and secondary opens name what exists.
 
-use super::alt_columns::{
-    AltDataShred, AltIndex, AltMerkleRootMeta, AltMeta, DoubleMerkleMetaColumn,
-};
-use super::column::Column;
-use super::columns;
+use super::column::Family;
+use super::columns::FAMILIES;
 
-/// Every column family Agave 4.2 / 4.4 opens, in Agave's order. A new ledger gets all of
-/// them (bstore's [`columns::ALL`] plus [`columns::AGAVE_OTHER_COLUMNS`]).
-pub const AGAVE4: [&str; 24] = [
-    columns::Meta::NAME,
-    columns::DeadSlots::NAME,
-    columns::DuplicateSlots::NAME,
-    columns::ErasureMetaColumn::NAME,
-    columns::Orphans::NAME,
-    "bank_hashes",
-    columns::Root::NAME,
-    columns::Index::NAME,
-    columns::DataShred::NAME,
-    columns::CodeShred::NAME,
-    columns::TRANSACTION_STATUS,
-    columns::ADDRESS_SIGNATURES,
-    columns::TRANSACTION_MEMOS,
-    columns::REWARDS,
-    columns::BlockTime::NAME,
-    "perf_samples",
-    columns::BlockHeight::NAME,
-    "optimistic_slots",
-    columns::MerkleRootMetaColumn::NAME,
-    AltMeta::NAME,
-    AltIndex::NAME,
-    AltDataShred::NAME,
-    AltMerkleRootMeta::NAME,
-    DoubleMerkleMetaColumn::NAME,
-];
+const fn names<const N: usize>(families: [Family; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = families[i].name;
+        i += 1;
+    }
+    out
+}
+
+/// Every column family Agave 4.2 / 4.4 opens, in Agave's order: the names of
+/// [`FAMILIES`]. A new ledger gets all of them.
+pub const AGAVE4: [&str; FAMILIES.len()] = names(FAMILIES);
 
 /// Families older Agave versions kept and Agave 4.x drops when it opens a ledger
 /// read-write: `transaction_status_index` (the primary-index rotation of ≤ 1.x history,
@@ -58,24 +40,57 @@ pub fn is_known(name: &str) -> bool {
 mod tests {
     use std::collections::BTreeSet;
 
+    use super::super::columns;
     use super::*;
 
     #[test]
     fn bstore_declares_exactly_agave_4x_set() {
-        let declared: BTreeSet<&str> = columns::ALL
-            .iter()
-            .map(|(n, _)| *n)
-            .chain(columns::AGAVE_OTHER_COLUMNS)
-            .collect();
-        let agave: BTreeSet<&str> = AGAVE4.into_iter().collect();
-        assert_eq!(declared, agave);
-        assert_eq!(
-            declared.len(),
-            columns::ALL.len() + columns::AGAVE_OTHER_COLUMNS.len()
-        );
+        let declared: BTreeSet<&str> = AGAVE4.into_iter().collect();
+        // Agave 4.x's `Rocks::columns()`, copied by name from its source as the record the
+        // declaration must keep.
+        let agave = [
+            "erasure_meta",
+            "dead_slots",
+            "duplicate_slots",
+            "index",
+            "orphans",
+            "bank_hashes",
+            "root",
+            "meta",
+            "data_shred",
+            "code_shred",
+            "transaction_status",
+            "address_signatures",
+            "transaction_memos",
+            "rewards",
+            "blocktime",
+            "perf_samples",
+            "block_height",
+            "optimistic_slots",
+            "merkle_root_meta",
+            "alt_meta",
+            "alt_index",
+            "alt_data_shred",
+            "alt_merkle_root_meta",
+            "double_merkle_meta",
+        ];
+        assert_eq!(AGAVE4, agave);
+        assert_eq!(declared.len(), AGAVE4.len(), "every family declared once");
         assert!(!declared.contains("transaction_status_index"));
-        assert!(RETIRED.iter().all(|r| is_known(r) && !agave.contains(r)));
+        assert!(RETIRED.iter().all(|r| is_known(r) && !declared.contains(r)));
         assert!(!is_known("future_column"));
+        // What a range purge reaches: every family but the three keyed by signature or
+        // address, which the purge finds through the slots' transactions.
+        let by_range: BTreeSet<&str> = columns::slot_keyed().collect();
+        let others: BTreeSet<&str> = declared.difference(&by_range).copied().collect();
+        assert_eq!(
+            others,
+            BTreeSet::from([
+                "transaction_status",
+                "address_signatures",
+                "transaction_memos"
+            ])
+        );
     }
 }
 

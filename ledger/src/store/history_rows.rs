@@ -4,14 +4,14 @@
 //! Values are returned as stored; `crate::history` decodes them.
 
 use super::blockstore::Blockstore;
-use super::columns::{
-    REWARDS, TRANSACTION_MEMOS, TRANSACTION_STATUS, signature_slot_key, slot_key,
-};
-use super::kv::{KvEngine, KvRead};
+use super::column::Column;
+use super::columns::{Rewards, TransactionMemos, TransactionStatus, signature_slot_key};
+use super::kv::KvEngine;
+use super::typed::Engine;
 use crate::error::{LedgerError, Result};
-use crate::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
+use crate::fetch::{BlockReader, FetchBuffer, SlotRead};
 use crate::history::BlockRecord;
-use crate::types::Slot;
+use crate::types::{Signature, Slot};
 
 impl<E: KvEngine> Blockstore<E> {
     /// The `transaction_status` values of `slot` for `signatures`, in the order given: one
@@ -34,7 +34,7 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signatures: &[&[u8; 64]],
     ) -> Result<Vec<Option<E::Pinned<'_>>>> {
-        signature_rows(self.kv(), TRANSACTION_STATUS, slot, signatures)
+        signature_rows::<E, TransactionStatus>(&self.engine, slot, signatures)
     }
 
     /// One transaction's status value ([`Self::transaction_status_rows`] for one key).
@@ -43,7 +43,7 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
-        self.signature_row(TRANSACTION_STATUS, slot, signature)
+        self.signature_row::<TransactionStatus>(slot, signature)
     }
 
     /// One transaction's memo value (Agave: a bincode `String`).
@@ -52,70 +52,57 @@ impl<E: KvEngine> Blockstore<E> {
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
-        self.signature_row(TRANSACTION_MEMOS, slot, signature)
+        self.signature_row::<TransactionMemos>(slot, signature)
     }
 
     /// The value at `signature ‖ slot` of a signature-keyed column.
-    fn signature_row(
+    fn signature_row<C: Column<Key = (Signature, Slot)>>(
         &self,
-        cf: &'static str,
         slot: Slot,
         signature: &[u8; 64],
     ) -> Result<Option<Vec<u8>>> {
-        let key = signature_slot_key(signature, slot);
-        Ok(self.kv().get_pinned(cf, &key)?.map(|v| v.to_vec()))
+        let key = (Signature(*signature), slot);
+        Ok(self.engine.get_pinned::<C>(key)?.map(|v| v.to_vec()))
     }
 
     /// The slot's `rewards` value.
     pub fn rewards_row(&self, slot: Slot) -> Result<Option<Vec<u8>>> {
-        Ok(self
-            .kv()
-            .get_pinned(REWARDS, &slot_key(slot))?
-            .map(|v| v.to_vec()))
+        Ok(self.engine.get_pinned::<Rewards>(slot)?.map(|v| v.to_vec()))
     }
 
-    /// The full block of `slot` with its history rows, owned: what an archive stores. The
-    /// slot must be full and not dead (`DeadSlot`, or `CorruptValue`-free `MissingShred`
-    /// errors from the fetch otherwise); a slot without meta is `SlotCleanedUp` when purged,
-    /// else `InvalidBlockRecord`.
+    /// The full block of `slot` with its history rows, owned: what an archive stores, read
+    /// by the [`BlockReader`] rules. A slot this process purged is `SlotCleanedUp`, a dead
+    /// one `DeadSlot`; a slot without a meta, not full or without entries is
+    /// `InvalidBlockRecord` naming which.
     pub fn block_record(&self, slot: Slot, buf: &mut FetchBuffer) -> Result<BlockRecord> {
-        let Some(meta) = self.meta(slot)? else {
-            return Err(not_a_block(slot, "no slot meta"));
+        let Some(block) = self.block(slot, SlotRead::Unread, buf)? else {
+            // Only on this error path is the meta read again, to say why.
+            let why = match self.meta(slot)? {
+                None => "no slot meta",
+                Some(meta) if !meta.is_full() => "the slot is not full",
+                Some(_) => "the slot has no entries",
+            };
+            return Err(not_a_block(slot, why));
         };
-        let parent_slot = meta.parent_slot.unwrap_or_default();
-        let previous_blockhash = parent_blockhash(self, meta.parent_slot, buf)?.unwrap_or_default();
-        let block_time = self.block_time(slot)?;
-        let block_height = self.block_height(slot)?;
-        let rewards = self.rewards_row(slot)?;
-        let views = fetch_block_views(self, slot, &meta, buf)?;
-        if !views.is_full {
-            return Err(not_a_block(slot, "the slot is not full"));
-        }
-        let blockhash = views
-            .blockhash()
-            .ok_or_else(|| not_a_block(slot, "the slot has no entries"))?;
-        let signatures: Vec<&[u8; 64]> = views
-            .sets
-            .iter()
-            .flat_map(|set| set.entries.transactions())
-            .map(|tx| tx.first_signature().unwrap_or(&[0u8; 64]))
-            .collect();
-        let statuses = self.transaction_status_rows(slot, &signatures)?;
-        let entry_sets = views
-            .sets
-            .iter()
-            .map(|set| set.entries.bytes().to_vec())
+        let statuses = self
+            .block_statuses(&block)?
+            .into_iter()
+            .map(|row| row.map(|row| row.to_vec()))
             .collect();
         Ok(BlockRecord {
             slot,
-            parent_slot,
-            blockhash,
-            previous_blockhash,
-            block_time,
-            block_height,
-            entry_sets,
+            parent_slot: block.parent_slot(),
+            blockhash: block.blockhash,
+            previous_blockhash: block.previous_blockhash.unwrap_or_default(),
+            block_time: block.block_time,
+            block_height: block.block_height,
+            entry_sets: block
+                .sets
+                .iter()
+                .map(|set| set.entries.bytes().to_vec())
+                .collect(),
             statuses,
-            rewards,
+            rewards: self.block_rewards(slot)?,
         })
     }
 }
@@ -126,10 +113,9 @@ fn not_a_block(slot: Slot, why: &str) -> LedgerError {
     }
 }
 
-/// Values of `cf` at `signature ‖ slot` for each signature, in the order given.
-fn signature_rows<'e, E: KvRead>(
-    kv: &'e E,
-    cf: &'static str,
+/// Values of `C` at `signature ‖ slot` for each signature, in the order given.
+fn signature_rows<'e, E: KvEngine, C: Column<KeyBytes = [u8; 72]>>(
+    engine: &'e Engine<E>,
     slot: Slot,
     signatures: &[&[u8; 64]],
 ) -> Result<Vec<Option<E::Pinned<'e>>>> {
@@ -140,7 +126,7 @@ fn signature_rows<'e, E: KvRead>(
         .filter_map(|&i| signatures.get(i))
         .map(|sig| signature_slot_key(sig, slot))
         .collect();
-    let values = kv.multi_get_pinned(cf, &keys)?;
+    let values = engine.multi_get_pinned::<C>(&keys)?;
     let mut out: Vec<Option<E::Pinned<'e>>> = signatures.iter().map(|_| None).collect();
     for (&i, value) in order.iter().zip(values) {
         if let Some(slot_out) = out.get_mut(i) {

@@ -10,9 +10,11 @@
 use std::ops::ControlFlow;
 
 use super::blockstore::Blockstore;
-use super::columns::{ADDRESS_SIGNATURES, TRANSACTION_STATUS, signature_slot_key};
+use super::column::Column;
+use super::columns::{AddressSignatures, TransactionStatus, signature_slot_key};
+use super::keys::{AddressRowKey, address_slot_key};
 use super::kv::{Direction, KvCursor, KvEngine};
-use crate::error::{LedgerError, Result};
+use crate::error::Result;
 use crate::types::Slot;
 
 /// Slots looked at per signature at most: a signature lands in more than one slot only on
@@ -30,39 +32,14 @@ pub struct AddressSignature {
     pub signature: [u8; 64],
 }
 
-const ADDRESS_KEY_LEN: usize = 32 + 8 + 4 + 64;
-
-fn corrupt_key(column: &'static str, key: &[u8], reason: &str) -> LedgerError {
-    LedgerError::CorruptKey {
-        column,
-        key: key.iter().map(|b| format!("{b:02x}")).collect(),
-        reason: reason.into(),
+impl From<AddressRowKey> for AddressSignature {
+    fn from(key: AddressRowKey) -> Self {
+        Self {
+            slot: key.slot,
+            transaction_index: key.transaction_index,
+            signature: key.signature.0,
+        }
     }
-}
-
-fn decode_address_key(key: &[u8]) -> Result<([u8; 32], AddressSignature)> {
-    if key.len() != ADDRESS_KEY_LEN {
-        return Err(corrupt_key(ADDRESS_SIGNATURES, key, "expected 108 bytes"));
-    }
-    let (address, rest) = key.split_at(32);
-    let (slot, rest) = rest.split_at(8);
-    let (index, signature) = rest.split_at(4);
-    Ok((
-        address.try_into().unwrap_or_default(),
-        AddressSignature {
-            slot: Slot(u64::from_be_bytes(slot.try_into().unwrap_or_default())),
-            transaction_index: u32::from_be_bytes(index.try_into().unwrap_or_default()),
-            signature: signature.try_into().unwrap_or([0; 64]),
-        },
-    ))
-}
-
-fn address_slot_key(address: &[u8; 32], slot: Slot) -> [u8; 40] {
-    let mut key = [0u8; 40];
-    let (a, s) = key.split_at_mut(32);
-    a.copy_from_slice(address);
-    s.copy_from_slice(&slot.0.to_be_bytes());
-    key
 }
 
 impl<E: KvEngine> Blockstore<E> {
@@ -71,8 +48,7 @@ impl<E: KvEngine> Blockstore<E> {
     pub fn status_slots(&self, signature: &[u8; 64], from: Slot) -> Result<Vec<Slot>> {
         let lower = signature_slot_key(signature, from);
         let upper = next_prefix(signature);
-        let mut cursor = self.kv().cursor(
-            TRANSACTION_STATUS,
+        let mut cursor = self.engine.cursor::<TransactionStatus>(
             &lower,
             upper.as_ref().map(|u| &u[..]),
             Direction::Forward,
@@ -80,11 +56,8 @@ impl<E: KvEngine> Blockstore<E> {
         let mut slots = Vec::new();
         while let Some(entry) = cursor.advance() {
             let (key, _) = entry?;
-            let slot: [u8; 8] = key
-                .get(64..)
-                .and_then(|s| s.try_into().ok())
-                .ok_or_else(|| corrupt_key(TRANSACTION_STATUS, key, "expected 72 bytes"))?;
-            slots.push(Slot(u64::from_be_bytes(slot)));
+            let (_, slot) = TransactionStatus::decode_key(key)?;
+            slots.push(slot);
             if slots.len() >= MAX_SLOTS_PER_SIGNATURE {
                 break;
             }
@@ -104,19 +77,18 @@ impl<E: KvEngine> Blockstore<E> {
             .checked_add(1)
             .map(|next| address_slot_key(address, Slot(next)));
         let mut out = Vec::new();
-        let mut cursor = self.kv().cursor(
-            ADDRESS_SIGNATURES,
+        let mut cursor = self.engine.cursor::<AddressSignatures>(
             &lower,
             upper.as_ref().map(|u| &u[..]),
             Direction::Forward,
         );
         while let Some(entry) = cursor.advance() {
             let (key, _) = entry?;
-            let (key_address, sig) = decode_address_key(key)?;
-            if &key_address != address || sig.slot != slot {
+            let row = AddressSignatures::decode_key(key)?;
+            if row.address.0 != *address || row.slot != slot {
                 break;
             }
-            out.push(sig);
+            out.push(row.into());
         }
         Ok(out)
     }
@@ -136,11 +108,11 @@ impl<E: KvEngine> Blockstore<E> {
         let lower = address_slot_key(address, lowest);
         let upper = address_slot_key(address, below);
         let mut cursor =
-            self.kv()
-                .cursor(ADDRESS_SIGNATURES, &lower, Some(&upper), Direction::Reverse);
+            self.engine
+                .cursor::<AddressSignatures>(&lower, Some(&upper), Direction::Reverse);
         while let Some(entry) = cursor.advance() {
             let (key, _) = entry?;
-            let (_, sig) = decode_address_key(key)?;
+            let sig = AddressSignatures::decode_key(key)?.into();
             if each(sig).is_break() {
                 break;
             }

@@ -2,6 +2,7 @@ use std::ops::ControlFlow;
 
 use super::*;
 use crate::store::MemEngine;
+use crate::store::columns::{AddressSignatures, TransactionStatus};
 use crate::store::kv::{KvBatch, KvWrite};
 
 fn address_key(address: u8, slot: u64, index: u32, sig: u8) -> Vec<u8> {
@@ -25,7 +26,7 @@ fn store() -> Blockstore<MemEngine> {
     ] {
         batch
             .put(
-                ADDRESS_SIGNATURES,
+                AddressSignatures::NAME,
                 &address_key(addr, slot, index, sig),
                 &[0],
             )
@@ -34,14 +35,14 @@ fn store() -> Blockstore<MemEngine> {
     for slot in [3u64, 8, 20] {
         batch
             .put(
-                TRANSACTION_STATUS,
+                TransactionStatus::NAME,
                 &signature_slot_key(&[0xff; 64], Slot(slot)),
                 b"s",
             )
             .expect("put");
         batch
             .put(
-                TRANSACTION_STATUS,
+                TransactionStatus::NAME,
                 &signature_slot_key(&[0xfe; 64], Slot(slot + 1)),
                 b"s",
             )
@@ -118,7 +119,9 @@ fn a_short_key_is_a_corrupt_key_error() {
     let mut batch = store.kv().batch().expect("writable");
     let mut short = address_key(3, 1, 0, 1);
     short.pop();
-    batch.put(ADDRESS_SIGNATURES, &short, &[0]).expect("put");
+    batch
+        .put(AddressSignatures::NAME, &short, &[0])
+        .expect("put");
     store.kv().write(batch).expect("writes");
     let e = store
         .address_signatures_in_slot(&[3; 32], Slot(1))

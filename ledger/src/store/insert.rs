@@ -26,7 +26,7 @@ use super::presence::{PresenceCache, ShredColumn};
 use super::sets::{CallSets, Origin};
 use super::shape_rules::{self, ShapeRules};
 use super::slot_meta::SlotMeta;
-use super::typed::{Batch, Engine};
+use super::typed::{Engine, RowBatch};
 use crate::FormatError;
 use crate::error::{LedgerError, Result};
 use crate::shred::{ShredDefect, ShredKind, ShredRef, retransmitter_signature, verify_signature};
@@ -140,7 +140,7 @@ pub(super) enum Verdict {
 pub(super) struct Work<'e, 'c, 'i, E: KvEngine> {
     pub(super) engine: &'e Engine<E>,
     pub(super) cache: &'c PresenceCache,
-    batch: Batch<'e, E>,
+    batch: RowBatch<'e, E>,
     pub(super) slots: BTreeMap<Slot, SlotWork>,
     now_ms: u64,
     pub(super) options: InsertOptions,

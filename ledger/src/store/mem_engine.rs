@@ -19,8 +19,7 @@ struct Tables {
     columns: BTreeMap<&'static str, ColumnMap>,
 }
 
-/// An in-memory engine holding every column of [`columns::ALL`] and
-/// [`columns::AGAVE_OTHER_COLUMNS`].
+/// An in-memory engine holding every column of [`columns::FAMILIES`].
 #[derive(Debug)]
 pub struct MemEngine {
     tables: RwLock<Tables>,
@@ -37,12 +36,8 @@ impl MemEngine {
     /// An empty, writable engine.
     pub fn new() -> Self {
         let mut tables = Tables::default();
-        for (name, _) in columns::ALL {
-            tables.columns.insert(name, ColumnMap::new());
-        }
-        // Agave's other columns: history rows are read from them, a purge deletes from them.
-        for name in columns::AGAVE_OTHER_COLUMNS {
-            tables.columns.insert(name, ColumnMap::new());
+        for family in &columns::FAMILIES {
+            tables.columns.insert(family.name, ColumnMap::new());
         }
         Self {
             tables: RwLock::new(tables),
@@ -181,9 +176,7 @@ pub struct MemBatch {
 }
 
 fn known(cf: &'static str) -> Result<()> {
-    if columns::ALL.iter().any(|(name, _)| *name == cf)
-        || columns::AGAVE_OTHER_COLUMNS.contains(&cf)
-    {
+    if columns::family(cf).is_some() {
         Ok(())
     } else {
         Err(LedgerError::ColumnNotOpen { column: cf })

@@ -2,9 +2,11 @@
 //! (`docs/on-disk-layout.md#column-families`).
 //!
 //! Always built (pure codecs, usable by fuzz targets without RocksDB):
-//! - [`column`]: the one [`Column`] trait: name, key bytes, value codec.
-//! - [`columns`]: every column family, declared once with its key and value byte layout;
-//!   [`alt_columns`]: the ones Agave 4.x added; [`families`]: Agave 4.x's family set.
+//! - [`column`](mod@column): the one [`Column`] trait: name, key bytes, value codec.
+//! - [`columns`]: every column family, declared once (one `columns!` line each) with its
+//!   key layout ([`keys`]) and value type (`values.rs`); every list of families is derived
+//!   from it. [`alt_columns`]: the value types of the ones Agave 4.x added; [`families`]:
+//!   Agave 4.x's family set and the retired ones.
 //! - [`SlotMeta`] (`docs/on-disk-layout.md#slotmeta`) and its [`CompletedDataIndexes`] bitset.
 //! - [`InsertDefect`]: why a well-formed shred was refused by the store.
 //!
@@ -32,6 +34,7 @@ pub mod columns;
 mod defect;
 pub mod families;
 mod index_set;
+pub mod keys;
 mod slot_meta;
 
 mod blockstore;
@@ -70,17 +73,19 @@ mod rocks_check;
 #[cfg(feature = "storage")]
 mod rocks_repair;
 mod roots;
+mod rows;
 mod sets;
 mod shape_rules;
 pub mod space_reserve;
 mod typed;
+mod values;
 mod wal_mode;
 pub(crate) mod wire;
 
 pub use agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
 pub use alt_columns::{BlockLocation, DoubleMerkleMeta};
 pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};
-pub use column::Column;
+pub use column::{Column, Family, KeyStart, Values};
 pub use defect::InsertDefect;
 pub use duplicates::{DuplicateKind, DuplicateSlot};
 pub use ends_memo::LedgerEnd;
@@ -88,6 +93,7 @@ pub use fault_engine::{FaultCursor, FaultEngine, FaultHandle, FaultPoint, Inject
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};
 pub use shape_rules::ShapeRules;
 pub use slot_meta::{MAX_NEXT_SLOTS, SlotMeta, SlotMetaFormat};
+pub use values::{RewardsProto, StatusProto};
 
 pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
 #[cfg(feature = "storage")]
@@ -108,4 +114,5 @@ pub use rocks_check::{CheckReport, ColumnCheck, Damage, SstFile, check};
 #[cfg(feature = "storage")]
 pub use rocks_repair::{RepairReport, repair};
 pub use roots::RootIter;
+pub use typed::RowBatch;
 pub use wal_mode::WalRecoveryMode;

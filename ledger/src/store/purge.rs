@@ -89,12 +89,9 @@ impl PurgedRanges {
     }
 }
 
-/// Every column a purge deletes from: bstore's own and Agave's other slot-keyed ones.
+/// Every column a purge deletes a slot range from: every family keyed by slot first.
 pub(crate) fn purged_columns() -> impl Iterator<Item = &'static str> {
-    columns::ALL
-        .iter()
-        .map(|(cf, _)| *cf)
-        .chain(columns::AGAVE_SLOT_KEYED)
+    columns::slot_keyed()
 }
 
 /// The exclusive upper key bound of slots `..=to` in every column: all keys start with the

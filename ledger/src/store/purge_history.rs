@@ -6,23 +6,22 @@
 //! in the purge's own batch.
 
 use super::blockstore::Blockstore;
-use super::columns::{
-    ADDRESS_SIGNATURES, TRANSACTION_MEMOS, TRANSACTION_STATUS, signature_slot_key,
-};
+use super::columns::{AddressSignatures, TransactionMemos, TransactionStatus};
+use super::keys::AddressRowKey;
 use super::kv::{Direction, KvCursor, KvEngine};
-use super::typed::Batch;
+use super::typed::RowBatch;
 use crate::error::Result;
 use crate::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use crate::history::StatusMeta;
-use crate::types::Slot;
+use crate::types::{Pubkey, Signature, Slot};
 
 impl<E: KvEngine> Blockstore<E> {
     /// Whether the ledger holds any transaction status at all (a ledger bstore ingested
     /// from shreds has none, and its purges skip reading the slots back).
     pub(crate) fn has_history(&self) -> Result<bool> {
         let mut cursor = self
-            .kv()
-            .cursor(TRANSACTION_STATUS, &[], None, Direction::Forward);
+            .engine
+            .cursor::<TransactionStatus>(&[], None, Direction::Forward);
         Ok(cursor.advance().transpose()?.is_some())
     }
 
@@ -31,7 +30,7 @@ impl<E: KvEngine> Blockstore<E> {
     /// `PurgeStats::history_unreadable`) and the purge of the range goes on.
     pub(crate) fn purge_history_rows(
         &self,
-        batch: &mut Batch<'_, E>,
+        batch: &mut RowBatch<'_, E>,
         slot: Slot,
         buf: &mut FetchBuffer,
     ) -> Result<bool> {
@@ -43,8 +42,8 @@ impl<E: KvEngine> Blockstore<E> {
             let Some(sig) = tx.first_signature() else {
                 continue;
             };
-            let status_key = signature_slot_key(sig, slot);
-            let status = self.kv().get_pinned(TRANSACTION_STATUS, &status_key)?;
+            let status_key = (Signature(*sig), slot);
+            let status = self.engine.get_pinned::<TransactionStatus>(status_key)?;
             let meta = status
                 .as_deref()
                 .and_then(|row| StatusMeta::decode(row).ok());
@@ -52,16 +51,17 @@ impl<E: KvEngine> Blockstore<E> {
             let loaded = meta
                 .iter()
                 .flat_map(|m| m.loaded_writable.iter().chain(&m.loaded_readonly).copied());
+            let transaction_index = u32::try_from(index).unwrap_or(u32::MAX);
             for key in message.account_keys().chain(loaded) {
-                let mut k = Vec::with_capacity(108);
-                k.extend_from_slice(key);
-                k.extend_from_slice(&slot.0.to_be_bytes());
-                k.extend_from_slice(&u32::try_from(index).unwrap_or(u32::MAX).to_be_bytes());
-                k.extend_from_slice(sig);
-                batch.delete_raw(ADDRESS_SIGNATURES, &k)?;
+                batch.delete::<AddressSignatures>(AddressRowKey {
+                    address: Pubkey(*key),
+                    slot,
+                    transaction_index,
+                    signature: Signature(*sig),
+                })?;
             }
-            batch.delete_raw(TRANSACTION_STATUS, &status_key)?;
-            batch.delete_raw(TRANSACTION_MEMOS, &status_key)?;
+            batch.delete::<TransactionStatus>(status_key)?;
+            batch.delete::<TransactionMemos>(status_key)?;
         }
         Ok(true)
     }

@@ -1,6 +1,8 @@
 use super::*;
 use crate::Hash;
+use crate::store::Column;
 use crate::store::MemEngine;
+use crate::store::columns::{TransactionMemos, TransactionStatus, signature_slot_key};
 use crate::store::kv::KvRead;
 use crate::synth::history::{loaded_addresses, write_history};
 use crate::synth::{GeneratedSlot, SlotGenerator, SlotSpec};
@@ -73,7 +75,7 @@ fn a_purge_deletes_the_purged_slots_history_rows_and_only_those() {
     assert_eq!(rows(&store, &slots[0]), before[0]);
     assert_eq!(rows(&store, &slots[2]), before[2]);
     // Nothing of slot 11 is left in any history column.
-    for cf in [TRANSACTION_STATUS, TRANSACTION_MEMOS] {
+    for cf in [TransactionStatus::NAME, TransactionMemos::NAME] {
         let left = slots[1]
             .entries
             .iter()

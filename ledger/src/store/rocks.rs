@@ -158,23 +158,20 @@ impl RocksEngine {
         };
         let open_error = |e: rocksdb::Error| open_failure(&path, &mode, e);
         let mut descriptors: Vec<ColumnFamilyDescriptor> = Vec::new();
-        for (name, compression) in columns::ALL {
-            if mode == AccessMode::ReadWrite || existing.iter().any(|e| e == name) {
-                descriptors.push(ColumnFamilyDescriptor::new(name, cf_options(compression)));
+        // Every declared family in read-write mode (the missing ones are created empty:
+        // Agave opens a ledger read-only or as a secondary only when every column it knows
+        // exists), the ones on disk otherwise; other families on disk with default options.
+        for family in &columns::FAMILIES {
+            if mode == AccessMode::ReadWrite || existing.iter().any(|e| e == family.name) {
+                descriptors.push(ColumnFamilyDescriptor::new(
+                    family.name,
+                    cf_options(family.compression),
+                ));
             }
         }
         for name in &existing {
-            if !columns::ALL.iter().any(|(known, _)| known == name) {
+            if columns::family(name).is_none() {
                 descriptors.push(ColumnFamilyDescriptor::new(name, Options::default()));
-            }
-        }
-        if mode == AccessMode::ReadWrite {
-            // Agave's other column families, created empty: Agave opens a ledger read-only
-            // or as a secondary only when every column it knows exists.
-            for name in columns::AGAVE_OTHER_COLUMNS {
-                if !existing.iter().any(|e| e == name) {
-                    descriptors.push(ColumnFamilyDescriptor::new(name, Options::default()));
-                }
             }
         }
         let mut db_opts = Options::default();
@@ -537,9 +534,11 @@ pub(crate) mod tests {
         let mut names =
             DB::list_cf(&Options::default(), dir.path().join(ROCKSDB_DIR)).expect("list");
         names.sort();
-        let mut want: Vec<String> = columns::ALL.iter().map(|(n, _)| n.to_string()).collect();
+        let mut want: Vec<String> = columns::FAMILIES
+            .iter()
+            .map(|f| f.name.to_string())
+            .collect();
         want.push("default".to_string());
-        want.extend(columns::AGAVE_OTHER_COLUMNS.iter().map(|n| n.to_string()));
         want.sort();
         assert_eq!(names, want);
         let engine = RocksEngine::open(dir.path(), AccessMode::ReadOnly).expect("read-only");

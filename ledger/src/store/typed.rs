@@ -49,7 +49,7 @@ impl<E: KvEngine> Engine<E> {
         &self,
         keys: &[C::KeyBytes],
     ) -> Result<Vec<Option<E::Pinned<'_>>>> {
-        debug_assert!(keys.windows(2).all(|w| w[0].as_ref() < w[1].as_ref()));
+        debug_assert!(keys.windows(2).all(|w| w[0].as_ref() <= w[1].as_ref()));
         self.kv.multi_get_pinned(C::NAME, keys)
     }
 
@@ -74,43 +74,57 @@ impl<E: KvEngine> Engine<E> {
         }
     }
 
+    /// A raw cursor over `lower..upper` of column `C` (bounds as bytes: a key prefix bounds
+    /// a scan of the keys starting with it).
+    pub(crate) fn cursor<C: Column>(
+        &self,
+        lower: &[u8],
+        upper: Option<&[u8]>,
+        direction: Direction,
+    ) -> E::Cursor<'_> {
+        self.kv.cursor(C::NAME, lower, upper, direction)
+    }
+
     /// A write batch; `NotWritable` unless the engine may write.
-    pub(crate) fn batch(&self) -> Result<Batch<'_, E>> {
-        Ok(Batch {
+    pub(crate) fn batch(&self) -> Result<RowBatch<'_, E>> {
+        Ok(RowBatch {
             inner: self.kv.batch()?,
         })
     }
 
     /// Applies `batch` atomically.
-    pub(crate) fn write(&self, batch: Batch<'_, E>) -> Result<()> {
+    pub(crate) fn write(&self, batch: RowBatch<'_, E>) -> Result<()> {
         self.kv.write(batch.inner)
     }
 }
 
-/// Typed puts and deletes collected for one atomic write.
-pub(crate) struct Batch<'e, E: KvWrite + 'e> {
+/// Typed puts and deletes collected for one atomic write: every key goes through its
+/// column's codec, so a row can only land where its column's key layout puts it.
+pub struct RowBatch<'e, E: KvWrite + 'e> {
     inner: E::Batch<'e>,
 }
 
-impl<'e, E: KvWrite + 'e> Batch<'e, E> {
+impl<'e, E: KvWrite + 'e> std::fmt::Debug for RowBatch<'e, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RowBatch")
+    }
+}
+
+impl<'e, E: KvWrite + 'e> RowBatch<'e, E> {
     /// Puts an encoded value.
-    pub(crate) fn put<C: Column>(&mut self, key: C::Key, value: &C::Value) -> Result<()> {
+    pub fn put<C: Column>(&mut self, key: C::Key, value: &C::Value) -> Result<()> {
         self.put_bytes::<C>(key, &C::encode_value(value))
     }
 
-    /// Puts raw value bytes (a shred payload) without an intermediate copy.
-    pub(crate) fn put_bytes<C: Column>(&mut self, key: C::Key, value: &[u8]) -> Result<()> {
+    /// Puts value bytes as given (a shred payload, a protobuf row; or, in a test, bytes the
+    /// codec would refuse) without an intermediate copy.
+    pub fn put_bytes<C: Column>(&mut self, key: C::Key, value: &[u8]) -> Result<()> {
         self.inner.put(C::NAME, C::encode_key(key).as_ref(), value)
     }
 
     /// Deletes the value at `key`.
-    pub(crate) fn delete<C: Column>(&mut self, key: C::Key) -> Result<()> {
+    pub fn delete<C: Column>(&mut self, key: C::Key) -> Result<()> {
         self.inner.delete(C::NAME, C::encode_key(key).as_ref())
-    }
-
-    /// Deletes one raw key of column `cf` (the signature-keyed history columns).
-    pub(crate) fn delete_raw(&mut self, cf: &'static str, key: &[u8]) -> Result<()> {
-        self.inner.delete(cf, key)
     }
 
     /// Deletes the keys `lower..upper` of column `cf` (raw bytes: a purge spans columns

@@ -14,12 +14,10 @@ use crate::history::{
     StatusMeta, TokenBalance, TxError, encode_memo,
 };
 use crate::store::Blockstore;
-use crate::store::columns::{
-    ADDRESS_SIGNATURES, REWARDS, TRANSACTION_MEMOS, TRANSACTION_STATUS, signature_slot_key,
-    slot_key,
-};
-use crate::store::kv::{KvBatch, KvEngine};
-use crate::types::Slot;
+use crate::store::KvEngine;
+use crate::store::columns::{AddressSignatures, Rewards, TransactionMemos, TransactionStatus};
+use crate::store::keys::AddressRowKey;
+use crate::types::{Pubkey, Slot};
 
 const TOKEN_PROGRAM: &str = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const WSOL_MINT: &str = "So11111111111111111111111111111111111111112";
@@ -61,7 +59,7 @@ pub fn write_history<E: KvEngine>(
     slot: Slot,
     entries: &[Entry],
 ) -> Result<usize> {
-    let mut batch = store.kv().batch()?;
+    let mut batch = store.engine.batch()?;
     let txs = entries.iter().flat_map(|e| e.transactions.iter());
     let mut written = 0;
     for (index, tx) in txs.enumerate() {
@@ -70,18 +68,10 @@ pub fn write_history<E: KvEngine>(
         };
         let (loaded_w, loaded_r) = loaded_addresses(tx);
         let meta_bytes = status_of(index, tx, &loaded_w, &loaded_r);
-        batch.put(
-            TRANSACTION_STATUS,
-            &signature_slot_key(&sig.0, slot),
-            &meta_bytes,
-        )?;
+        batch.put_bytes::<TransactionStatus>((*sig, slot), &meta_bytes)?;
         if index % 6 == 2 {
             let memo = format!("[{}] synthetic memo {index}", 18 + index.to_string().len());
-            batch.put(
-                TRANSACTION_MEMOS,
-                &signature_slot_key(&sig.0, slot),
-                &encode_memo(&memo),
-            )?;
+            batch.put_bytes::<TransactionMemos>((*sig, slot), &encode_memo(&memo))?;
         }
         let statics = tx.message.account_keys();
         let flagged = statics
@@ -91,12 +81,13 @@ pub fn write_history<E: KvEngine>(
             .chain(loaded_w.iter().map(|k| (k, true)))
             .chain(loaded_r.iter().map(|k| (k, false)));
         for (key, writable) in flagged {
-            let mut k = Vec::with_capacity(108);
-            k.extend_from_slice(key);
-            k.extend_from_slice(&slot.0.to_be_bytes());
-            k.extend_from_slice(&(index as u32).to_be_bytes());
-            k.extend_from_slice(&sig.0);
-            batch.put(ADDRESS_SIGNATURES, &k, &[u8::from(writable)])?;
+            let row = AddressRowKey {
+                address: Pubkey(*key),
+                slot,
+                transaction_index: index as u32,
+                signature: *sig,
+            };
+            batch.put::<AddressSignatures>(row, &writable)?;
         }
         written += 1;
     }
@@ -122,8 +113,8 @@ pub fn write_history<E: KvEngine>(
         ],
         num_partitions: None,
     };
-    batch.put(REWARDS, &slot_key(slot), &rewards.encode())?;
-    store.kv().write(batch)?;
+    batch.put_bytes::<Rewards>(slot, &rewards.encode())?;
+    store.engine.write(batch)?;
     Ok(written)
 }
 

@@ -6,8 +6,7 @@ use bstore_ledger::entry::{Entry, encode_entries};
 use bstore_ledger::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
 use bstore_ledger::shred::{BatchOptions, LastInSlot, Resign, Shredder};
 use bstore_ledger::store::columns::Meta;
-use bstore_ledger::store::kv::{KvBatch, KvWrite};
-use bstore_ledger::store::{Blockstore, Column, MemEngine};
+use bstore_ledger::store::{Blockstore, MemEngine};
 use bstore_ledger::{Hash, Slot};
 use ed25519_dalek::SigningKey;
 
@@ -21,7 +20,7 @@ fn entry(n: u8) -> Entry {
 
 /// `slot`'s two data sets (one 32:32 FEC set each; the second ends the slot), holding one
 /// entry each: `first` then `first + 1`.
-fn two_sets(slot: u64, parent: u64, first: u8) -> [Vec<Vec<u8>>; 2] {
+pub(crate) fn two_sets(slot: u64, parent: u64, first: u8) -> [Vec<Vec<u8>>; 2] {
     let key = SigningKey::from_bytes(&[5u8; 32]);
     let mut shredder = Shredder::new(Slot(slot), Slot(parent), 1, key).expect("shape");
     [(LastInSlot::No, first), (LastInSlot::Yes, first + 1)].map(|(last, n)| {
@@ -45,11 +44,9 @@ fn insert(store: &Blockstore<MemEngine>, shreds: &[Vec<u8>]) {
 fn set_replay_start(store: &Blockstore<MemEngine>, slot: u64, start: u32) {
     let mut meta = store.meta(Slot(slot)).expect("read").expect("meta");
     meta.replay_fec_set_index = start;
-    let mut batch = store.kv().batch().expect("batch");
-    batch
-        .put(Meta::NAME, &Meta::encode_key(Slot(slot)), &meta.encode())
-        .expect("put");
-    store.kv().write(batch).expect("write");
+    let mut batch = store.row_batch().expect("batch");
+    batch.put::<Meta>(Slot(slot), &meta).expect("put");
+    store.write_rows(batch).expect("write");
 }
 
 fn hashes(store: &Blockstore<MemEngine>, slot: u64) -> (Vec<Hash>, Option<Hash>) {

@@ -10,16 +10,14 @@ use crate::common;
 use std::path::Path;
 
 use bstore_ledger::fetch::{AllowDead, DataDefect, EntryFetch, FetchBuffer, ViewFetch};
-use bstore_ledger::store::kv::{KvBatch, KvWrite};
-use bstore_ledger::store::{AccessMode, Blockstore, ReadPath, RocksEngine};
+use bstore_ledger::store::columns::DataShred;
+use bstore_ledger::store::{AccessMode, Blockstore, ReadPath, RocksEngine, RowBatch};
 use bstore_ledger::{LedgerError, ShredIndex, Slot};
 
 const SLOT: u64 = 417_955_322;
 
-fn key(index: u64) -> Vec<u8> {
-    let mut k = SLOT.to_be_bytes().to_vec();
-    k.extend_from_slice(&index.to_be_bytes());
-    k
+fn key(index: u32) -> (Slot, ShredIndex) {
+    (Slot(SLOT), ShredIndex(index))
 }
 
 /// A ledger holding the full real testnet slot.
@@ -31,13 +29,13 @@ fn ledger(dir: &Path) {
     assert_eq!(out.inserted, 320);
 }
 
-/// Changes the `data_shred` column behind bstore's back: raw bytes through the engine,
-/// bypassing every check of the typed layer, in one batch.
-fn tamper(dir: &Path, edit: impl FnOnce(&mut <RocksEngine as KvWrite>::Batch<'_>)) {
+/// Changes the `data_shred` column behind bstore's back: rows written directly, bypassing
+/// insert and every check of it, in one batch.
+fn tamper(dir: &Path, edit: impl FnOnce(&mut RowBatch<'_, RocksEngine>)) {
     let store = Blockstore::open(dir, AccessMode::ReadWrite).expect("raw open");
-    let mut batch = store.kv().batch().expect("writable");
+    let mut batch = store.row_batch().expect("writable");
     edit(&mut batch);
-    store.kv().write(batch).expect("tamper");
+    store.write_rows(batch).expect("tamper");
 }
 
 /// Both fetches on both read paths; every one must give the same result (the scan's).
@@ -69,7 +67,7 @@ fn deleted_shred_inside_a_completed_range_is_missing_shred() {
     let dir = tempfile::tempdir().expect("tempdir");
     ledger(dir.path());
     tamper(dir.path(), |batch| {
-        batch.delete("data_shred", &key(200)).expect("delete");
+        batch.delete::<DataShred>(key(200)).expect("delete");
     });
     let store = Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("reopen");
     let err = fetch_all(&store).expect_err("hole in a completed range");
@@ -123,10 +121,10 @@ fn garbage_or_misplaced_shreds_are_invalid_shred_data() {
     };
     tamper(dir.path(), |batch| {
         batch
-            .put("data_shred", &key(100), &[0xA5u8; 40])
+            .put_bytes::<DataShred>(key(100), &[0xA5u8; 40])
             .expect("garbage");
         batch
-            .put("data_shred", &key(40), &shred_7)
+            .put_bytes::<DataShred>(key(40), &shred_7)
             .expect("misplaced");
     });
     let store = Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("reopen");

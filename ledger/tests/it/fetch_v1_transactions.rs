@@ -9,10 +9,12 @@ use base64::engine::general_purpose::STANDARD as B64;
 use bstore_ledger::entry::{Entry, TxVersion, decode_transaction, encode_entries};
 use bstore_ledger::fetch::{AllowDead, EntryFetch, FetchBuffer, ViewFetch};
 use bstore_ledger::shred::{BatchOptions, LastInSlot, Resign, Shredder};
-use bstore_ledger::store::columns::{ADDRESS_SIGNATURES, TRANSACTION_STATUS, signature_slot_key};
-use bstore_ledger::store::kv::{KvBatch, KvWrite};
-use bstore_ledger::store::{Blockstore, MemEngine};
-use bstore_ledger::{Hash, Slot};
+use bstore_ledger::store::columns::{AddressSignatures, TransactionStatus};
+use bstore_ledger::store::keys::AddressRowKey;
+use bstore_ledger::store::{Blockstore, Column, MemEngine};
+use bstore_ledger::{Hash, Signature, Slot};
+
+use crate::common::count_rows;
 use ed25519_dalek::SigningKey;
 use serde_json::Value;
 
@@ -114,28 +116,34 @@ fn a_slot_with_v1_transactions_reads_back_owned_and_as_views() {
 fn purging_the_slot_removes_the_history_rows_of_its_v1_transactions() {
     let (store, entries, _) = stored();
     // A status row and one address-index row per static key, as history writes them.
-    let mut batch = store.kv().batch().expect("writable");
+    let mut batch = store.row_batch().expect("writable");
     let txs = entries.iter().flat_map(|e| e.transactions.iter());
     for (index, tx) in txs.enumerate() {
-        let sig = tx.signatures[0].0;
+        let sig: Signature = tx.signatures[0];
         batch
-            .put(TRANSACTION_STATUS, &signature_slot_key(&sig, SLOT), b"s")
+            .put_bytes::<TransactionStatus>((sig, SLOT), b"s")
             .expect("put");
         for key in tx.message.account_keys() {
-            let mut k = key.0.to_vec();
-            k.extend_from_slice(&SLOT.0.to_be_bytes());
-            k.extend_from_slice(&(index as u32).to_be_bytes());
-            k.extend_from_slice(&sig);
-            batch.put(ADDRESS_SIGNATURES, &k, &[1]).expect("put");
+            let row = AddressRowKey {
+                address: *key,
+                slot: SLOT,
+                transaction_index: index as u32,
+                signature: sig,
+            };
+            batch.put::<AddressSignatures>(row, &true).expect("put");
         }
     }
-    store.kv().write(batch).expect("writes");
-    assert!(store.kv().len(ADDRESS_SIGNATURES) > 0);
+    store.write_rows(batch).expect("writes");
+    assert!(count_rows(&store, AddressSignatures::NAME) > 0);
 
     store.purge_slots(SLOT, SLOT).expect("purge");
-    assert_eq!(store.kv().len(TRANSACTION_STATUS), 0, "statuses purged");
     assert_eq!(
-        store.kv().len(ADDRESS_SIGNATURES),
+        count_rows(&store, TransactionStatus::NAME),
+        0,
+        "statuses purged"
+    );
+    assert_eq!(
+        count_rows(&store, AddressSignatures::NAME),
         0,
         "address index purged"
     );

@@ -5,13 +5,12 @@
 
 use crate::common;
 
-use bstore_ledger::Slot;
 use bstore_ledger::entry::{EntriesView, decode_entries};
 use bstore_ledger::fetch::{EntryFetch, FetchBuffer};
 use bstore_ledger::history::BlockRecord;
-use bstore_ledger::store::columns::{REWARDS, TRANSACTION_STATUS, signature_slot_key, slot_key};
-use bstore_ledger::store::kv::{KvBatch, KvWrite};
+use bstore_ledger::store::columns::{Rewards, TransactionStatus};
 use bstore_ledger::store::{Blockstore, MemEngine};
+use bstore_ledger::{Signature, Slot};
 
 const FILE: &str = "sig-testnet-417955322/shreds.bin";
 
@@ -45,28 +44,18 @@ fn block_record_holds_the_slot_and_its_rows() {
     assert!(signatures.len() > 3, "the slot carries transactions");
 
     // Statuses for every other transaction, rewards and a block time.
-    let mut batch = store.kv().batch().expect("writable");
+    let mut batch = store.row_batch().expect("writable");
     for sig in signatures.iter().step_by(2) {
         batch
-            .put(
-                TRANSACTION_STATUS,
-                &signature_slot_key(sig, slot),
-                &status_of(sig),
-            )
+            .put_bytes::<TransactionStatus>((Signature(*sig), slot), &status_of(sig))
             .expect("put");
         // The same signature in another slot must not be picked up.
         batch
-            .put(
-                TRANSACTION_STATUS,
-                &signature_slot_key(sig, Slot(slot.0 + 1)),
-                b"other",
-            )
+            .put_bytes::<TransactionStatus>((Signature(*sig), Slot(slot.0 + 1)), b"other")
             .expect("put");
     }
-    batch
-        .put(REWARDS, &slot_key(slot), b"rewards")
-        .expect("put");
-    store.kv().write(batch).expect("writes");
+    batch.put_bytes::<Rewards>(slot, b"rewards").expect("put");
+    store.write_rows(batch).expect("writes");
     store.set_block_time(slot, 1_700_000_000).expect("time");
 
     let mut buf = FetchBuffer::default();

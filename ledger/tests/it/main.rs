@@ -8,6 +8,7 @@ mod deshred_real;
 mod engine_conformance;
 mod fetch_block_components;
 mod fetch_block_frame;
+mod fetch_block_reader;
 mod fetch_concurrent_readers;
 mod fetch_corrupt_store;
 mod fetch_ranges_model;

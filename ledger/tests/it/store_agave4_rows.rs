@@ -5,8 +5,7 @@
 use bstore_ledger::entry::{Entry, encode_entries};
 use bstore_ledger::shred::{BatchOptions, LastInSlot, Resign, Shredder};
 use bstore_ledger::store::columns::Meta;
-use bstore_ledger::store::kv::{KvBatch, KvRead, KvWrite};
-use bstore_ledger::store::{Blockstore, Column, MemEngine, SlotMeta, SlotMetaFormat};
+use bstore_ledger::store::{Blockstore, MemEngine, SlotMeta, SlotMetaFormat};
 use bstore_ledger::{Hash, Slot};
 use ed25519_dalek::SigningKey;
 
@@ -38,19 +37,16 @@ fn slot_shreds(slot: u64, parent: u64) -> Vec<Vec<u8>> {
 
 fn raw_meta(store: &Blockstore<MemEngine>, slot: u64) -> Vec<u8> {
     store
-        .kv()
-        .get_pinned(Meta::NAME, &Meta::encode_key(Slot(slot)))
+        .row_bytes::<Meta>(Slot(slot))
         .expect("read")
         .expect("meta row")
         .to_vec()
 }
 
 fn put_raw_meta(store: &Blockstore<MemEngine>, slot: u64, bytes: &[u8]) {
-    let mut batch = store.kv().batch().expect("batch");
-    batch
-        .put(Meta::NAME, &Meta::encode_key(Slot(slot)), bytes)
-        .expect("put");
-    store.kv().write(batch).expect("write");
+    let mut batch = store.row_batch().expect("batch");
+    batch.put_bytes::<Meta>(Slot(slot), bytes).expect("put");
+    store.write_rows(batch).expect("write");
 }
 
 /// The bytes Agave 4.x writes for this meta, built field by field from the layout in

@@ -5,8 +5,7 @@
 use bstore_ledger::entry::{Entry, encode_entries};
 use bstore_ledger::shred::{BatchOptions, LastInSlot, Resign, ShredKind, ShredRef, Shredder};
 use bstore_ledger::store::columns::Orphans;
-use bstore_ledger::store::kv::KvRead;
-use bstore_ledger::store::{Blockstore, Column, MemEngine};
+use bstore_ledger::store::{Blockstore, MemEngine};
 use bstore_ledger::{Hash, Slot};
 use ed25519_dalek::SigningKey;
 
@@ -33,8 +32,7 @@ fn orphans(store: &Blockstore<MemEngine>) -> Vec<u64> {
     (0..10u64)
         .filter(|s| {
             store
-                .kv()
-                .get_pinned(Orphans::NAME, &Orphans::encode_key(Slot(*s)))
+                .row_bytes::<Orphans>(Slot(*s))
                 .expect("read")
                 .is_some()
         })

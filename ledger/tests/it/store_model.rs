@@ -73,7 +73,7 @@ fn a_failed_insert_changes_nothing_and_the_same_insert_then_works() {
         let mut ops = vec![7, point_byte, ordinal];
         ops.extend(INSERT_SLOT_TWO);
         model::run_with_faults(&store, ledger(), &ops).expect("model agrees");
-        assert_eq!(store.kv().faults().fired(point), 1, "{point:?} #{ordinal}");
+        assert_eq!(store.faults().fired(point), 1, "{point:?} #{ordinal}");
         assert!(
             store
                 .data_shred(bstore_ledger::Slot(2), bstore_ledger::ShredIndex(0))

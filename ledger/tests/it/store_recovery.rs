@@ -22,11 +22,7 @@ const FD_RESIGNED: &str =
 const AGAVE_SET: &str = "sig-agave-generated/recovery_test_shreds_34_data_34_code.bin";
 
 fn row<C: Column, E: KvEngine>(store: &Blockstore<E>, key: C::Key) -> Option<C::Value> {
-    let bytes = store
-        .kv()
-        .get_pinned(C::NAME, C::encode_key(key).as_ref())
-        .expect("read");
-    bytes.map(|b| C::decode_value(key, b.as_ref()).expect("row decodes"))
+    store.row::<C>(key).expect("row reads and decodes")
 }
 
 #[test]

@@ -1,17 +1,18 @@
-//! `getBlock`: availability check, one fetch of the slot (one multi-get, zero-copy views),
-//! the parent's last data set for `previousBlockhash`, then the encoder, all on a fetch
-//! worker so the I/O threads only move bytes.
+//! `getBlock`: availability check, then the ledger's block reader handed the meta it read
+//! (one fetch of the slot: one multi-get, zero-copy views; the parent's last data set for
+//! `previousBlockhash`), then the encoder, all on a fetch worker so the I/O threads only
+//! move bytes.
 
-use bstore_ledger::fetch::{FetchBuffer, fetch_block_views, parent_blockhash};
+use bstore_ledger::fetch::{Block, BlockReader, FetchBuffer, SlotRead};
 use bstore_ledger::store::Blockstore;
-use bstore_ledger::{Hash, LedgerError, Slot};
+use bstore_ledger::{LedgerError, Slot};
 
 use super::{Answer, Ctx};
 use crate::budget::Budget;
 use crate::chain::Chain;
 use crate::encode::{BlockHeader, encode_block, encoded_size_hint};
 use crate::error::RpcError;
-use crate::history::{self, block_signatures, read_rows};
+use crate::history::{self, HistoryRows};
 use crate::params::BlockConfig;
 
 /// How a block fetch is bounded besides the worker pool.
@@ -34,19 +35,44 @@ pub(crate) async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result
         .await
 }
 
-/// The block's `previousBlockhash` (`bstore_ledger::fetch::parent_blockhash`: the parent's
-/// blockhash when the parent is full and not dead).
-///
-/// Agave's RPC (`get_rooted_block(slot, require_previous_blockhash = true)`) refuses a
-/// block without one; its blockstore without that flag (ledger-tool) answers with the
-/// default hash. bstore answers with the default hash (`11111111111111111111111111111111`),
-/// so the first block of a ledger that starts at a snapshot is still served.
-pub(crate) fn previous_blockhash(
-    store: &Blockstore,
-    parent: Option<Slot>,
-    buf: &mut FetchBuffer,
-) -> Result<Hash, RpcError> {
-    Ok(parent_blockhash(store, parent, buf)?.unwrap_or_default())
+/// The block of `slot` by the ledger's [`BlockReader`], with Agave's answers for what is no
+/// block: a slot not stored, not full, without entries, or dead (also when marked dead
+/// since an availability check) is "not available"; one purged (also during the read) is
+/// cleaned up (-32001, never a torn block); anything else is a ledger fault, logged with its
+/// context and reported as an internal error. `getBlock` and `FetchedBlock` both read here.
+pub(crate) fn read_block<'b>(
+    chain: &Chain<'_>,
+    slot: Slot,
+    read: SlotRead,
+    buf: &'b mut FetchBuffer,
+) -> Result<Block<'b>, RpcError> {
+    match chain.store().block(slot, read, buf) {
+        Ok(Some(block)) => Ok(block),
+        Ok(None) | Err(LedgerError::DeadSlot { .. }) => Err(RpcError::BlockNotAvailable { slot }),
+        Err(LedgerError::SlotCleanedUp { .. }) => Err(RpcError::BlockCleanedUp {
+            slot,
+            first_available: chain.first_available_block()?,
+        }),
+        Err(other) => {
+            log::error!("getBlock {slot}: {other}");
+            Err(RpcError::from(other))
+        }
+    }
+}
+
+/// The encoder's header of `block`. Its `previousBlockhash` is the default hash
+/// (`11111111111111111111111111111111`) when the parent gives none: Agave's RPC
+/// (`get_rooted_block(slot, require_previous_blockhash = true)`) refuses such a block, its
+/// blockstore without that flag (ledger-tool) answers with the default hash, and bstore
+/// does the latter so the first block of a ledger that starts at a snapshot is served.
+pub(crate) fn block_header(block: &Block<'_>) -> BlockHeader {
+    BlockHeader {
+        parent_slot: block.parent_slot(),
+        blockhash: block.blockhash,
+        previous_blockhash: block.previous_blockhash.unwrap_or_default(),
+        block_time: block.block_time,
+        block_height: block.block_height,
+    }
 }
 
 /// Fetches `slot` and encodes it per `cfg` (what a fetch worker runs). The text's size is
@@ -59,23 +85,15 @@ pub(crate) fn block_json(
     cfg: &BlockConfig,
     bounds: &BlockBounds,
 ) -> Result<Answer, RpcError> {
-    let available = Chain::new(store, bounds.confirmed_window).available(slot, cfg.commitment)?;
-    let previous = previous_blockhash(store, available.meta.parent_slot, buf)?;
-    let block_time = store.block_time(slot)?;
-    let block_height = store.block_height(slot)?;
-    let views = fetch_block_views(store, slot, &available.meta, buf)
-        .map_err(|e| fetch_error(store, bounds, slot, e))?;
-    let (true, Some(blockhash)) = (views.is_full, views.blockhash()) else {
-        return Err(RpcError::BlockNotAvailable { slot });
+    let chain = Chain::new(store, bounds.confirmed_window);
+    let available = chain.available(slot, cfg.commitment)?;
+    // The meta availability read (with the dead flag) is handed over, not read again.
+    let block = read_block(&chain, slot, SlotRead::Checked(available.meta), buf)?;
+    let header = block_header(&block);
+    let rows = HistoryRows {
+        statuses: store.block_statuses(&block)?,
+        rewards: store.block_rewards(slot)?,
     };
-    let header = BlockHeader {
-        parent_slot: available.meta.parent_slot.unwrap_or_default(),
-        blockhash,
-        previous_blockhash: previous,
-        block_time,
-        block_height,
-    };
-    let rows = read_rows(store, slot, &block_signatures(&views.sets))?;
     let history = match history::decode(&rows) {
         Ok(history) => history,
         Err(incomplete) => {
@@ -86,9 +104,9 @@ pub(crate) fn block_json(
             return Answer::reserve("null".to_string(), &bounds.budget);
         }
     };
-    let hint = encoded_size_hint(&views.sets, cfg).saturating_add(history_size_hint(&rows, cfg));
+    let hint = encoded_size_hint(&block.sets, cfg).saturating_add(history_size_hint(&rows, cfg));
     let mut reservation = bounds.budget.reserve(hint)?;
-    let text = encode_block(&header, &views.sets, &history, cfg)?;
+    let text = encode_block(&header, &block.sets, &history, cfg)?;
     reservation.resize(text.capacity())?;
     Ok(Answer { text, reservation })
 }
@@ -108,26 +126,4 @@ fn history_size_hint<R: AsRef<[u8]>>(rows: &history::HistoryRows<R>, cfg: &Block
         .map(|r| r.as_ref().len())
         .sum();
     bytes.saturating_mul(3)
-}
-
-/// A slot marked dead since the availability check is simply not available; one purged
-/// during the fetch is cleaned up (-32001, never a torn block); anything else is a ledger
-/// fault, logged with its context and reported as an internal error.
-fn fetch_error(store: &Blockstore, bounds: &BlockBounds, slot: Slot, e: LedgerError) -> RpcError {
-    match e {
-        LedgerError::DeadSlot { .. } => RpcError::BlockNotAvailable { slot },
-        LedgerError::SlotCleanedUp { .. } => {
-            match Chain::new(store, bounds.confirmed_window).first_available_block() {
-                Ok(first_available) => RpcError::BlockCleanedUp {
-                    slot,
-                    first_available,
-                },
-                Err(e) => e,
-            }
-        }
-        other => {
-            log::error!("getBlock {slot}: {other}");
-            RpcError::from(other)
-        }
-    }
 }

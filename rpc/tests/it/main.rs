@@ -12,6 +12,7 @@ mod common;
 mod connection_limits;
 mod errors_and_limits;
 mod get_block_encodings;
+mod get_block_reader;
 mod get_block_v1;
 mod overload_and_secondary;
 mod slot_methods;

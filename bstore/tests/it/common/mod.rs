@@ -132,7 +132,6 @@ pub(crate) fn rpc_call(addr: &str, method: &str, params: Value) -> Value {
 pub(crate) fn history_rows(
     ledger: &Path,
 ) -> std::collections::BTreeMap<(String, Vec<u8>), Vec<u8>> {
-    use bstore_ledger::store::kv::{Direction, KvCursor, KvScan};
     use bstore_ledger::store::{AccessMode, Blockstore};
     let store = Blockstore::open(ledger, AccessMode::ReadOnly).expect("opens");
     let mut rows = std::collections::BTreeMap::new();
@@ -141,11 +140,12 @@ pub(crate) fn history_rows(
         "transaction_memos",
         "address_signatures",
     ] {
-        let mut cursor = store.kv().cursor(cf, &[], None, Direction::Forward);
-        while let Some(row) = cursor.advance() {
-            let (k, v) = row.expect("row");
-            rows.insert((cf.to_string(), k.to_vec()), v.to_vec());
-        }
+        store
+            .for_each_family_row(cf, |k, v| {
+                rows.insert((cf.to_string(), k.to_vec()), v.to_vec());
+                std::ops::ControlFlow::Continue(())
+            })
+            .expect("rows");
     }
     rows
 }

@@ -84,3 +84,18 @@ pub(crate) fn json(rel: &str) -> serde_json::Value {
     let text = std::fs::read_to_string(path(rel)).expect("readable json");
     serde_json::from_str(&text).expect("valid json")
 }
+
+/// How many rows the column family `family` holds (a full walk).
+pub(crate) fn count_rows<E: bstore_ledger::store::KvEngine>(
+    store: &bstore_ledger::store::Blockstore<E>,
+    family: &'static str,
+) -> usize {
+    let mut n = 0;
+    store
+        .for_each_family_row(family, |_, _| {
+            n += 1;
+            std::ops::ControlFlow::Continue(())
+        })
+        .expect("walk");
+    n
+}

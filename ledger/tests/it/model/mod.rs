@@ -67,7 +67,7 @@ pub(crate) fn run_with_faults<E: KvEngine>(
     ledger: &GenLedger,
     ops: &[u8],
 ) -> Result<(), String> {
-    run_with(store, Some(store.kv().faults()), ledger, ops)
+    run_with(store, Some(store.faults()), ledger, ops)
 }
 
 fn run_with<E: KvEngine>(

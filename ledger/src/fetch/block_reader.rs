@@ -1,0 +1,168 @@
+//! One way to read a stored block, for every reader of whole blocks: RPC `getBlock` and
+//! `FetchedBlock`, and the archive's block records (`Blockstore::block_record`). reth's
+//! `BlockReader` is the model: a trait over the store that answers with the block's frame
+//! and views, and its history rows on request.
+//!
+//! The rules (Agave 4.4's `get_complete_block`, `fetch/block.rs` for the frame):
+//! - a slot without a meta, not full, or without any entry is no block: `Ok(None)`; a slot
+//!   this process purged (before or during the read) is `SlotCleanedUp`; a dead slot is
+//!   `DeadSlot`;
+//! - the previous blockhash is the parent's blockhash when the parent is stored, full, not
+//!   dead and readable; a parent that cannot be read for any reason but a failure of the
+//!   store itself (its meta or rows do not decode, it vanished) gives none, as Agave's
+//!   `build_versioned_confirmed_block` ignores every error reading the parent;
+//! - a caller that has already read the meta and checked the dead flag (RPC availability)
+//!   hands the meta over, and neither is read again.
+
+use std::ops::Deref;
+
+use crate::error::{LedgerError, Result};
+use crate::fetch::block::{block_start, parent_blockhash};
+use crate::fetch::store_fetch::ranges_of;
+use crate::fetch::{DataSetView, FetchBuffer};
+use crate::store::{Blockstore, KvEngine, SlotMeta};
+use crate::types::{Hash, Slot};
+
+/// What the caller has read of the slot before asking for its block.
+#[derive(Debug, Clone)]
+pub enum SlotRead {
+    /// Nothing: the reader reads the meta and checks the dead flag.
+    Unread,
+    /// The slot's meta, read by the caller with the slot found not dead.
+    Checked(SlotMeta),
+}
+
+/// A stored block: its frame and its data sets as views over the caller's buffer.
+#[derive(Debug)]
+pub struct Block<'b> {
+    /// The slot.
+    pub slot: Slot,
+    /// The slot's meta (full).
+    pub meta: SlotMeta,
+    /// The block's blockhash: its last entry's hash.
+    pub blockhash: Hash,
+    /// The parent's blockhash; `None` when the parent is not stored, not full, dead or not
+    /// readable (callers answer the default hash, or refuse, as they document).
+    pub previous_blockhash: Option<Hash>,
+    /// The `blocktime` row.
+    pub block_time: Option<i64>,
+    /// The `block_height` row.
+    pub block_height: Option<u64>,
+    /// The block's data sets from its start (`fetch::block_start`), in order.
+    pub sets: Vec<DataSetView<'b>>,
+}
+
+impl<'b> Block<'b> {
+    /// The parent slot (0 when the meta names none).
+    pub fn parent_slot(&self) -> Slot {
+        self.meta.parent_slot.unwrap_or_default()
+    }
+
+    /// The first signature of every transaction, in block order (64 zero bytes for an
+    /// unsigned one, which no status row is keyed by).
+    pub fn signatures(&self) -> Vec<&'b [u8; 64]> {
+        first_signatures(&self.sets)
+    }
+}
+
+/// The first signature of every transaction of `sets`, in order (64 zero bytes for an
+/// unsigned one): the keys of a block's `transaction_status` rows.
+pub fn first_signatures<'b>(sets: &[DataSetView<'b>]) -> Vec<&'b [u8; 64]> {
+    sets.iter()
+        .flat_map(|set| set.entries.transactions())
+        .map(|tx| tx.first_signature().unwrap_or(&[0u8; 64]))
+        .collect()
+}
+
+/// Reads whole blocks and their history rows.
+pub trait BlockReader {
+    /// A stored row, without a copy where the store can.
+    type Row<'a>: Deref<Target = [u8]> + AsRef<[u8]>
+    where
+        Self: 'a;
+
+    /// The block of `slot` (see the module docs for what is no block and what an error).
+    fn block<'b>(
+        &self,
+        slot: Slot,
+        read: SlotRead,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Option<Block<'b>>>;
+
+    /// The `transaction_status` row of each transaction of `block`, in block order.
+    fn block_statuses(&self, block: &Block<'_>) -> Result<Vec<Option<Self::Row<'_>>>>;
+
+    /// The `rewards` row of `slot`.
+    fn block_rewards(&self, slot: Slot) -> Result<Option<Vec<u8>>>;
+}
+
+impl<E: KvEngine> BlockReader for Blockstore<E> {
+    type Row<'a>
+        = E::Pinned<'a>
+    where
+        Self: 'a;
+
+    fn block<'b>(
+        &self,
+        slot: Slot,
+        read: SlotRead,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Option<Block<'b>>> {
+        self.read_guarded(slot, || {
+            let meta = match read {
+                SlotRead::Checked(meta) => meta,
+                SlotRead::Unread => {
+                    let Some(meta) = self.meta(slot)? else {
+                        return Ok(None);
+                    };
+                    if self.is_dead(slot)? {
+                        return Err(LedgerError::DeadSlot { slot });
+                    }
+                    meta
+                }
+            };
+            if !meta.is_full() {
+                return Ok(None);
+            }
+            let previous_blockhash = readable_parent_blockhash(self, meta.parent_slot, buf)?;
+            let block_time = self.block_time(slot)?;
+            let block_height = self.block_height(slot)?;
+            let start = block_start(&meta);
+            let views = self.views_of(slot, start, ranges_of(&meta, start), true, buf)?;
+            let Some(blockhash) = views.blockhash() else {
+                return Ok(None);
+            };
+            Ok(Some(Block {
+                slot,
+                meta,
+                blockhash,
+                previous_blockhash,
+                block_time,
+                block_height,
+                sets: views.sets,
+            }))
+        })
+    }
+
+    fn block_statuses(&self, block: &Block<'_>) -> Result<Vec<Option<E::Pinned<'_>>>> {
+        self.transaction_status_pinned(block.slot, &block.signatures())
+    }
+
+    fn block_rewards(&self, slot: Slot) -> Result<Option<Vec<u8>>> {
+        self.rewards_row(slot)
+    }
+}
+
+/// [`parent_blockhash`], with every error but the store's own failure read as "no previous
+/// blockhash" (Agave's rule, module docs).
+fn readable_parent_blockhash<E: KvEngine>(
+    store: &Blockstore<E>,
+    parent: Option<Slot>,
+    buf: &mut FetchBuffer,
+) -> Result<Option<Hash>> {
+    match parent_blockhash(store, parent, buf) {
+        Ok(hash) => Ok(hash),
+        Err(e @ LedgerError::Storage { .. }) => Err(e),
+        Err(_) => Ok(None),
+    }
+}
