@@ -9,7 +9,9 @@
 # comparison (load.py) and the freshness of new blocks (freshness.py, two bstore servers at
 # once: the default file watch and a 20 ms poll), then a validator restart (restart.py:
 # bstore answers while it is down and follows it after). bstore reads the ledger through a
-# read-only bind mount. Exits non-zero when any answer differs.
+# read-only bind mount; `bstore replay --follow` follows the whole run and reports every
+# slot to a local InfluxDB, charted at the end (RUN/charts). Exits non-zero when any answer
+# differs.
 # docs/live-validator.md explains what is compared and holds the results.
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
@@ -67,7 +69,7 @@ VALIDATOR_URL="http://127.0.0.1:$PORT"
 BSTORE_PORT=$((PORT + 100))
 BSTORE_URL="http://127.0.0.1:$BSTORE_PORT"
 LIVE="$REPO/interop/live"
-VALIDATOR_PID="" BSTORE_PID="" FAST_PID=""
+VALIDATOR_PID="" BSTORE_PID="" FAST_PID="" REPLAY_PID="" INFLUX_PID=""
 
 stop_pid() {
     local pid="$1"
@@ -82,6 +84,8 @@ stop_pid() {
 cleanup() {
     stop_pid "${STARTED_PID:-}"
     stop_pid "$FAST_PID"
+    stop_pid "$REPLAY_PID"
+    stop_pid "$INFLUX_PID"
     stop_pid "$BSTORE_PID"
     stop_pid "$VALIDATOR_PID"
     { exec 9>&-; } 2>/dev/null || true
@@ -123,6 +127,44 @@ start_bstore() {
 }
 start_bstore watch "$BSTORE_PORT"
 BSTORE_PID=$STARTED_PID
+
+# `bstore replay --follow` beside it for the whole run, reporting every slot to a local
+# InfluxDB 1.x (its own config, data and ports under the run directory); the per-slot charts
+# are drawn from that database at the end.
+INFLUX_PORT=$((PORT + 300))
+mkdir -p "$RUN/influx"
+cat >"$RUN/influx/influxdb.conf" <<CONF
+reporting-disabled = true
+bind-address = "127.0.0.1:$((PORT + 301))"
+[meta]
+  dir = "$RUN/influx/meta"
+  logging-enabled = false
+[data]
+  dir = "$RUN/influx/data"
+  wal-dir = "$RUN/influx/wal"
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  enabled = true
+  bind-address = "127.0.0.1:$INFLUX_PORT"
+  auth-enabled = false
+  log-enabled = false
+[logging]
+  level = "warn"
+CONF
+influxd -config "$RUN/influx/influxdb.conf" >"$RUN/influx/influxd.log" 2>&1 &
+INFLUX_PID=$!
+for _ in $(seq 1 100); do
+    curl -sf -XPOST "http://127.0.0.1:$INFLUX_PORT/query" --data-urlencode "q=CREATE DATABASE live" >/dev/null && break
+    sleep 0.2
+done
+unshare -Urm sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
+    sh "$LEDGER" env SOLANA_METRICS_CONFIG="host=http://127.0.0.1:$INFLUX_PORT,db=live,u=,p=" \
+    "$BSTORE" replay --ledger "$LEDGER" --follow --format json \
+    >"$RUN/replay.jsonl" 2>"$RUN/replay.log" &
+REPLAY_PID=$!
+log "bstore replay --follow (pid $REPLAY_PID) reporting to InfluxDB on 127.0.0.1:$INFLUX_PORT"
 
 STATUS=0
 log "workload"
@@ -171,6 +213,22 @@ python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
     --record "$RUN/workload.json" --out "$RUN/compare-after-restart.json" \
     | tee "$RUN/compare-after-restart.out" || STATUS=1
 kill -0 "$BSTORE_PID" 2>/dev/null || { echo "bstore exited during the restart" >&2; STATUS=1; }
+
+log "replay --follow: stop, summary, charts"
+kill -0 "$REPLAY_PID" 2>/dev/null || { echo "replay --follow exited early" >&2; tail -5 "$RUN/replay.log" >&2; STATUS=1; }
+stop_pid "$REPLAY_PID"
+python3 - "$RUN/replay.jsonl" <<'PY' || STATUS=1
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+slots = [r for r in rows if "slot" in r]
+summary = rows[-1] if rows else {}
+bad = [r for r in slots if r.get("status") in ("dead", "refused")]
+pending = [r["slot"] for r in slots if r.get("status") == "pending"]
+print(f"replay --follow: {len(slots)} slots reported, summary {json.dumps(summary)}")
+print(f"replay --follow: dead or refused: {bad[:5]}; still pending at the stop: {pending}")
+sys.exit(1 if not slots or bad else 0)
+PY
+"$BSTORE" metrics plot --influx-url "http://127.0.0.1:$INFLUX_PORT" --db live --out "$RUN/charts" || STATUS=1
 
 log "summary"
 python3 - "$RUN" <<'EOF'

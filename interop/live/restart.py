@@ -72,11 +72,21 @@ def up(args):
                 "block_served": ok,
             }, ok
         time.sleep(0.2)
+    try:
+        validator_now = finalized(validator)
+    except (RpcError, RpcTransportError):
+        validator_now = None
+    cause = (
+        "the validator itself made no new finalized slot after its restart"
+        if validator_now is not None and validator_now < target
+        else "bstore fell behind the validator"
+    )
     return {
         "finalized_before": before,
         "validator_finalized_at_restart": at_restart,
+        "validator_finalized_now": validator_now,
         "bstore_finalized": seen,
-        "error": f"bstore did not reach slot {target} within {args.timeout} s",
+        "error": f"bstore did not reach slot {target} within {args.timeout} s: {cause}",
     }, False
 
 

@@ -270,6 +270,7 @@ class Restart(unittest.TestCase):
                 result, ok = restart.up(args)
                 self.assertFalse(ok)
                 self.assertIn("did not reach slot 98", result["error"])
+                self.assertIn("the validator itself made no new finalized slot", result["error"])
         finally:
             moving.close()
             stuck.close()

@@ -72,6 +72,9 @@ pub fn run(args: &ValidatorArgs) -> Result<Value> {
     }
     watch_stdin(Arc::clone(&stop));
 
+    if std::env::var_os("RUST_LOG").is_some() {
+        agave_logger::setup_with_default("solana=info");
+    }
     let mut genesis = TestValidatorGenesis::default();
     genesis
         .ledger_path(&args.ledger)
