@@ -4,9 +4,9 @@
 //! with its `bstore serve` flag.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use bstore_ledger::store::CatchUpPacing;
-use std::time::Duration;
 
 /// Request and work bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

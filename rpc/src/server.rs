@@ -230,11 +230,11 @@ impl Drop for RpcServer {
     }
 }
 
-/// The secondary's catch-up loop on a thread of its own (one call at a time), stopped and
-/// joined when dropped.
 /// The longest the catch-up thread waits before it looks for a stop request.
 const STOP_CHECK: Duration = Duration::from_millis(20);
 
+/// The secondary's catch-up loop on a thread of its own (one call at a time), stopped and
+/// joined when dropped.
 struct CatchUpThread {
     stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
