@@ -3,6 +3,7 @@
 //! Every command prints one JSON object on stdout; errors go to stderr with exit code 1.
 //! See docs/interop-agave.md.
 
+mod agave_api;
 mod bench;
 mod dump;
 mod duplicate;
@@ -12,6 +13,7 @@ mod flags;
 mod generate;
 mod history;
 mod insert;
+mod insert_bench;
 mod layout;
 mod open;
 mod purge;
@@ -135,6 +137,18 @@ enum Command {
         rounds: usize,
         #[arg(long, value_enum, default_value_t = Access::ReadOnly)]
         access: Access,
+    },
+    /// Agave's shred insert (parse + `insert_shreds`, calls of --batch shreds) timed on a
+    /// fresh ledger under --ledger-dir per round; twin of `bstore bench insert`.
+    InsertBench {
+        #[arg(long)]
+        ledger_dir: PathBuf,
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+        #[arg(long, default_value_t = 1024)]
+        batch: usize,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
     /// Agave's getBlock work per block (get_rooted_block, then the json and base64
     /// encoders with meta), timed; twin of `bstore bench getblock`.
@@ -300,6 +314,17 @@ fn run(command: Command) -> Result<serde_json::Value> {
             slots,
             rounds,
             access,
+        }),
+        Command::InsertBench {
+            ledger_dir,
+            rounds,
+            batch,
+            files,
+        } => insert_bench::run(&insert_bench::InsertBenchArgs {
+            ledger_dir,
+            rounds,
+            batch,
+            files,
         }),
         Command::EncodeBench {
             ledger,
