@@ -1,5 +1,6 @@
-//! `agave-interop`: Agave's own ledger crates (solana-ledger 4.2) writing and reading
-//! ledgers, so bstore's interop tests can check both directions against the real thing.
+//! `agave-interop`: Agave's own ledger crates (solana-ledger 4.2; 4.3 through interop/agave43,
+//! feature `agave43`) writing and reading ledgers, so bstore's interop tests can check both
+//! directions against the real thing.
 //! Every command prints one JSON object on stdout; errors go to stderr with exit code 1.
 //! See docs/interop-agave.md.
 
@@ -203,8 +204,8 @@ enum Command {
         #[arg(long)]
         slots: SlotRange,
     },
-    /// agave-ledger-tool's `purge START END` (inclusive): `purge_from_next_slots`, then an
-    /// exact `purge_slots`.
+    /// agave-ledger-tool's `purge START END` (inclusive): on 4.2 `purge_from_next_slots`, then
+    /// an exact `purge_slots`; on 4.3 an exact `purge_slots_cleanup_chaining`.
     Purge {
         #[arg(long)]
         ledger: PathBuf,
