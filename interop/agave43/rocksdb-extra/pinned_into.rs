@@ -1,8 +1,9 @@
 // Appended to a copy of crates.io's rocksdb 0.24.0 by scripts/agave-rocksdb-patch.sh, as a
 // module of that crate (`mod bstore_pinned_into;` at the end of its lib.rs), so it sees the
-// crate's `pub(crate)` items. Agave 4.3's solana-ledger calls three methods that exist only in
-// Agave's own fork of rocksdb; they are there to reuse one pinnable slice across many point
-// reads. These versions keep the calls' meaning with a fresh pinned read each time:
+// crate's `pub(crate)` items. Agave 4.3's solana-ledger calls four methods whose form exists
+// only in Agave's own fork of rocksdb; they are there to reuse one pinnable slice across many
+// point reads and one write batch across insert calls. These versions keep the calls'
+// meaning with a fresh pinned read each time:
 //
 // - `DB::new_pinnable_slice` returns a slice that holds a real, empty RocksDB value, so
 //   reading it before any get yields `&[]` (the crate's `Deref` passes the C pointer straight
@@ -12,10 +13,37 @@
 // - `DBPinnableSlice::reset` keeps the current value: the pin it holds is released when the
 //   next read replaces it or the slice drops. Releasing it earlier needs a C++ call that the
 //   C API does not offer.
+// - `DBWithThreadMode::write` takes the batch by value or by reference (`Borrow`), as the fork's
+//   takes `&mut WriteBatch` and leaves the batch to the caller (Agave clears it before reuse).
+//   The script renames the crate's own by-value `write` to `write_owned`: an inherent method
+//   cannot be given a second signature by appending alone.
+
+use std::borrow::Borrow;
 
 use crate::db::{DBCommon, DBInner};
-use crate::{ffi, AsColumnFamilyRef, DBPinnableSlice, Error, ThreadMode};
+use crate::{
+    ffi, AsColumnFamilyRef, DBPinnableSlice, DBWithThreadMode, Error, ThreadMode, WriteBatch,
+    WriteOptions,
+};
 use libc::c_char;
+
+impl<T: ThreadMode> DBWithThreadMode<T> {
+    /// Writes `batch` atomically with default write options. The batch is only read: a
+    /// caller that passes `&mut batch` keeps it, with its updates still in it.
+    pub fn write<B: Borrow<WriteBatch>>(&self, batch: B) -> Result<(), Error> {
+        let batch = batch.borrow();
+        let writeopts = WriteOptions::default();
+        // SAFETY: the three handles are live for the call; RocksDB copies what it keeps.
+        unsafe {
+            ffi_try!(ffi::rocksdb_write(
+                self.inner.inner(),
+                writeopts.inner,
+                batch.inner
+            ));
+        }
+        Ok(())
+    }
+}
 
 impl<T: ThreadMode, D: DBInner> DBCommon<T, D> {
     /// An empty slice for `get_pinned_cf_into`. The C API has no constructor for a bare
