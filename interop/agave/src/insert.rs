@@ -218,6 +218,8 @@ fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -
         PossibleDuplicateShred::MerkleRootConflict(..) => {
             ("MerkleRootConflict", "merkle_root_conflict", false)
         }
+        // 4.3 dropped the backward chaining check's variant; only the fixed-FEC one is left.
+        #[cfg(not(feature = "agave43"))]
         PossibleDuplicateShred::ChainedMerkleRootConflict(_) => (
             "ChainedMerkleRootConflict",
             "chained_merkle_root_conflict",
