@@ -5,7 +5,7 @@
 //! (not timed), then timed: `Shred::new_from_serialized_shred` of every payload (a validator's
 //! window service parses its packets right before it inserts them, and bstore's insert takes
 //! the raw payloads) and `insert_shreds(shreds, is_trusted = false)` in calls of `--batch`
-//! shreds, as `insert` does. `insert_only_ns` leaves the parse out.
+//! shreds, as `insert` does. `insert_only_median_ns` leaves the parse out.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -38,10 +38,20 @@ pub fn run(args: &InsertBenchArgs) -> Result<Value> {
     if payloads.is_empty() {
         return Err(Error::new("the stream files hold no shreds"));
     }
+    // Counted once, untimed: the rounds parse the same payloads again.
+    let (mut data, mut slots) = (0usize, Vec::new());
+    for (record, payload) in payloads.iter().enumerate() {
+        let shred = Shred::new_from_serialized_shred(payload.clone())
+            .context(format!("record {record}: Agave refuses the shred"))?;
+        data += usize::from(shred.is_data());
+        slots.push(shred.slot());
+    }
+    slots.sort_unstable();
+    slots.dedup();
     std::fs::create_dir_all(&args.ledger_dir)
         .context(format!("create {}", args.ledger_dir.display()))?;
     let (mut totals, mut inserts) = (Vec::new(), Vec::new());
-    let (mut data, mut code, mut full) = (0usize, 0usize, 0usize);
+    let mut full = 0usize;
     for round in 0..args.rounds {
         let ledger = args.ledger_dir.join(format!("round-{round}"));
         if ledger.exists() {
@@ -61,9 +71,6 @@ pub fn run(args: &InsertBenchArgs) -> Result<Value> {
                     .context(format!("record {record}: Agave refuses the shred"))?,
             );
         }
-        let mut slots: Vec<u64> = shreds.iter().map(Shred::slot).collect();
-        data = shreds.iter().filter(|s| s.is_data()).count();
-        code = shreds.len() - data;
         let mut rest = shreds;
         while !rest.is_empty() {
             let tail = rest.split_off(rest.len().min(args.batch));
@@ -75,19 +82,17 @@ pub fn run(args: &InsertBenchArgs) -> Result<Value> {
         }
         totals.push(started.elapsed().as_nanos() as u64);
         inserts.push(insert_time.as_nanos() as u64);
-        slots.sort_unstable();
-        slots.dedup();
         full = slots.iter().filter(|&&s| blockstore.is_full(s)).count();
         drop(blockstore);
         std::fs::remove_dir_all(&ledger).context(format!("remove {}", ledger.display()))?;
     }
-    let shreds = (data + code) as u64;
+    let shreds = payloads.len() as u64;
     let median_ns = median(&mut totals.clone());
     Ok(json!({
         "agave": agave_api::AGAVE_VERSION,
         "shreds": shreds,
         "data": data,
-        "code": code,
+        "code": payloads.len() - data,
         "slots_full": full,
         "batch": args.batch,
         "rounds": args.rounds,
