@@ -3,7 +3,7 @@
 // crate's `pub(crate)` items. Agave 4.3's solana-ledger calls four methods whose form exists
 // only in Agave's own fork of rocksdb; they are there to reuse one pinnable slice across many
 // point reads and one write batch across insert calls. These versions keep the calls'
-// meaning with a fresh pinned read each time:
+// meaning with a fresh pinned read each time and a write that only reads the batch:
 //
 // - `DB::new_pinnable_slice` returns a slice that holds a real, empty RocksDB value, so
 //   reading it before any get yields `&[]` (the crate's `Deref` passes the C pointer straight
