@@ -2,12 +2,16 @@
 # Interop with Agave: builds `agave-interop` (interop/agave, a separate cargo
 # workspace over Agave's own solana-ledger 4.2.2 crates, which build their own RocksDB) and
 # runs bstore's interop tests against it (bstore/tests/interop_agave.rs, all #[ignore]d in
-# the normal suite). Agave 4.2 declares a newer Rust than the project's stable toolchain, so
+# the normal suite). Agave 4.x declares a newer Rust than the project's stable toolchain, so
 # the tool builds with the nightly and --ignore-rust-version. The tool's first build takes
 # about an hour here on two cores (RocksDB's and protobuf's C++, Agave's whole dependency
 # tree); later runs are incremental.
 #
-#   BSTORE_AGAVE_TARGET  target dir of the tool (default ~/.cache/bstore/target-agave4)
+#   BSTORE_AGAVE_VERSION 4.2 (default: interop/agave) or 4.3 (interop/agave43: the same
+#                        source against Agave 4.3.2, with the rocksdb crate patched by
+#                        scripts/agave-rocksdb-patch.sh)
+#   BSTORE_AGAVE_TARGET  target dir of the tool (default ~/.cache/bstore/target-agave4, or
+#                        ~/.cache/bstore/target-agave43 for 4.3)
 #   CARGO_TARGET_DIR     target dir of the bstore workspace, honoured as everywhere
 # Extra arguments go to the test harness (e.g. a test name filter).
 set -euo pipefail
@@ -20,10 +24,18 @@ ensure_apt libclang-dev pkg-config libssl-dev make g++
 ensure_rust_tools
 require_testdata
 
-AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave4}"
-log "building agave-interop (release, locked) into $AGAVE_TARGET"
+case "${BSTORE_AGAVE_VERSION:-4.2}" in
+4.2) TOOL_DIR=interop/agave; DEFAULT_TARGET="$HOME/.cache/bstore/target-agave4" ;;
+4.3)
+    TOOL_DIR=interop/agave43; DEFAULT_TARGET="$HOME/.cache/bstore/target-agave43"
+    "$REPO/scripts/agave-rocksdb-patch.sh"
+    ;;
+*) echo "BSTORE_AGAVE_VERSION must be 4.2 or 4.3" >&2; exit 1 ;;
+esac
+AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$DEFAULT_TARGET}"
+log "building agave-interop from $TOOL_DIR (release, locked) into $AGAVE_TARGET"
 started=$(date +%s)
-(cd interop/agave &&
+(cd "$TOOL_DIR" &&
     CARGO_TARGET_DIR="$AGAVE_TARGET" cargo +nightly build --release --locked --ignore-rust-version)
 took=$(($(date +%s) - started))
 log "agave-interop build took $((took / 60)) min $((took % 60)) s"

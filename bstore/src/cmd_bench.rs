@@ -30,6 +30,9 @@ enum BenchCommand {
     /// existing ledger; `agave-interop encode-bench` is its Agave twin.
     #[command(name = "getblock")]
     GetBlock(crate::cmd_bench_getblock::GetBlockArgs),
+    /// Shred insert on a fresh ledger per round, from stream files;
+    /// `agave-interop insert-bench` is its Agave twin.
+    Insert(crate::cmd_bench_insert::InsertArgs),
     /// Retention soak: the whole pipeline over many slots with a ledger limit; charts disk
     /// use, RSS and read p99, and checks nothing within the limit was lost.
     Soak(crate::cmd_soak::SoakArgs),
@@ -82,6 +85,7 @@ struct FetchArgs {
 pub(crate) fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         BenchCommand::Fetch(a) => fetch(&a),
+        BenchCommand::Insert(a) => crate::cmd_bench_insert::run(&a),
         BenchCommand::Soak(a) => crate::cmd_soak::run(a),
         BenchCommand::GetBlock(a) => crate::cmd_bench_getblock::run(&a),
         BenchCommand::FetchPeak { ledger, slot, warm } => fetch_peak(&ledger, Slot(slot), warm),

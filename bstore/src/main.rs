@@ -7,6 +7,7 @@ mod bench_ledger;
 mod cmd_archive;
 mod cmd_bench;
 mod cmd_bench_getblock;
+mod cmd_bench_insert;
 mod cmd_damage;
 mod cmd_demo;
 mod cmd_ledger;

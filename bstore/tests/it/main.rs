@@ -6,6 +6,7 @@ mod archive_cluster_interrupt;
 mod archive_cluster_purged;
 mod archive_cluster_serve;
 mod archive_support;
+mod cli_bench_insert;
 mod cli_bench_ledger;
 mod cli_damage_current;
 mod cli_damage_missing_sst;

@@ -62,7 +62,11 @@ fn decode_meta(value: &[u8]) -> Result<Value> {
         .map_err(|e| crate::error::Error::new(format!("meta: Agave's SlotMeta refuses it: {e}")))?;
     let roundtrip = wincode::serialize(&meta).is_ok_and(|b| b == value);
     let mut v = meta_json(&meta);
-    v["format"] = json!(if value.len() >= V3_EXTRA && roundtrip { "v3" } else { "v2" });
+    v["format"] = json!(if value.len() >= V3_EXTRA && roundtrip {
+        "v3"
+    } else {
+        "v2"
+    });
     v["agave_roundtrip"] = json!(roundtrip);
     Ok(v)
 }

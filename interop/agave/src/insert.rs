@@ -9,11 +9,11 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use solana_ledger::blockstore::{Blockstore, BlockstoreInsertionMetrics, PossibleDuplicateShred};
-use solana_ledger::blockstore_meta::BlockLocation;
 use solana_ledger::shred::filter::ShredRecoveryContext;
 use solana_ledger::shred::{Payload, ReedSolomonCache, Shred};
 use solana_streamer::evicting_sender::EvictingSender;
 
+use crate::agave_api;
 use crate::error::{Context, Result};
 use crate::open::{self, Access};
 use crate::root_bank;
@@ -90,9 +90,9 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
         let batch = std::mem::replace(&mut rest, tail);
         let batch_len = batch.len();
         let sets = match args.via {
-            Via::InsertShreds => blockstore
-                .insert_shreds(batch, None, false)
-                .context("Agave insert_shreds")?,
+            Via::InsertShreds => {
+                agave_api::insert_shreds(&blockstore, batch).context("Agave insert_shreds")?
+            }
             Via::WindowService => match window.as_mut() {
                 Some(window) => window.insert(&blockstore, batch)?,
                 None => Vec::new(),
@@ -168,19 +168,14 @@ impl WindowService {
         batch: Vec<Shred>,
     ) -> Result<Vec<solana_ledger::blockstore::CompletedDataSetInfo>> {
         let found = RefCell::new(Vec::new());
-        let shreds = batch
-            .into_iter()
-            .map(|shred| (std::borrow::Cow::Owned(shred), /*is_repaired:*/ false));
-        let sets = blockstore
-            .insert_shreds_at_location_handle_duplicate(
-                shreds.map(|(shred, repaired)| (shred, repaired, BlockLocation::Original)),
-                None,
-                false,
-                &mut self.recovery,
-                &|duplicate| found.borrow_mut().push(duplicate),
-                &mut self.metrics,
-            )
-            .context("Agave insert_shreds_handle_duplicate")?;
+        let sets = agave_api::insert_handle_duplicate(
+            blockstore,
+            batch,
+            &mut self.recovery,
+            &|duplicate| found.borrow_mut().push(duplicate),
+            &mut self.metrics,
+        )
+        .context("Agave insert_shreds_handle_duplicate")?;
         for duplicate in found.into_inner() {
             self.duplicates
                 .push(check_duplicate(blockstore, duplicate)?);
@@ -223,6 +218,8 @@ fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -
         PossibleDuplicateShred::MerkleRootConflict(..) => {
             ("MerkleRootConflict", "merkle_root_conflict", false)
         }
+        // 4.3 dropped the backward chaining check's variant; only the fixed-FEC one is left.
+        #[cfg(not(feature = "agave43"))]
         PossibleDuplicateShred::ChainedMerkleRootConflict(_) => (
             "ChainedMerkleRootConflict",
             "chained_merkle_root_conflict",

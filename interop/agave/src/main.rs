@@ -1,8 +1,10 @@
-//! `agave-interop`: Agave's own ledger crates (solana-ledger 4.2) writing and reading
-//! ledgers, so bstore's interop tests can check both directions against the real thing.
+//! `agave-interop`: Agave's own ledger crates (solana-ledger 4.2; 4.3 through interop/agave43,
+//! feature `agave43`) writing and reading ledgers, so bstore's interop tests can check both
+//! directions against the real thing.
 //! Every command prints one JSON object on stdout; errors go to stderr with exit code 1.
 //! See docs/interop-agave.md.
 
+mod agave_api;
 mod bench;
 mod dump;
 mod duplicate;
@@ -12,6 +14,7 @@ mod flags;
 mod generate;
 mod history;
 mod insert;
+mod insert_bench;
 mod layout;
 mod open;
 mod purge;
@@ -136,6 +139,18 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Access::ReadOnly)]
         access: Access,
     },
+    /// Agave's shred insert (parse + `insert_shreds`, calls of --batch shreds) timed on a
+    /// fresh ledger under --ledger-dir per round; twin of `bstore bench insert`.
+    InsertBench {
+        #[arg(long)]
+        ledger_dir: PathBuf,
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+        #[arg(long, default_value_t = 1024)]
+        batch: usize,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Agave's getBlock work per block (get_rooted_block, then the json and base64
     /// encoders with meta), timed; twin of `bstore bench getblock`.
     EncodeBench {
@@ -189,8 +204,8 @@ enum Command {
         #[arg(long)]
         slots: SlotRange,
     },
-    /// agave-ledger-tool's `purge START END` (inclusive): `purge_from_next_slots`, then an
-    /// exact `purge_slots`.
+    /// agave-ledger-tool's `purge START END` (inclusive): on 4.2 `purge_from_next_slots`, then
+    /// an exact `purge_slots`; on 4.3 an exact `purge_slots_cleanup_chaining`.
     Purge {
         #[arg(long)]
         ledger: PathBuf,
@@ -305,6 +320,17 @@ fn run(command: Command) -> Result<serde_json::Value> {
             slots,
             rounds,
             access,
+        }),
+        Command::InsertBench {
+            ledger_dir,
+            rounds,
+            batch,
+            files,
+        } => insert_bench::run(&insert_bench::InsertBenchArgs {
+            ledger_dir,
+            rounds,
+            batch,
+            files,
         }),
         Command::EncodeBench {
             ledger,

@@ -7,26 +7,25 @@ use std::path::Path;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use solana_hash::Hash;
-use solana_ledger::blockstore::PurgeType;
 use solana_ledger::blockstore_meta::PerfSample;
 use solana_transaction_status::RewardsAndNumPartitions;
 
+use crate::agave_api;
 use crate::error::{Context, Error, Result};
 use crate::open::{self, Access};
 use crate::summary::require_db;
 
-/// agave-ledger-tool `purge START END` (inclusive): `purge_from_next_slots`, then an exact
-/// `purge_slots` (what `purge_and_compact_slots` was until Agave 4.x dropped it).
+/// agave-ledger-tool `purge START END` (inclusive). On 4.2: `purge_from_next_slots`, then an
+/// exact `purge_slots` (what `purge_and_compact_slots` was until Agave 4.x dropped it); on 4.3:
+/// an exact `purge_slots_cleanup_chaining` (see `agave_api`).
 pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Value> {
     require_db(ledger)?;
     if start > end {
         return Err(Error::new(format!("START {start} is after END {end}")));
     }
     let blockstore = open::blockstore(ledger, Access::Primary)?;
-    blockstore.purge_from_next_slots(start, end);
-    blockstore
-        .purge_slots(start, end, PurgeType::Exact)
-        .context(format!("Agave purge_slots({start}, {end}, Exact)"))?;
+    agave_api::purge(&blockstore, start, end)
+        .context(format!("Agave purge of slots {start}..={end}"))?;
     Ok(json!({"start": start, "end": end}))
 }
 

@@ -93,7 +93,8 @@ pub fn meta_json(meta: &SlotMeta) -> Value {
         "first_shred_timestamp": meta.first_shred_timestamp,
         "last_index": meta.last_index,
         "parent_slot": meta.parent_slot,
-        "next_slots": meta.next_slots,
+        // A Vec on 4.2, a SmallVec on 4.3: the slice serializes the same from both.
+        "next_slots": meta.next_slots.to_vec(),
         "connected_flags": meta.connected_flags.bits(),
         "is_connected": meta.is_connected(),
         "is_parent_connected": meta.is_parent_connected(),

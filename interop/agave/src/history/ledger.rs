@@ -16,6 +16,7 @@ use solana_transaction_status::extract_and_fmt_memos;
 
 use super::keys::Keys;
 use super::plan::{PlannedSlot, PlannedTx};
+use crate::agave_api;
 use crate::error::{Context, Error, Result};
 use crate::open::{self, Access};
 
@@ -44,8 +45,7 @@ pub fn write(ledger: &Path, keys: &Keys, slots: &[PlannedSlot]) -> Result<()> {
             .context(format!("slot {}: Merkle root", planned.slot))?;
         let last_hash = entries.last().map(|e| e.hash).unwrap_or(poh);
         tails.insert(planned.slot, (last_hash, root));
-        blockstore
-            .insert_shreds(shreds, None, false)
+        agave_api::insert_shreds(&blockstore, shreds)
             .context(format!("Agave insert_shreds (slot {})", planned.slot))?;
         if !blockstore.is_full(planned.slot) {
             return Err(Error::new(format!(

@@ -1,0 +1,90 @@
+//! The calls whose signatures differ between Agave 4.2 and 4.3, behind the `agave43` cargo
+//! feature (on by default in interop/agave43, off in interop/agave). Everything else in the
+//! tool builds unchanged against both.
+//!
+//! - 4.3 dropped `insert_shreds`'s leader-schedule argument (4.2 took `None` here) and the
+//!   same argument of `insert_shreds_handle_duplicate`.
+//! - 4.3 dropped `purge_from_next_slots`; `purge_slots_cleanup_chaining` purges the range and
+//!   removes the purged slots from their surviving parents' `next_slots` in one write batch.
+
+use std::borrow::Cow;
+
+use solana_ledger::blockstore::{
+    Blockstore, BlockstoreError, BlockstoreInsertionMetrics, CompletedDataSetInfo,
+    PossibleDuplicateShred, PurgeType,
+};
+use solana_ledger::blockstore_meta::BlockLocation;
+use solana_ledger::shred::Shred;
+use solana_ledger::shred::filter::ShredRecoveryContext;
+
+/// The Agave release the tool links, for its JSON output.
+#[cfg(not(feature = "agave43"))]
+pub const AGAVE_VERSION: &str = "4.2.2";
+#[cfg(feature = "agave43")]
+pub const AGAVE_VERSION: &str = "4.3.2";
+
+type InsertResult = Result<Vec<CompletedDataSetInfo>, BlockstoreError>;
+
+/// `Blockstore::insert_shreds` with `is_trusted = false` and no leader schedule.
+pub fn insert_shreds(blockstore: &Blockstore, shreds: Vec<Shred>) -> InsertResult {
+    #[cfg(not(feature = "agave43"))]
+    let result = blockstore.insert_shreds(shreds, None, false);
+    #[cfg(feature = "agave43")]
+    let result = blockstore.insert_shreds(shreds, false);
+    result
+}
+
+/// The window service's call: `insert_shreds_at_location_handle_duplicate` at the original
+/// block location, not repaired, `is_trusted = false`, no leader schedule. On 4.3 the caller
+/// also hands in a pinnable slice and a write batch to reuse; one of each per call here.
+pub fn insert_handle_duplicate<F: Fn(PossibleDuplicateShred)>(
+    blockstore: &Blockstore,
+    shreds: Vec<Shred>,
+    recovery: &mut ShredRecoveryContext,
+    handle_duplicate: &F,
+    metrics: &mut BlockstoreInsertionMetrics,
+) -> InsertResult {
+    let shreds = shreds.into_iter().map(|shred| {
+        (
+            Cow::Owned(shred),
+            /*is_repaired:*/ false,
+            BlockLocation::Original,
+        )
+    });
+    #[cfg(not(feature = "agave43"))]
+    let result = blockstore.insert_shreds_at_location_handle_duplicate(
+        shreds,
+        None,
+        false,
+        recovery,
+        handle_duplicate,
+        metrics,
+    );
+    #[cfg(feature = "agave43")]
+    let result = {
+        let mut pinned = blockstore.new_pinnable_slice();
+        let mut batch = blockstore.get_write_batch()?;
+        blockstore.insert_shreds_at_location_handle_duplicate(
+            shreds,
+            false,
+            recovery,
+            &mut pinned,
+            &mut batch,
+            handle_duplicate,
+            metrics,
+        )
+    };
+    result
+}
+
+/// agave-ledger-tool's `purge START END` (inclusive) on this release.
+pub fn purge(blockstore: &Blockstore, start: u64, end: u64) -> Result<(), BlockstoreError> {
+    #[cfg(not(feature = "agave43"))]
+    let result = {
+        blockstore.purge_from_next_slots(start, end);
+        blockstore.purge_slots(start, end, PurgeType::Exact)
+    };
+    #[cfg(feature = "agave43")]
+    let result = blockstore.purge_slots_cleanup_chaining(start, end, PurgeType::Exact);
+    result
+}
