@@ -17,7 +17,7 @@ use serde_json::json;
 
 /// Arguments of `bstore bench insert`.
 #[derive(Debug, Args)]
-pub struct InsertArgs {
+pub(crate) struct InsertArgs {
     /// Parent of the per-round ledgers (`round-N`, each removed after its round).
     #[arg(long)]
     ledger_dir: PathBuf,
@@ -36,7 +36,7 @@ pub struct InsertArgs {
     files: Vec<PathBuf>,
 }
 
-pub fn run(args: &InsertArgs) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(args: &InsertArgs) -> Result<(), Box<dyn std::error::Error>> {
     if args.rounds == 0 || args.batch == 0 {
         return Err("--rounds and --batch must be at least 1".into());
     }
