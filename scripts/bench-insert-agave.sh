@@ -26,18 +26,8 @@ require_testdata
 if [ -n "${BSTORE_AGAVE_TOOL:-}" ]; then
     TOOL="$BSTORE_AGAVE_TOOL"
 else
-    case "${BSTORE_AGAVE_VERSION:-4.2}" in
-    4.2) TOOL_DIR=interop/agave; DEFAULT_TARGET="$HOME/.cache/bstore/target-agave4" ;;
-    4.3)
-        TOOL_DIR=interop/agave43; DEFAULT_TARGET="$HOME/.cache/bstore/target-agave43"
-        "$REPO/scripts/agave-rocksdb-patch.sh"
-        ;;
-    *) echo "BSTORE_AGAVE_VERSION must be 4.2 or 4.3" >&2; exit 1 ;;
-    esac
-    AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$DEFAULT_TARGET}"
-    (cd "$TOOL_DIR" &&
-        CARGO_TARGET_DIR="$AGAVE_TARGET" cargo +nightly build --release --locked --ignore-rust-version)
-    TOOL="$AGAVE_TARGET/release/agave-interop"
+    build_agave_tool
+    TOOL="$AGAVE_TOOL"
 fi
 cargo build --release -p bstore
 BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"

@@ -24,22 +24,8 @@ ensure_apt libclang-dev pkg-config libssl-dev make g++
 ensure_rust_tools
 require_testdata
 
-case "${BSTORE_AGAVE_VERSION:-4.2}" in
-4.2) TOOL_DIR=interop/agave; DEFAULT_TARGET="$HOME/.cache/bstore/target-agave4" ;;
-4.3)
-    TOOL_DIR=interop/agave43; DEFAULT_TARGET="$HOME/.cache/bstore/target-agave43"
-    "$REPO/scripts/agave-rocksdb-patch.sh"
-    ;;
-*) echo "BSTORE_AGAVE_VERSION must be 4.2 or 4.3" >&2; exit 1 ;;
-esac
-AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$DEFAULT_TARGET}"
-log "building agave-interop from $TOOL_DIR (release, locked) into $AGAVE_TARGET"
-started=$(date +%s)
-(cd "$TOOL_DIR" &&
-    CARGO_TARGET_DIR="$AGAVE_TARGET" cargo +nightly build --release --locked --ignore-rust-version)
-took=$(($(date +%s) - started))
-log "agave-interop build took $((took / 60)) min $((took % 60)) s"
-export BSTORE_AGAVE_TOOL="$AGAVE_TARGET/release/agave-interop"
+build_agave_tool
+export BSTORE_AGAVE_TOOL="$AGAVE_TOOL"
 "$BSTORE_AGAVE_TOOL" --version
 
 log "interop tests: bstore/tests/interop_agave.rs (ignored tests only)"

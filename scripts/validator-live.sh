@@ -16,9 +16,11 @@
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
 # RocksDB's and protobuf's C++), later builds are no-ops; bstore's release build is ~13 min
-# from scratch. A run takes about 7 minutes here: ~10 s to start the cluster, ~1.5 min of
+# from scratch. A run takes about 12 minutes here: ~10 s to start the cluster, ~1.5 min of
 # workload and the three epochs waited for rewards, ~1 min of comparison, ~2.5 min of load
-# (with the slot-rate measurements) and ~2 min of freshness (500 slots). Not run by CI.
+# (with the slot-rate measurements), ~2 min of freshness (500 slots), the restart (~30 s,
+# up to 3 min when the restarted validator makes no slot) and the comparison again (~1.5
+# min). Not run by CI.
 #
 #   scripts/validator-live.sh [--alpenglow] [--slots N] [--keep] [--skip-load]
 #     --alpenglow   run the cluster with Alpenglow active
@@ -26,6 +28,7 @@
 #     --keep        keep the run's directory (ledger, logs, records) after the run
 #     --skip-load   skip the load comparison
 #   BSTORE_AGAVE_TOOL    an existing agave-interop binary (skips its build)
+#   BSTORE_AGAVE_VERSION 4.2 (default) or 4.3: which Agave the tool is built on
 #   BSTORE_AGAVE_TARGET  target dir of the tool's build (default ~/.cache/bstore/target-agave4)
 #   CARGO_TARGET_DIR     target dir of the bstore workspace, honoured as everywhere
 #   BSTORE_LIVE_DIR      the run's directory (default: a new one under /tmp)
@@ -50,11 +53,8 @@ done
 bash scripts/rpc-client-deps.sh
 if [ -z "${BSTORE_AGAVE_TOOL:-}" ]; then
     ensure_apt libclang-dev pkg-config libssl-dev make g++
-    AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave4}"
-    log "building agave-interop into $AGAVE_TARGET (about an hour the first time)"
-    (cd interop/agave &&
-        CARGO_TARGET_DIR="$AGAVE_TARGET" nice -n 10 cargo +nightly build --release --locked --ignore-rust-version)
-    BSTORE_AGAVE_TOOL="$AGAVE_TARGET/release/agave-interop"
+    build_agave_tool
+    BSTORE_AGAVE_TOOL="$AGAVE_TOOL"
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$REPO/target}"
 log "building bstore (release)"
@@ -94,6 +94,21 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# Waits up to 300 s for the validator's `ready` line; exits when it dies first.
+wait_validator_ready() {
+    for _ in $(seq 1 600); do
+        grep -q '^ready ' "$RUN/validator.out" 2>/dev/null && return 0
+        kill -0 "$VALIDATOR_PID" 2>/dev/null || {
+            tail -20 "$RUN/validator.log" >&2
+            echo "the validator (pid $VALIDATOR_PID) exited before it was ready" >&2
+            exit 1
+        }
+        sleep 0.5
+    done
+    echo "the validator was not ready within 300 s" >&2
+    exit 1
+}
+
 # The validator stops when its stdin closes: it reads a FIFO this script holds open on
 # fd 9, so it also stops if this script dies without running its trap.
 mkfifo "$RUN/validator.stdin"
@@ -102,12 +117,7 @@ log "starting the validator (ledger $LEDGER, RPC $VALIDATOR_URL${ALPENGLOW:+, Al
     <"$RUN/validator.stdin" >"$RUN/validator.out" 2>"$RUN/validator.log" &
 VALIDATOR_PID=$!
 exec 9>"$RUN/validator.stdin"
-for _ in $(seq 1 600); do
-    grep -q '^ready ' "$RUN/validator.out" 2>/dev/null && break
-    kill -0 "$VALIDATOR_PID" 2>/dev/null || { tail -20 "$RUN/validator.log" >&2; echo "the validator exited before it was ready" >&2; exit 1; }
-    sleep 0.5
-done
-grep -q '^ready ' "$RUN/validator.out" || { echo "the validator was not ready within 300 s" >&2; exit 1; }
+wait_validator_ready
 log "validator ready: $(head -1 "$RUN/validator.out")"
 
 # start_bstore LABEL PORT [SERVE FLAGS...]: starts `bstore serve` on the ledger, sets
@@ -200,12 +210,7 @@ python3 "$LIVE/restart.py" down --bstore "$BSTORE_URL" --out "$RUN/restart-down.
 "$BSTORE_AGAVE_TOOL" validator --ledger "$LEDGER" --rpc-port "$PORT" --resume \
     <"$RUN/validator.stdin" >"$RUN/validator.out" 2>>"$RUN/validator.log" &
 VALIDATOR_PID=$!
-for _ in $(seq 1 600); do
-    grep -q '^ready ' "$RUN/validator.out" 2>/dev/null && break
-    kill -0 "$VALIDATOR_PID" 2>/dev/null || { tail -20 "$RUN/validator.log" >&2; echo "the validator did not restart" >&2; exit 1; }
-    sleep 0.5
-done
-grep -q '^ready ' "$RUN/validator.out" || { echo "the validator was not ready again within 300 s" >&2; exit 1; }
+wait_validator_ready
 python3 "$LIVE/restart.py" up --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
     --down "$RUN/restart-down.json" --out "$RUN/restart-up.json" || STATUS=1
 log "comparison after the restart"

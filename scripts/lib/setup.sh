@@ -37,3 +37,28 @@ require_testdata() {
         exit 1
     fi
 }
+
+# Builds agave-interop (release, locked, the nightly) for BSTORE_AGAVE_VERSION: 4.2 (the
+# default, interop/agave) or 4.3 (interop/agave43, crates.io's rocksdb patched by
+# scripts/agave-rocksdb-patch.sh), into BSTORE_AGAVE_TARGET (default
+# ~/.cache/bstore/target-agave4 or -agave43), and sets AGAVE_TOOL to the binary.
+build_agave_tool() {
+    local tool_dir default_target
+    case "${BSTORE_AGAVE_VERSION:-4.2}" in
+    4.2) tool_dir=interop/agave; default_target="$HOME/.cache/bstore/target-agave4" ;;
+    4.3)
+        tool_dir=interop/agave43; default_target="$HOME/.cache/bstore/target-agave43"
+        "$REPO/scripts/agave-rocksdb-patch.sh"
+        ;;
+    *) echo "BSTORE_AGAVE_VERSION must be 4.2 or 4.3" >&2; return 1 ;;
+    esac
+    local target="${BSTORE_AGAVE_TARGET:-$default_target}"
+    log "building agave-interop from $tool_dir (release, locked) into $target"
+    local started took
+    started=$(date +%s)
+    (cd "$REPO/$tool_dir" &&
+        CARGO_TARGET_DIR="$target" cargo +nightly build --release --locked --ignore-rust-version)
+    took=$(($(date +%s) - started))
+    log "agave-interop build took $((took / 60)) min $((took % 60)) s"
+    AGAVE_TOOL="$target/release/agave-interop"
+}
