@@ -83,7 +83,7 @@ impl SlotReplay {
         let ticks = if components.is_alpenglow() {
             TickCheck::alpenglow()
         } else {
-            TickCheck::with_limits(rules, limits)
+            TickCheck::with_limits(&rules.for_block(slot.0, parent.0.0), limits)
         };
         Self {
             slot,

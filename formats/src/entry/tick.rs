@@ -28,6 +28,19 @@ impl TickRules {
         ticks_per_slot: Self::DEFAULT_TICKS_PER_SLOT,
         hashes_per_tick: Some(Self::MAINNET_HASHES_PER_TICK),
     };
+
+    /// The rules for the block of `slot` built on `parent`: PoH runs on through skipped
+    /// slots, so the block holds the ticks of every slot after its parent, `ticks_per_slot`
+    /// times `slot - parent` (Agave: the bank's tick height starts at the parent's maximum,
+    /// `(parent + 1) * ticks_per_slot`, and ends at `(slot + 1) * ticks_per_slot`). A parent
+    /// not below the slot counts as the slot before it.
+    pub fn for_block(&self, slot: u64, parent: u64) -> Self {
+        let slots = slot.saturating_sub(parent).max(1);
+        Self {
+            ticks_per_slot: self.ticks_per_slot.saturating_mul(slots),
+            hashes_per_tick: self.hashes_per_tick,
+        }
+    }
 }
 
 impl Default for TickRules {

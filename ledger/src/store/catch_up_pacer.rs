@@ -41,8 +41,6 @@ pub struct CatchUpPacer {
     pacing: CatchUpPacing,
     /// The previous catch-up; `None` before the first, which is due at once.
     last: Option<Instant>,
-    /// A change seen since the last catch-up.
-    pending: bool,
 }
 
 impl CatchUpPacer {
@@ -64,7 +62,6 @@ impl CatchUpPacer {
             watch_error,
             pacing,
             last: None,
-            pending: false,
         }
     }
 
@@ -84,7 +81,6 @@ impl CatchUpPacer {
         let now = Instant::now();
         let Some(last) = self.last else {
             self.last = Some(now);
-            self.pending = false;
             return true;
         };
         let (min_gap, idle) = match (self.pacing, &self.watch) {
@@ -103,13 +99,11 @@ impl CatchUpPacer {
             None => now >= idle_end || self.sleep_until(idle_end, slice),
             Some(w) => {
                 let timeout = idle_end.saturating_duration_since(now).min(slice);
-                self.pending |= w.wait_changed(timeout);
-                self.pending || Instant::now() >= idle_end
+                w.wait_changed(timeout) || Instant::now() >= idle_end
             }
         };
         if due {
             self.last = Some(Instant::now());
-            self.pending = false;
         }
         due
     }

@@ -100,9 +100,12 @@ impl SlotGenerator {
             return Err(FormatError::Shredder("hashes_per_tick must be at least 2".into()).into());
         }
         let sets = spec.data_shreds.div_ceil(SHREDS_PER_FEC_SET as u32).max(2) as usize;
+        // PoH runs on through skipped slots: a block holds the ticks of every slot after its
+        // parent (Agave's tick height runs from the parent's end to the slot's end).
+        let ticks = TICKS_PER_SLOT.saturating_mul(slot.0.saturating_sub(parent.0).max(1));
         // Transaction bytes per tick interval so that the slot fills about `sets` data sets.
-        let budget = (sets * SET_BYTES * 90 / 100) as u64 / TICKS_PER_SLOT;
-        let entries = self.entries(parent_hash, budget, spec.hashes_per_tick);
+        let budget = (sets * SET_BYTES * 90 / 100) as u64 / ticks;
+        let entries = self.entries(parent_hash, ticks, budget, spec.hashes_per_tick);
         let batches = cut_batches(&entries);
         let mut shredder = Shredder::new(slot, parent, self.shred_version, self.key.clone())?;
         let mut out = GeneratedSlot {
@@ -149,12 +152,18 @@ impl SlotGenerator {
         Ok(out)
     }
 
-    /// 64 tick intervals, each with about `budget` bytes of transaction entries, PoH-chained
-    /// from `start` with exactly `hashes_per_tick` hashes per interval.
-    fn entries(&mut self, start: Hash, budget: u64, hashes_per_tick: u64) -> Vec<Entry> {
+    /// `ticks` tick intervals, each with about `budget` bytes of transaction entries,
+    /// PoH-chained from `start` with exactly `hashes_per_tick` hashes per interval.
+    fn entries(
+        &mut self,
+        start: Hash,
+        ticks: u64,
+        budget: u64,
+        hashes_per_tick: u64,
+    ) -> Vec<Entry> {
         let mut entries = Vec::new();
         let mut hash = start;
-        for _ in 0..TICKS_PER_SLOT {
+        for _ in 0..ticks {
             let mut used_hashes = 0u64;
             let mut used_bytes = 0u64;
             // Leave at least one hash for the tick itself.

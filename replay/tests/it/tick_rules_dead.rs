@@ -96,3 +96,46 @@ fn wrong_hashes_per_tick() {
         other => panic!("expected wrong hashes per tick, got {other}"),
     }
 }
+
+/// Replays slot 2 built directly on genesis (slot 1 skipped) under `ticks_per_slot`.
+fn replay_after_a_skip(ticks_per_slot: u64) -> Result<(), ReplayError> {
+    let slots = common::synth_forks(23, &[(2, 0)], 64);
+    let (_dir, store) = temp_blockstore();
+    store
+        .insert_shreds(&slots[&Slot(2)].data_shreds)
+        .expect("insert");
+    let options = ReplayOptions {
+        tick_rules: TickRules {
+            ticks_per_slot,
+            hashes_per_tick: Some(SYNTH_HASHES_PER_TICK),
+        },
+        completion: Completion::Final,
+        metrics: MetricsSink::Off,
+        ..ReplayOptions::default()
+    };
+    let mut driver = ReplayDriver::new(store.clone(), options, CountingExecutor::new());
+    driver.seed_blockhash(GENESIS, genesis_hash());
+    let status = driver.replay(Slot(2)).expect("store ok");
+    match status {
+        bstore_replay::SlotStatus::Replayed { .. } => Ok(()),
+        other => Err(dead(other).1),
+    }
+}
+
+/// PoH runs on through a skipped slot: a block whose parent is two slots back holds the
+/// ticks of both slots (Agave's tick height runs from the parent's end to the slot's end),
+/// as a restarted leader's first block after its unfinished slot did beside a live
+/// validator.
+#[test]
+fn a_block_after_a_skipped_slot_holds_the_skipped_slots_ticks() {
+    // The generator gives slot 2 on genesis two slots of ticks: 128 at 64 per slot.
+    assert!(replay_after_a_skip(64).is_ok());
+    // Two slots of 65 want 130: 128 are too few.
+    match replay_after_a_skip(65) {
+        Err(ReplayError::Ticks {
+            defect: PohDefect::TickCount { expected, found },
+            ..
+        }) => assert_eq!((expected, found), (130, 128)),
+        other => panic!("expected too few ticks, got {other:?}"),
+    }
+}

@@ -36,8 +36,8 @@ pub(crate) async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result
 }
 
 /// The block of `slot` by the ledger's [`BlockReader`], with Agave's answers for what is no
-/// block: a slot not stored, not full, without entries, or dead (also when marked dead
-/// since an availability check) is "not available"; one purged (also during the read) is
+/// block: a slot not stored, not full, without entries, or dead (checked by the reader
+/// unless the caller hands over a meta it checked itself) is "not available"; one purged (also during the read) is
 /// cleaned up (-32001, never a torn block); anything else is a ledger fault, logged with its
 /// context and reported as an internal error. `getBlock` and `FetchedBlock` both read here.
 pub(crate) fn read_block<'b>(
