@@ -118,18 +118,21 @@ log "starting the validator (ledger $LEDGER, RPC $VALIDATOR_URL${ALPENGLOW:+, Al
 VALIDATOR_PID=$!
 exec 9>"$RUN/validator.stdin"
 wait_validator_ready
-log "validator ready: $(head -1 "$RUN/validator.out")"
+log "validator ready: $(grep -m1 '^ready ' "$RUN/validator.out")"
 
-# start_bstore LABEL PORT [SERVE FLAGS...]: starts `bstore serve` on the ledger, sets
-# STARTED_PID. bstore sees the ledger through a read-only bind mount in its own mount
-# namespace (unshare -Urm; the validator keeps writing through the real path), so a write
-# to the validator's ledger would fail loudly instead of going unnoticed; its own files go
-# to the secondary path outside the ledger.
+# "${LEDGER_READ_ONLY[@]}" COMMAND...: runs COMMAND (exec'd: $! is its pid) in its own
+# mount namespace (unshare -Urm) where the ledger directory is a read-only bind mount of
+# itself: it sees every change the validator makes through the real path, and any write it
+# tried to the validator's ledger would fail loudly instead of going unnoticed.
+LEDGER_READ_ONLY=(unshare -Urm sh -c
+    'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$LEDGER")
+
+# start_bstore LABEL PORT [SERVE FLAGS...]: starts `bstore serve` on the ledger (read-only
+# mount; its own files go to the secondary path outside the ledger), sets STARTED_PID.
 start_bstore() {
     local label="$1" port="$2"
     shift 2
-    unshare -Urm sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
-        sh "$LEDGER" "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
+    "${LEDGER_READ_ONLY[@]}" "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
         --secondary-path "$RUN/secondary-$label" "$@" 2>"$RUN/bstore-$label.log" &
     STARTED_PID=$!
     python3 -c "import sys; sys.path.insert(0, '$LIVE'); import rpc; rpc.wait_until_serving(rpc.Client('http://127.0.0.1:$port'), 60)"
@@ -169,8 +172,7 @@ for _ in $(seq 1 100); do
     curl -sf -XPOST "http://127.0.0.1:$INFLUX_PORT/query" --data-urlencode "q=CREATE DATABASE live" >/dev/null && break
     sleep 0.2
 done
-unshare -Urm sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' \
-    sh "$LEDGER" env SOLANA_METRICS_CONFIG="host=http://127.0.0.1:$INFLUX_PORT,db=live,u=,p=" \
+"${LEDGER_READ_ONLY[@]}" env SOLANA_METRICS_CONFIG="host=http://127.0.0.1:$INFLUX_PORT,db=live,u=,p=" \
     "$BSTORE" replay --ledger "$LEDGER" --follow --format json \
     >"$RUN/replay.jsonl" 2>"$RUN/replay.log" &
 REPLAY_PID=$!
