@@ -25,7 +25,8 @@
 //! store the blockstore itself remembers them between catch-ups
 //! (`Blockstore::remembered_end`), so most requests read none of them from the columns.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::ops::Bound;
 
 use bstore_ledger::Slot;
@@ -41,6 +42,11 @@ pub(crate) const MAX_BLOCKS_RANGE: u64 = 500_000;
 /// shreds (placeholder metas of absent parents come first) before falling back to the
 /// highest root.
 const FIRST_BLOCK_SCAN: usize = 1024;
+
+/// Slots whose facts one request remembers at most ([`Chain::counts`],
+/// [`Chain::block_time`]); past it, facts are read again each time (a bound on memory, not
+/// on correctness).
+const MEMO_SLOTS: usize = 4096;
 
 /// A slot that may be served: its meta and where it stands.
 #[derive(Debug, Clone)]
@@ -60,6 +66,16 @@ pub(crate) struct Chain<'a> {
     highest_slot: OnceCell<Option<Slot>>,
     lowest_root: OnceCell<Option<Slot>>,
     first_available: OnceCell<Slot>,
+    /// Per-slot facts read during this request (at most [`MEMO_SLOTS`] slots).
+    slots: RefCell<HashMap<Slot, SlotFacts>>,
+}
+
+/// What one request learned about one slot; `None`: not read yet.
+#[derive(Debug, Clone, Copy, Default)]
+struct SlotFacts {
+    rooted: Option<bool>,
+    confirmed: Option<bool>,
+    block_time: Option<Option<i64>>,
 }
 
 /// The value in `cell`, read by `read` on first use. A failed read is not kept: the next
@@ -86,7 +102,62 @@ impl<'a> Chain<'a> {
             highest_slot: OnceCell::new(),
             lowest_root: OnceCell::new(),
             first_available: OnceCell::new(),
+            slots: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// The fact `pick` selects about `slot`, read by `read` on first use in this request.
+    fn slot_fact<T: Copy>(
+        &self,
+        slot: Slot,
+        pick: fn(&mut SlotFacts) -> &mut Option<T>,
+        read: impl FnOnce() -> Result<T, RpcError>,
+    ) -> Result<T, RpcError> {
+        if let Some(v) = self
+            .slots
+            .borrow_mut()
+            .get_mut(&slot)
+            .and_then(|f| *pick(f))
+        {
+            return Ok(v);
+        }
+        let v = read()?;
+        let mut slots = self.slots.borrow_mut();
+        if slots.len() < MEMO_SLOTS || slots.contains_key(&slot) {
+            *pick(slots.entry(slot).or_default()) = Some(v);
+        }
+        Ok(v)
+    }
+
+    /// Whether `slot` is rooted (read once per request).
+    pub(crate) fn is_root(&self, slot: Slot) -> Result<bool, RpcError> {
+        self.slot_fact(slot, |f| &mut f.rooted, || Ok(self.store.is_root(slot)?))
+    }
+
+    /// Whether a transaction in `slot` counts at `commitment` (Agave's rule for statuses
+    /// and address signatures): the slot is rooted, or at `confirmed` it is available as a
+    /// confirmed block. Read once per request.
+    pub(crate) fn counts(&self, slot: Slot, commitment: Commitment) -> Result<bool, RpcError> {
+        if self.is_root(slot)? {
+            return Ok(true);
+        }
+        if commitment != Commitment::Confirmed {
+            return Ok(false);
+        }
+        self.slot_fact(
+            slot,
+            |f| &mut f.confirmed,
+            || Ok(self.available(slot, Commitment::Confirmed).is_ok()),
+        )
+    }
+
+    /// The slot's block time (read once per request).
+    pub(crate) fn block_time(&self, slot: Slot) -> Result<Option<i64>, RpcError> {
+        self.slot_fact(
+            slot,
+            |f| &mut f.block_time,
+            || Ok(self.store.block_time(slot)?),
+        )
     }
 
     /// The highest rooted slot (read once per request).
@@ -202,7 +273,7 @@ impl<'a> Chain<'a> {
         commitment: Commitment,
     ) -> Result<Available, RpcError> {
         let max_root = self.max_root()?;
-        let rooted = self.store.is_root(slot)?;
+        let rooted = self.is_root(slot)?;
         let confirmed_floor = self.confirmed_floor(max_root)?;
         let above_root = confirmed_floor.is_none_or(|f| slot > f);
         if let Some(meta) = self.store.meta(slot)?

@@ -252,6 +252,12 @@ impl<C: KvCursor> KvCursor for FaultCursor<'_, C> {
             Some(Ok(entry)) => Some(Ok(entry)),
         }
     }
+
+    fn seek(&mut self, target: &[u8]) {
+        // The next `advance` is a step like any other: an injected failure can end it.
+        self.inner.seek(target);
+        self.ended = false;
+    }
 }
 
 impl<E: KvEngine> KvScan for FaultEngine<E> {

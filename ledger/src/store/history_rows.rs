@@ -55,6 +55,14 @@ impl<E: KvEngine> Blockstore<E> {
         self.signature_row::<TransactionMemos>(slot, signature)
     }
 
+    /// The memo values at each `(slot, signature)`, in the order given: one multi-get.
+    pub fn transaction_memo_rows(&self, at: &[(Slot, &[u8; 64])]) -> Result<Vec<Option<Vec<u8>>>> {
+        Ok(signature_rows_at::<E, TransactionMemos>(&self.engine, at)?
+            .into_iter()
+            .map(|v| v.map(|v| v.to_vec()))
+            .collect())
+    }
+
     /// The value at `signature ‖ slot` of a signature-keyed column.
     fn signature_row<C: Column<Key = (Signature, Slot)>>(
         &self,
@@ -119,17 +127,27 @@ fn signature_rows<'e, E: KvEngine, C: Column<KeyBytes = [u8; 72]>>(
     slot: Slot,
     signatures: &[&[u8; 64]],
 ) -> Result<Vec<Option<E::Pinned<'e>>>> {
-    let mut order: Vec<usize> = (0..signatures.len()).collect();
-    order.sort_unstable_by_key(|&i| signatures.get(i).copied());
-    let keys: Vec<[u8; 72]> = order
+    let at: Vec<(Slot, &[u8; 64])> = signatures.iter().map(|sig| (slot, *sig)).collect();
+    signature_rows_at::<E, C>(engine, &at)
+}
+
+/// Values of `C` at `signature ‖ slot` for each pair, in the order given: one multi-get
+/// over the keys sorted ascending (the engine's contract), mapped back.
+fn signature_rows_at<'e, E: KvEngine, C: Column<KeyBytes = [u8; 72]>>(
+    engine: &'e Engine<E>,
+    at: &[(Slot, &[u8; 64])],
+) -> Result<Vec<Option<E::Pinned<'e>>>> {
+    let mut keyed: Vec<([u8; 72], usize)> = at
         .iter()
-        .filter_map(|&i| signatures.get(i))
-        .map(|sig| signature_slot_key(sig, slot))
+        .enumerate()
+        .map(|(i, (slot, sig))| (signature_slot_key(sig, *slot), i))
         .collect();
+    keyed.sort_unstable();
+    let keys: Vec<[u8; 72]> = keyed.iter().map(|(key, _)| *key).collect();
     let values = engine.multi_get_pinned::<C>(&keys)?;
-    let mut out: Vec<Option<E::Pinned<'e>>> = signatures.iter().map(|_| None).collect();
-    for (&i, value) in order.iter().zip(values) {
-        if let Some(slot_out) = out.get_mut(i) {
+    let mut out: Vec<Option<E::Pinned<'e>>> = at.iter().map(|_| None).collect();
+    for ((_, i), value) in keyed.iter().zip(values) {
+        if let Some(slot_out) = out.get_mut(*i) {
             *slot_out = value;
         }
     }

@@ -1,7 +1,9 @@
 //! Scans of the signature-keyed history columns (`docs/history.md#columns`), bounded:
 //!
 //! - the slots holding a status for one signature (`transaction_status`, key
-//!   signature ‖ slot), for `getTransaction` / `getSignatureStatuses`;
+//!   signature ‖ slot), for `getTransaction` / `getSignatureStatuses`, and
+//!   [`StatusLookup`], which finds the first accepted status of many signatures through one
+//!   cursor (`getSignaturesForAddress` looks up one per entry);
 //! - the signatures touching one address (`address_signatures`, key address ‖ slot ‖
 //!   transaction index (u32 BE) ‖ signature), newest first, for `getSignaturesForAddress`.
 //!
@@ -9,12 +11,12 @@
 
 use std::ops::ControlFlow;
 
-use super::blockstore::Blockstore;
+use super::blockstore::{Blockstore, DefaultEngine};
 use super::column::Column;
 use super::columns::{AddressSignatures, TransactionStatus, signature_slot_key};
 use super::keys::{AddressRowKey, address_slot_key};
 use super::kv::{Direction, KvCursor, KvEngine};
-use crate::error::Result;
+use crate::error::{LedgerError, Result};
 use crate::types::Slot;
 
 /// Slots looked at per signature at most: a signature lands in more than one slot only on
@@ -43,6 +45,15 @@ impl From<AddressRowKey> for AddressSignature {
 }
 
 impl<E: KvEngine> Blockstore<E> {
+    /// A [`StatusLookup`] over this store's `transaction_status` column.
+    pub fn status_lookup(&self) -> StatusLookup<'_, E> {
+        StatusLookup {
+            cursor: self
+                .engine
+                .cursor::<TransactionStatus>(&[], None, Direction::Forward),
+        }
+    }
+
     /// The slots at or above `from` holding a status for `signature`, ascending, at most
     /// [`MAX_SLOTS_PER_SIGNATURE`].
     pub fn status_slots(&self, signature: &[u8; 64], from: Slot) -> Result<Vec<Slot>> {
@@ -118,6 +129,49 @@ impl<E: KvEngine> Blockstore<E> {
             }
         }
         Ok(())
+    }
+}
+
+/// Finds transaction statuses by signature through one `transaction_status` cursor,
+/// sought once per lookup: RocksDB builds a cursor's merged view of the memtables and files
+/// once, so a request looking up N signatures pays for it once, not N times. The cursor
+/// sees the ledger as it was when the lookup was made (one consistent view for the whole
+/// request).
+pub struct StatusLookup<'s, E: KvEngine + 's = DefaultEngine> {
+    cursor: E::Cursor<'s>,
+}
+
+impl<E: KvEngine> std::fmt::Debug for StatusLookup<'_, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StatusLookup")
+    }
+}
+
+impl<'s, E: KvEngine + 's> StatusLookup<'s, E> {
+    /// The status of `signature` in the lowest slot at or above `from` that `accept`s, with
+    /// that slot; `None` when no such slot holds one. Looks at most
+    /// [`MAX_SLOTS_PER_SIGNATURE`] slots (Agave's order: ascending slots, first accepted).
+    pub fn first_accepted<X: From<LedgerError>>(
+        &mut self,
+        signature: &[u8; 64],
+        from: Slot,
+        mut accept: impl FnMut(Slot) -> std::result::Result<bool, X>,
+    ) -> std::result::Result<Option<(Slot, Vec<u8>)>, X> {
+        self.cursor.seek(&signature_slot_key(signature, from));
+        for _ in 0..MAX_SLOTS_PER_SIGNATURE {
+            let Some(entry) = self.cursor.advance() else {
+                return Ok(None);
+            };
+            let (key, value) = entry?;
+            if !key.starts_with(signature) {
+                return Ok(None);
+            }
+            let (_, slot) = TransactionStatus::decode_key(key)?;
+            if accept(slot)? {
+                return Ok(Some((slot, value.to_vec())));
+            }
+        }
+        Ok(None)
     }
 }
 

@@ -128,3 +128,97 @@ fn a_short_key_is_a_corrupt_key_error() {
         .expect_err("short key");
     assert_eq!(e.kind(), "corrupt_key");
 }
+
+#[test]
+fn one_status_lookup_finds_the_first_accepted_slot_of_many_signatures() {
+    let store = store();
+    let mut lookup = store.status_lookup();
+    let accept_all = |_: Slot| Ok::<bool, LedgerError>(true);
+    // 0xfe's slots are 4, 9, 21; 0xff's are 3, 8, 20: each lookup stays inside its own
+    // signature's keys, whichever order the lookups come in.
+    assert_eq!(
+        lookup
+            .first_accepted(&[0xff; 64], Slot(0), accept_all)
+            .expect("lookup"),
+        Some((Slot(3), b"s".to_vec()))
+    );
+    assert_eq!(
+        lookup
+            .first_accepted(&[0xfe; 64], Slot(5), accept_all)
+            .expect("lookup"),
+        Some((Slot(9), b"s".to_vec()))
+    );
+    assert_eq!(
+        lookup
+            .first_accepted(&[0xff; 64], Slot(21), accept_all)
+            .expect("lookup"),
+        None,
+        "past the signature's last slot: the next signature's keys are not its"
+    );
+    assert_eq!(
+        lookup
+            .first_accepted(&[0xfe; 64], Slot(22), accept_all)
+            .expect("lookup"),
+        None,
+        "past the column's end"
+    );
+    // Unaccepted slots are passed over in ascending order; the first accepted one wins.
+    let mut asked = Vec::new();
+    let found = lookup.first_accepted(&[0xff; 64], Slot(0), |slot| {
+        asked.push(slot);
+        Ok::<bool, LedgerError>(slot >= Slot(8))
+    });
+    assert_eq!(found.expect("lookup"), Some((Slot(8), b"s".to_vec())));
+    assert_eq!(asked, [Slot(3), Slot(8)]);
+    assert_eq!(
+        lookup
+            .first_accepted(&[0xff; 64], Slot(0), |_| Ok::<bool, LedgerError>(false))
+            .expect("lookup"),
+        None
+    );
+    assert_eq!(
+        lookup
+            .first_accepted(&[0x01; 64], Slot(0), accept_all)
+            .expect("lookup"),
+        None,
+        "a signature without statuses"
+    );
+    // An error of `accept` ends the lookup with it.
+    let failed = lookup.first_accepted(&[0xff; 64], Slot(0), |slot| {
+        Err::<bool, LedgerError>(LedgerError::CorruptKey {
+            column: "test",
+            key: slot.to_string(),
+            reason: "refused by the test".into(),
+        })
+    });
+    assert!(failed.is_err());
+}
+
+#[test]
+fn a_status_lookup_sees_the_ledger_as_it_was_when_made() {
+    let store = store();
+    let mut lookup = store.status_lookup();
+    let mut batch = store.kv().batch().expect("writable");
+    batch
+        .put(
+            TransactionStatus::NAME,
+            &signature_slot_key(&[0x02; 64], Slot(1)),
+            b"later",
+        )
+        .expect("put");
+    store.kv().write(batch).expect("write");
+    let accept_all = |_: Slot| Ok::<bool, LedgerError>(true);
+    assert_eq!(
+        lookup
+            .first_accepted(&[0x02; 64], Slot(0), accept_all)
+            .expect("lookup"),
+        None
+    );
+    assert_eq!(
+        store
+            .status_lookup()
+            .first_accepted(&[0x02; 64], Slot(0), accept_all)
+            .expect("lookup"),
+        Some((Slot(1), b"later".to_vec()))
+    );
+}

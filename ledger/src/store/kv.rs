@@ -13,8 +13,11 @@
 //!   `lower == upper` deletes nothing.
 //! - `multi_get` returns one slot per key, in key order; keys are sorted ascending.
 //! - A cursor walks keys in byte order (forward) or reverse byte order within
-//!   `lower..upper` (upper exclusive, `None` = to the end), and sees a consistent view.
-//!   A storage error ends the walk; an ended cursor keeps returning `None`.
+//!   `lower..upper` (upper exclusive, `None` = to the end), and sees one consistent view
+//!   for its whole life, across seeks. A storage error ends the walk; an ended cursor keeps
+//!   returning `None` until it is sought again. `seek` never leaves the bounds: a forward
+//!   cursor's next entry is the first key at or after the target, a reverse cursor's the
+//!   last key at or before it, among the keys in `lower..upper`.
 //! - `catch_up` is a no-op except on a secondary; `compact_range` never changes what is
 //!   read; `batch` is refused with `LedgerError::NotWritable` unless opened read-write.
 //!
@@ -88,6 +91,12 @@ pub trait KvCursor {
     /// Moves to the next entry (the first one on the first call) and returns it; `None` at
     /// the end. A storage error ends the walk.
     fn advance(&mut self) -> Option<Result<(&[u8], &[u8])>>;
+
+    /// Repositions the cursor: the next [`Self::advance`] returns the first entry at or
+    /// after `target` (forward) or the last one at or before it (reverse), within the
+    /// cursor's bounds. Restarts an ended walk. One cursor sought many times costs far
+    /// less than as many cursors (RocksDB builds its merged iterator once).
+    fn seek(&mut self, target: &[u8]);
 }
 
 /// Ordered key-range scans.

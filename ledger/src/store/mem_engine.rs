@@ -111,7 +111,9 @@ impl KvRead for MemEngine {
 /// A snapshot of a key range, taken when the cursor is made (a consistent view).
 #[derive(Debug)]
 pub struct MemCursor {
+    /// The range in walking order (descending for a reverse cursor).
     entries: Vec<(Vec<u8>, Arc<[u8]>)>,
+    direction: Direction,
     /// Entries handed out so far; the current one is `next - 1`.
     next: usize,
 }
@@ -121,6 +123,14 @@ impl KvCursor for MemCursor {
         let (key, value) = self.entries.get(self.next)?;
         self.next += 1;
         Some(Ok((key.as_slice(), &value[..])))
+    }
+
+    fn seek(&mut self, target: &[u8]) {
+        // `entries` is sorted in walking order, so the entries to skip form a prefix.
+        self.next = match self.direction {
+            Direction::Forward => self.entries.partition_point(|(k, _)| k.as_slice() < target),
+            Direction::Reverse => self.entries.partition_point(|(k, _)| k.as_slice() > target),
+        };
     }
 }
 
@@ -149,7 +159,11 @@ impl KvScan for MemEngine {
         if direction == Direction::Reverse {
             entries.reverse();
         }
-        MemCursor { entries, next: 0 }
+        MemCursor {
+            entries,
+            direction,
+            next: 0,
+        }
     }
 }
 

@@ -358,10 +358,24 @@ impl KvRead for RocksEngine {
 
 /// A RocksDB raw iterator inside its bounds.
 pub struct RocksCursor<'a> {
+    /// `None`: the column is not open (the cursor is empty).
     raw: Option<DBRawIterator<'a>>,
     column: &'static str,
     direction: Direction,
-    started: bool,
+    state: CursorState,
+}
+
+/// Where a [`RocksCursor`] is in its walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CursorState {
+    /// Not positioned: the first `advance` goes to the first entry of the range.
+    Fresh,
+    /// On an entry already returned: `advance` steps past it.
+    Walking,
+    /// Positioned by `seek` on an entry not yet returned: `advance` returns it.
+    Sought,
+    /// At the end of the range or after an error: `advance` returns `None`.
+    Ended,
 }
 
 impl std::fmt::Debug for RocksCursor<'_> {
@@ -373,24 +387,37 @@ impl std::fmt::Debug for RocksCursor<'_> {
 impl KvCursor for RocksCursor<'_> {
     fn advance(&mut self) -> Option<Result<(&[u8], &[u8])>> {
         let raw = self.raw.as_mut()?;
-        match (self.started, self.direction) {
-            (false, Direction::Forward) => raw.seek_to_first(),
-            (false, Direction::Reverse) => raw.seek_to_last(),
-            (true, Direction::Forward) => raw.next(),
-            (true, Direction::Reverse) => raw.prev(),
+        match (self.state, self.direction) {
+            (CursorState::Ended, _) => return None,
+            (CursorState::Sought, _) => {}
+            (CursorState::Fresh, Direction::Forward) => raw.seek_to_first(),
+            (CursorState::Fresh, Direction::Reverse) => raw.seek_to_last(),
+            (CursorState::Walking, Direction::Forward) => raw.next(),
+            (CursorState::Walking, Direction::Reverse) => raw.prev(),
         }
-        self.started = true;
         if !raw.valid() {
-            let status = raw.status();
-            self.raw = None;
-            return status.err().map(|e| Err(storage(self.column, e)));
+            self.state = CursorState::Ended;
+            return raw.status().err().map(|e| Err(storage(self.column, e)));
         }
+        self.state = CursorState::Walking;
         let column = self.column;
         let raw = self.raw.as_ref()?;
         Some(match (raw.key(), raw.value()) {
             (Some(k), Some(v)) => Ok((k, v)),
             _ => Err(LedgerError::CursorUnpositioned { column }),
         })
+    }
+
+    fn seek(&mut self, target: &[u8]) {
+        let Some(raw) = self.raw.as_mut() else {
+            return;
+        };
+        // RocksDB clamps the target to the iterator's bounds (`DBIter::SetSavedKeyTo*`).
+        match self.direction {
+            Direction::Forward => raw.seek(target),
+            Direction::Reverse => raw.seek_for_prev(target),
+        }
+        self.state = CursorState::Sought;
     }
 }
 
@@ -416,7 +443,7 @@ impl KvScan for RocksEngine {
             raw,
             column: cf,
             direction,
-            started: false,
+            state: CursorState::Fresh,
         }
     }
 }

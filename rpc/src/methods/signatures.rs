@@ -19,14 +19,13 @@ use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use bstore_ledger::history::{StatusMeta, decode_memo};
 use bstore_ledger::{LedgerError, Slot};
 
-use super::transaction::find_status;
+use super::transaction::StatusFinder;
 use crate::chain::Chain;
 use crate::encode::json::JsonOut;
 use crate::encode::write_tx_error;
 use crate::error::RpcError;
 use crate::history::{self, block_signatures, read_rows};
 use crate::history_params::SignaturesConfig;
-use crate::params::Commitment;
 
 /// The block's first signatures, last transaction first (Agave's `get_block_signatures_rev`,
 /// which reads the complete block: a block whose history is incomplete fails the request,
@@ -72,16 +71,11 @@ pub(super) fn signatures_for_address(
         });
     }
     let max_root = chain.max_root()?;
-    let counts = |slot: Slot| -> Result<bool, RpcError> {
-        Ok(store.is_root(slot)?
-            || (commitment == Commitment::Confirmed
-                && max_root.is_none_or(|r| slot > r)
-                && chain.available(slot, Commitment::Confirmed).is_ok()))
-    };
+    let mut statuses = StatusFinder::new(chain, commitment);
 
     let (start, before_excluded) = match &cfg.before {
         None => (highest, HashSet::new()),
-        Some(before) => match find_status(chain, before, commitment)? {
+        Some(before) => match statuses.find(before)? {
             None => return Ok("[]".into()),
             Some((slot, _)) => {
                 let mut sigs = block_signatures_rev(chain, slot, buf)?;
@@ -95,7 +89,7 @@ pub(super) fn signatures_for_address(
     let first_available = chain.first_available_block()?;
     let (lowest, until_excluded) = match &cfg.until {
         None => (first_available, HashSet::new()),
-        Some(until) => match find_status(chain, until, commitment)? {
+        Some(until) => match statuses.find(until)? {
             None => (first_available, HashSet::new()),
             Some((slot, _)) => {
                 let mut sigs = block_signatures_rev(chain, slot, buf)?;
@@ -117,7 +111,7 @@ pub(super) fn signatures_for_address(
     let mut scan_error = None;
     if found.len() < cfg.limit {
         store.address_signatures_rev(address, start, lowest, |e| {
-            match counts(e.slot) {
+            match chain.counts(e.slot, commitment) {
                 Ok(true) => found.push((e.slot, e.transaction_index, e.signature)),
                 Ok(false) => {}
                 Err(err) => {
@@ -136,33 +130,54 @@ pub(super) fn signatures_for_address(
         return Err(e);
     }
 
-    let mut out = JsonOut::with_capacity(cfg.limit.min(found.len()) * 200 + 2);
-    let entries = found
+    let entries: Vec<(Slot, u32, [u8; 64])> = found
         .into_iter()
         .filter(|(_, _, sig)| !until_excluded.contains(sig))
-        .take(cfg.limit);
-    out.try_array(entries, |out, (slot, index, sig)| {
-        write_entry(chain, out, (slot, index, &sig), commitment, max_root)
-    })?;
+        .take(cfg.limit)
+        .collect();
+    let at: Vec<(Slot, &[u8; 64])> = entries.iter().map(|(slot, _, sig)| (*slot, sig)).collect();
+    let memos = store.transaction_memo_rows(&at)?;
+    let mut out = JsonOut::with_capacity(entries.len() * 200 + 2);
+    out.try_array(
+        entries.iter().zip(memos),
+        |out, ((slot, index, sig), memo)| {
+            let entry = Entry {
+                slot: *slot,
+                index: *index,
+                signature: sig,
+                memo: memo.as_deref(),
+            };
+            write_entry(chain, &mut statuses, out, &entry, max_root)
+        },
+    )?;
     out.into_string()
 }
 
-/// One `RpcConfirmedTransactionStatusWithSignature`; `index` is the transaction's position
-/// in its block as the `address_signatures` key holds it (Agave 4.x's `transactionIndex`).
+/// One address entry to answer, with its memo row as read.
+struct Entry<'e> {
+    slot: Slot,
+    /// The transaction's position in its block, as the `address_signatures` key holds it
+    /// (Agave 4.x's `transactionIndex`).
+    index: u32,
+    signature: &'e [u8; 64],
+    memo: Option<&'e [u8]>,
+}
+
+/// One `RpcConfirmedTransactionStatusWithSignature`.
 fn write_entry(
     chain: &Chain<'_>,
+    statuses: &mut StatusFinder<'_, '_>,
     out: &mut JsonOut,
-    (slot, index, sig): (Slot, u32, &[u8; 64]),
-    commitment: Commitment,
+    entry: &Entry<'_>,
     max_root: Option<Slot>,
 ) -> Result<(), RpcError> {
-    let store = chain.store();
+    let (slot, sig) = (entry.slot, entry.signature);
     out.raw("{\"signature\":");
     out.b58(sig);
     out.raw(",\"slot\":");
     out.u64(slot.0);
     out.raw(",\"err\":");
-    let status = find_status(chain, sig, commitment)?;
+    let status = statuses.find(sig)?;
     match status
         .as_ref()
         .and_then(|(_, row)| StatusMeta::decode(row).ok())
@@ -171,8 +186,8 @@ fn write_entry(
         _ => out.raw("null"),
     }
     out.raw(",\"memo\":");
-    match store.transaction_memo_row(slot, sig)? {
-        Some(row) => match decode_memo(&row) {
+    match entry.memo {
+        Some(row) => match decode_memo(row) {
             Ok(memo) => out.str(memo),
             Err(e) => {
                 log::warn!(
@@ -185,7 +200,7 @@ fn write_entry(
         None => out.raw("null"),
     }
     out.raw(",\"blockTime\":");
-    out.opt_i64(store.block_time(slot)?);
+    out.opt_i64(chain.block_time(slot)?);
     let finalized = max_root.is_some_and(|r| slot <= r);
     out.raw(if finalized {
         ",\"confirmationStatus\":\"finalized\""
@@ -193,7 +208,7 @@ fn write_entry(
         ",\"confirmationStatus\":\"confirmed\""
     });
     out.raw(",\"transactionIndex\":");
-    out.u64(u64::from(index));
+    out.u64(u64::from(entry.index));
     out.raw("}");
     Ok(())
 }

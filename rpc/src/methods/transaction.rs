@@ -7,6 +7,7 @@
 use bstore_ledger::entry::TransactionView;
 use bstore_ledger::fetch::{FetchBuffer, fetch_block_views};
 use bstore_ledger::history::StatusMeta;
+use bstore_ledger::store::StatusLookup;
 use bstore_ledger::{LedgerError, Slot};
 
 use crate::chain::Chain;
@@ -20,26 +21,43 @@ use crate::params::{BlockConfig, Commitment, TransactionDetails};
 /// `searchTransactionHistory`, `getSignatureStatuses` answers only for these newest roots.
 pub(crate) const STATUS_CACHE_SLOTS: u64 = 300;
 
-/// The slot and raw status of `signature` at `commitment`, if any.
+/// Finds signatures' statuses at one commitment for one request: one ledger cursor sought
+/// per signature (`StatusLookup`), and slot facts remembered by the request's [`Chain`].
+pub(crate) struct StatusFinder<'c, 'a> {
+    chain: &'c Chain<'a>,
+    lookup: StatusLookup<'a>,
+    commitment: Commitment,
+}
+
+impl<'c, 'a> StatusFinder<'c, 'a> {
+    pub(crate) fn new(chain: &'c Chain<'a>, commitment: Commitment) -> Self {
+        Self {
+            chain,
+            lookup: chain.store().status_lookup(),
+            commitment,
+        }
+    }
+
+    /// The slot and raw status of `signature`, if any: the lowest slot at or above the
+    /// first available block whose transactions count at the commitment.
+    pub(crate) fn find(
+        &mut self,
+        signature: &[u8; 64],
+    ) -> Result<Option<(Slot, Vec<u8>)>, RpcError> {
+        let (chain, commitment) = (self.chain, self.commitment);
+        let lowest = chain.first_available_block()?;
+        self.lookup
+            .first_accepted(signature, lowest, |slot| chain.counts(slot, commitment))
+    }
+}
+
+/// The slot and raw status of `signature` at `commitment`, if any (one lookup).
 pub(crate) fn find_status(
     chain: &Chain<'_>,
     signature: &[u8; 64],
     commitment: Commitment,
 ) -> Result<Option<(Slot, Vec<u8>)>, RpcError> {
-    let store = chain.store();
-    let lowest = chain.first_available_block()?;
-    for slot in store.status_slots(signature, lowest)? {
-        let accepted = store.is_root(slot)?
-            || (commitment == Commitment::Confirmed
-                && chain.available(slot, Commitment::Confirmed).is_ok());
-        if !accepted {
-            continue;
-        }
-        return Ok(store
-            .transaction_status_row(slot, signature)?
-            .map(|row| (slot, row)));
-    }
-    Ok(None)
+    StatusFinder::new(chain, commitment).find(signature)
 }
 
 /// `getTransaction`'s result as JSON text (`null` when not found).
@@ -83,7 +101,7 @@ pub(crate) fn get_transaction(
     };
     // The position among the block's transactions; a block holds far fewer than 2^32.
     let index = u32::try_from(index).unwrap_or(u32::MAX);
-    confirmed_transaction_json(slot, index, &tx, &meta, store.block_time(slot)?, cfg)
+    confirmed_transaction_json(slot, index, &tx, &meta, chain.block_time(slot)?, cfg)
 }
 
 /// Agave's `EncodedConfirmedTransactionWithStatusMeta`: `slot`, the transaction, its meta
@@ -130,9 +148,11 @@ pub(crate) fn signature_statuses(
         Some(root) if !search => Slot(root.0.saturating_sub(STATUS_CACHE_SLOTS)),
         _ => Slot(0),
     };
+    let mut finder = StatusFinder::new(chain, Commitment::Finalized);
     let mut out = JsonOut::with_capacity(signatures.len() * 128 + 64);
     out.try_array(signatures, |out, sig| {
-        let found = find_status(chain, sig, Commitment::Finalized)?
+        let found = finder
+            .find(sig)?
             .filter(|(slot, _)| *slot >= floor)
             .and_then(|(slot, row)| Some((slot, StatusMeta::decode(&row).ok()?.err)));
         match found {

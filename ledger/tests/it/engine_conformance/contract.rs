@@ -226,6 +226,71 @@ pub(super) fn cursor_walks_forward_and_reverse_within_bounds<E: KvEngine>(engine
     assert!(scan(engine, A, &[0], Some(&[1]), Direction::Forward).is_empty());
 }
 
+/// The rest of a cursor's walk (after a seek).
+fn rest<C: KvCursor>(cursor: &mut C) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    while let Some(item) = cursor.advance() {
+        out.push(item.expect("cursor step").0.to_vec());
+    }
+    out
+}
+
+fn keys_of(keys: &[&[u8]]) -> Vec<Vec<u8>> {
+    keys.iter().map(|k| k.to_vec()).collect()
+}
+
+pub(super) fn cursor_seeks_within_its_bounds_and_restarts<E: KvEngine>(engine: &E) {
+    let keys: [&[u8]; 7] = [&[1], &[2], &[2, 0], &[2, 255], &[3], &[4, 1], &[5]];
+    put_all(engine, A, &keys);
+    // Forward over [2]..[4]: the first key at or after the target.
+    let mut fwd = engine.cursor(A, &[2], Some(&[4]), Direction::Forward);
+    fwd.seek(&[2, 1]);
+    assert_eq!(rest(&mut fwd), keys_of(&keys[3..5]), "between two keys");
+    assert!(fwd.advance().is_none(), "ended");
+    fwd.seek(&[2, 0]);
+    let (k, v) = fwd.advance().expect("an exact key").expect("step");
+    assert_eq!((k, v), (&[2u8, 0][..], &value_of(&[2, 0])[..]));
+    fwd.seek(&[0]);
+    assert_eq!(
+        rest(&mut fwd),
+        keys_of(&keys[1..5]),
+        "below lower: from lower"
+    );
+    fwd.seek(&[3, 0]);
+    assert!(fwd.advance().is_none(), "past the last key below upper");
+    fwd.seek(&[9]);
+    assert!(fwd.advance().is_none(), "past upper");
+    // Seeking backwards after a walk, then walking on.
+    fwd.seek(&[2, 255]);
+    assert_eq!(rest(&mut fwd), keys_of(&keys[3..5]));
+    // Reverse over [2]..[4]: the last key at or before the target.
+    let mut rev = engine.cursor(A, &[2], Some(&[4]), Direction::Reverse);
+    rev.seek(&[2, 1]);
+    assert_eq!(
+        rest(&mut rev),
+        vec![vec![2, 0], vec![2]],
+        "between two keys"
+    );
+    rev.seek(&[2, 255]);
+    assert_eq!(rev.advance().expect("exact").expect("step").0, &[2, 255]);
+    rev.seek(&[9]);
+    assert_eq!(
+        rest(&mut rev),
+        vec![vec![3], vec![2, 255], vec![2, 0], vec![2]],
+        "at or above upper: from the last key below it"
+    );
+    rev.seek(&[1, 255]);
+    assert!(rev.advance().is_none(), "below lower");
+    // A cursor over a column the engine does not have stays empty.
+    let mut none = engine.cursor(MISSING, &[], None, Direction::Forward);
+    none.seek(&[1]);
+    assert!(none.advance().is_none());
+    // A seek before any step is the first position.
+    let mut fresh = engine.cursor(A, &[], None, Direction::Forward);
+    fresh.seek(&[4]);
+    assert_eq!(rest(&mut fresh), keys_of(&keys[5..]));
+}
+
 pub(super) fn delete_and_delete_range_remove_exactly_their_keys<E: KvEngine>(engine: &E) {
     let keys = slot_keys(0..10);
     let refs: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();

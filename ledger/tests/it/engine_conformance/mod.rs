@@ -48,6 +48,7 @@ macro_rules! conformance {
                 concurrent_readers_see_whole_batches,
                 multi_get_answers_every_key_in_key_order,
                 cursor_walks_forward_and_reverse_within_bounds,
+                cursor_seeks_within_its_bounds_and_restarts,
                 delete_and_delete_range_remove_exactly_their_keys,
                 catch_up_is_a_no_op_on_a_primary,
                 compact_range_keeps_live_data,
