@@ -269,19 +269,22 @@ mod tests {
         let short = version(&leader, 3, 1);
         assert_eq!(
             conflicts(at(&a, true, 5), at(&b, true, 5)),
-            ["merkle_root_conflict", "same_position"]
+            [
+                DuplicateKind::MerkleRootConflict,
+                DuplicateKind::SamePosition
+            ]
         );
         assert_eq!(
             conflicts(at(&a, true, 0), at(&b, true, 20)),
-            ["merkle_root_conflict"]
+            [DuplicateKind::MerkleRootConflict]
         );
         assert_eq!(
             conflicts(at(&a, false, 0), at(&b, true, 32)),
-            ["chained_merkle_root_conflict"]
+            [DuplicateKind::ChainedMerkleRootConflict]
         );
         assert_eq!(
             conflicts(at(&short, true, 31), at(&b, true, 40)),
-            ["last_index_conflict"]
+            [DuplicateKind::LastIndexConflict]
         );
         // One version: the same shred, two positions, a set and the set it chains to.
         for (x, y) in [

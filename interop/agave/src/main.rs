@@ -30,8 +30,8 @@ mod validator;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bstore_interop_protocol::Message;
 use clap::{Parser, Subcommand};
-use serde::Serialize;
 
 use crate::error::{Context, Result};
 use crate::insert::Via;
@@ -261,7 +261,7 @@ enum Command {
 
 /// A message as printed: through serde_json's `Value`, so every object's keys come out
 /// sorted, as the protocol's recorded lines have them.
-fn emit<T: Serialize>(message: Result<T>) -> Result<serde_json::Value> {
+fn emit<T: Message>(message: Result<T>) -> Result<serde_json::Value> {
     serde_json::to_value(message?).context("serialize the message")
 }
 

@@ -78,13 +78,22 @@ pub struct GapSlot {
 }
 
 /// What Agave answered a recorded request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub enum Answer<'a, J> {
     /// The JSON-RPC `result` (`null` included).
     Result(&'a J),
     /// The JSON-RPC `error` object.
     Error(&'a J),
 }
+
+// By hand: a derive would ask `J: Copy`, but only references are copied.
+impl<J> Clone for Answer<'_, J> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<J> Copy for Answer<'_, J> {}
 
 /// The answer of a case holding exactly one of `result` and `error`.
 fn answer<'a, J>(result: &'a Option<J>, error: &'a Option<J>) -> Option<Answer<'a, J>> {

@@ -44,6 +44,27 @@ pub use history::{
 pub use insert::{
     CompletedDataSet, HandledDuplicate, InsertPath, Inserted, InsertedSlot, MissingMeta, SlotState,
 };
+/// A message a command prints (the answers file of `history` is written, not printed, and
+/// is not one). Readers take `T: Message` to parse a command's output.
+pub trait Message: serde::Serialize + serde::de::DeserializeOwned {}
+
+impl Message for Generated {}
+impl Message for Inserted {}
+impl Message for Summary {}
+impl Message for ColumnDump {}
+impl Message for SlotRows {}
+impl Message for DuplicateStored {}
+impl Message for DuplicateProofRead {}
+impl Message for Rooted {}
+impl Message for MarkedDead {}
+impl Message for Purged {}
+impl Message for ReplayRowsWritten {}
+impl Message for ValidatorRun {}
+impl Message for FetchBench {}
+impl Message for InsertBench {}
+impl Message for EncodeBench {}
+impl Message for HistorySummary {}
+
 pub use slot::{
     ErasureMetaRow, FetchFailed, FetchedEntries, IndexFormat, IndexRow, IndexSummary,
     MerkleRootMetaRow, MetaFormat, ShredIndices, ShredType, SlotEntries, SlotMetaView, Summary,
