@@ -12,7 +12,8 @@
 //! read some of them with `jq`. Slots, shred indices and counts are unsigned integers;
 //! hashes, keys and signatures are base58 strings; raw bytes and digests are lowercase hex.
 //!
-//! Start reading at [`Generated`] (`gen`) and [`Summary`] (`summary`); the history file
+//! Every printed message implements [`Message`]. Start reading at [`Generated`] (`gen`)
+//! and [`Summary`] (`summary`); the history file
 //! (`history --out`) is [`HistoryAnswers`], generic over the JSON value type so that this
 //! crate needs nothing but serde.
 

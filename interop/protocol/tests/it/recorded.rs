@@ -54,7 +54,7 @@ fn insert_lines_print_back_byte_for_byte() {
     assert!(even.slots_full.is_empty());
     let odd: Inserted = round_trip("insert-odd.json");
     assert_eq!(odd.slots_full, vec![10, 11]);
-    // Slot 12 was not selected by the odd insert, slot 9 is the parent's placeholder.
+    // Only the slots of the selected shreds (`--slots 10..=11`) are reported.
     let slots: Vec<u64> = odd.slots.iter().map(|s| s.slot()).collect();
     assert_eq!(slots, vec![10, 11]);
     round_trip::<Inserted>("insert-ws-a.json");
