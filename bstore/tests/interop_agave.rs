@@ -6,7 +6,9 @@
 //! modules of this target, one file each under `interop_agave/`.
 //!
 //! Every test needs the tool: `scripts/interop-agave.sh` builds it and runs these tests with
-//! `BSTORE_AGAVE_TOOL` set. Without it each test fails; it never passes vacuously.
+//! `BSTORE_AGAVE_TOOL` set. Without it each test fails; it never passes vacuously. The
+//! tool's messages are read as the types of `bstore-interop-protocol`, which the tool
+//! prints: a message that drifted fails to parse, naming the field.
 
 #[path = "it/common/mod.rs"]
 mod common;
@@ -15,6 +17,10 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use bstore_interop_protocol::{
+    ColumnDump, Generated as GenInfo, GeneratedSlot, IndexFormat, Inserted, MarkedDead, Message,
+    Rooted, Summary,
+};
 use bstore_ledger::Slot;
 use bstore_ledger::entry::encode_entries;
 use bstore_ledger::fetch::{AllowDead, EntryFetch};
@@ -41,8 +47,8 @@ fn tool() -> PathBuf {
     path
 }
 
-/// Runs `agave-interop ARGS`, asserts success, and parses its one JSON object.
-fn agave(args: &[&str]) -> Value {
+/// Runs `agave-interop ARGS`, asserts success, and parses its one message as `T`.
+fn agave<T: Message>(args: &[&str]) -> T {
     let out = Command::new(tool())
         .args(args)
         .output()
@@ -52,7 +58,13 @@ fn agave(args: &[&str]) -> Value {
         "agave-interop {args:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("agave-interop prints one JSON object")
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "agave-interop {args:?} printed no {}: {e}\n{}",
+            std::any::type_name::<T>(),
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
 }
 
 fn s(path: &Path) -> &str {
@@ -63,7 +75,7 @@ fn s(path: &Path) -> &str {
 struct Generated {
     stream: PathBuf,
     entries_dir: PathBuf,
-    json: Value,
+    info: GenInfo,
 }
 
 impl Generated {
@@ -122,24 +134,24 @@ impl Generated {
         if let Some(v) = &version {
             args.extend(["--version-seed", v]);
         }
-        let json = agave(&args);
+        let info = agave(&args);
         Self {
             stream,
             entries_dir,
-            json,
+            info,
         }
     }
 
     fn leader(&self) -> &str {
-        self.json["leader"].as_str().expect("leader")
+        &self.info.leader
     }
 
-    fn slots(&self) -> Vec<Value> {
-        self.json["slots"].as_array().expect("slots").clone()
+    fn slots(&self) -> &[GeneratedSlot] {
+        &self.info.slots
     }
 
     fn slot_numbers(&self) -> Vec<u64> {
-        self.slots().iter().map(|v| u(&v["slot"])).collect()
+        self.slots().iter().map(|s| s.slot).collect()
     }
 
     /// The bincode `Vec<Entry>` the generator shredded into `slot`.
@@ -190,9 +202,9 @@ fn bstore_read(ledger: &Path, slot: u64) -> BstoreSlot {
 }
 
 /// Agave's `summary` of one slot and the bincode entries Agave fetched.
-fn agave_read(ledger: &Path, slot: u64) -> (Value, Vec<u8>) {
+fn agave_read(ledger: &Path, slot: u64) -> (Summary, Vec<u8>) {
     let out = ledger.with_extension(format!("agave-entries-{slot}.bin"));
-    let summary = agave(&[
+    let summary: Summary = agave(&[
         "summary",
         "--ledger",
         s(ledger),
@@ -202,7 +214,7 @@ fn agave_read(ledger: &Path, slot: u64) -> (Value, Vec<u8>) {
         s(&out),
     ]);
     let bytes = std::fs::read(&out)
-        .unwrap_or_else(|e| panic!("Agave fetched no entries for slot {slot} ({e}): {summary}"));
+        .unwrap_or_else(|e| panic!("Agave fetched no entries for slot {slot} ({e}): {summary:?}"));
     (summary, bytes)
 }
 
@@ -215,7 +227,7 @@ fn bstore_ingest(ledger: &Path, files: &[&Path], leader: Option<&str>) -> Value 
     json_lines(&bstore(&args)).remove(0)
 }
 
-fn agave_insert(ledger: &Path, file: &Path, select: &str) -> Value {
+fn agave_insert(ledger: &Path, file: &Path, select: &str) -> Inserted {
     agave(&["insert", "--ledger", s(ledger), "--select", select, s(file)])
 }
 
@@ -235,21 +247,27 @@ fn filtered_stream(src: &Path, dst: &Path, keep: impl Fn(bool, u64, u32) -> bool
     kept
 }
 
+/// What Agave's fetch in `summary` returned; a failed fetch fails the test with Agave's
+/// reason.
+fn fetched(summary: &Summary) -> &bstore_interop_protocol::FetchedEntries {
+    summary.entries.fetched().unwrap_or_else(|e| {
+        panic!(
+            "Agave cannot fetch the entries of slot {}: {e}",
+            summary.slot
+        )
+    })
+}
+
 /// bstore and Agave both see `slot` full, with the generator's exact entries, meta and
 /// shred count.
-fn assert_slot_exact_on_both_sides(ledger: &Path, gen_slot: &Value, entries: &[u8]) {
-    let slot = u(&gen_slot["slot"]);
-    let data = u(&gen_slot["data_shreds"]);
+fn assert_slot_exact_on_both_sides(ledger: &Path, gen_slot: &GeneratedSlot, entries: &[u8]) {
+    let slot = gen_slot.slot;
+    let data = gen_slot.data_shreds;
     let b = bstore_read(ledger, slot);
     assert!(b.fetch_full, "bstore: slot {slot} not full: {b:?}");
     assert_eq!(
         (b.consumed, b.received, b.last_index, b.parent_slot),
-        (
-            data,
-            data,
-            Some(data - 1),
-            Some(u(&gen_slot["parent_slot"]))
-        ),
+        (data, data, Some(data - 1), Some(gen_slot.parent_slot)),
         "bstore meta of slot {slot}"
     );
     assert_eq!(b.num_shreds, data, "bstore: shreds of slot {slot}");
@@ -259,30 +277,26 @@ fn assert_slot_exact_on_both_sides(ledger: &Path, gen_slot: &Value, entries: &[u
     );
 
     let (summary, agave_entries) = agave_read(ledger, slot);
-    let meta = &summary["meta"];
+    assert!(summary.is_full, "Agave: slot {slot} not full: {summary:?}");
+    let meta = summary
+        .meta
+        .as_ref()
+        .unwrap_or_else(|| panic!("Agave: no meta for slot {slot}"));
     assert_eq!(
-        summary["is_full"], true,
-        "Agave: slot {slot} not full: {summary}"
+        (meta.consumed, meta.received, meta.last_index),
+        (data, data, Some(data - 1)),
+        "Agave meta of slot {slot}: {summary:?}"
     );
     assert_eq!(
-        (&meta["consumed"], &meta["received"], &meta["last_index"]),
-        (&json!(data), &json!(data), &json!(data - 1)),
-        "Agave meta of slot {slot}: {summary}"
-    );
-    assert_eq!(
-        meta["parent_slot"], gen_slot["parent_slot"],
+        meta.parent_slot,
+        Some(gen_slot.parent_slot),
         "Agave parent of {slot}"
     );
+    let fetched = fetched(&summary);
+    assert!(fetched.is_full, "Agave fetch of {slot}: {summary:?}");
+    assert_eq!(fetched.num_shreds, data, "Agave fetch of {slot}");
     assert_eq!(
-        summary["entries"]["is_full"], true,
-        "Agave fetch of {slot}: {summary}"
-    );
-    assert_eq!(
-        summary["entries"]["num_shreds"], data,
-        "Agave fetch of {slot}"
-    );
-    assert_eq!(
-        summary["entries"]["sha256"], gen_slot["entries_sha256"],
+        fetched.sha256, gen_slot.entries_sha256,
         "Agave: entries of slot {slot} differ from the generated ones"
     );
     assert!(
@@ -299,17 +313,14 @@ fn agave_writes_bstore_reads_every_slot_exactly() {
     let generated = Generated::new(dir.path(), 100, 4, 96, 1);
     let ledger = dir.path().join("ledger");
     let ins = agave_insert(&ledger, &generated.stream, "all");
-    assert_eq!(ins["selected"], generated.json["records"]);
-    assert_eq!(ins["slots_full"], json!(generated.slot_numbers()));
+    assert_eq!(ins.selected, generated.info.records);
+    assert_eq!(ins.slots_full, generated.slot_numbers());
 
-    let mut poh_seed = generated.json["start_hash"]
-        .as_str()
-        .expect("start hash")
-        .to_string();
+    let mut poh_seed = generated.info.start_hash.clone();
     for gen_slot in generated.slots() {
-        let slot = u(&gen_slot["slot"]);
+        let slot = gen_slot.slot;
         let b = bstore_read(&ledger, slot);
-        let data = u(&gen_slot["data_shreds"]);
+        let data = gen_slot.data_shreds;
         assert!(b.fetch_full, "slot {slot}: {b:?}");
         assert_eq!(
             (b.consumed, b.received, b.last_index, b.parent_slot),
@@ -331,16 +342,17 @@ fn agave_writes_bstore_reads_every_slot_exactly() {
         ]))
         .remove(0);
         assert_eq!(line["full"], true, "slot {slot}: {line}");
-        assert_eq!(line["entries"], gen_slot["entries"], "slot {slot}");
+        assert_eq!(line["entries"], gen_slot.entries, "slot {slot}");
+        assert_eq!(line["transactions"], gen_slot.transactions, "slot {slot}");
         assert_eq!(
-            line["transactions"], gen_slot["transactions"],
+            line["blockhash"],
+            gen_slot.blockhash.as_str(),
             "slot {slot}"
         );
-        assert_eq!(line["blockhash"], gen_slot["blockhash"], "slot {slot}");
         assert_eq!(line["poh"], "ok", "slot {slot}: {line}");
         assert_eq!(
             line["data_sets"].as_array().map(Vec::len),
-            gen_slot["fec_sets"].as_u64().map(|n| n as usize),
+            Some(gen_slot.fec_sets as usize),
             "slot {slot}: one data set per FEC set"
         );
         poh_seed = line["blockhash"].as_str().expect("blockhash").to_string();
@@ -355,25 +367,24 @@ fn bstore_ingests_agave_reads_every_slot_exactly() {
     let dir = tempfile::tempdir().expect("tempdir");
     let generated = Generated::new(dir.path(), 200, 3, 64, 2);
     let ledger = dir.path().join("ledger");
-    let leader = generated.json["leader"].as_str().expect("leader");
-    let out = bstore_ingest(&ledger, &[&generated.stream], Some(leader));
-    assert_eq!(out["inserted"], generated.json["records"], "{out}");
+    let out = bstore_ingest(&ledger, &[&generated.stream], Some(generated.leader()));
+    assert_eq!(out["inserted"], generated.info.records, "{out}");
     assert_eq!(out["rejected"], 0, "{out}");
     assert_eq!(out["slots_full"], json!(generated.slot_numbers()));
     for gen_slot in generated.slots() {
-        let slot = u(&gen_slot["slot"]);
-        assert_slot_exact_on_both_sides(&ledger, &gen_slot, &generated.entries(slot));
+        let slot = gen_slot.slot;
+        assert_slot_exact_on_both_sides(&ledger, gen_slot, &generated.entries(slot));
         let (summary, _) = agave_read(&ledger, slot);
-        let data = u(&gen_slot["data_shreds"]);
-        let completed: Vec<u64> = (1..=data / 32).map(|set| set * 32 - 1).collect();
+        let data = gen_slot.data_shreds as u32;
+        let completed: Vec<u32> = (1..=data / 32).map(|set| set * 32 - 1).collect();
         assert_eq!(
-            summary["meta"]["completed_data_indexes"],
-            json!(completed),
+            summary.meta.map(|m| m.completed_data_indexes),
+            Some(completed),
             "Agave reads bstore's completed data indexes of slot {slot}"
         );
-        assert_eq!(summary["dead"], false);
-        assert_eq!(summary["root"], false);
-        assert_eq!(summary["duplicate_proof"], false);
+        assert!(!summary.dead);
+        assert!(!summary.root);
+        assert!(!summary.duplicate_proof);
     }
 }
 
@@ -388,7 +399,7 @@ fn bstore_ingest_fills_agaves_index_column() {
     let ledger = dir.path().join("ledger");
     bstore_ingest(&ledger, &[&generated.stream], None);
     for gen_slot in generated.slots() {
-        assert_index_lists_every_shred(&ledger, &gen_slot);
+        assert_index_lists_every_shred(&ledger, gen_slot);
     }
 }
 
@@ -423,16 +434,12 @@ fn mixed_writers(first: WhoFirst) {
     let kept = filtered_stream(&generated.stream, &even, |_, _, index| index % 2 == 0);
     assert_eq!(
         kept as u64 * 2,
-        u(&generated.json["records"]),
+        generated.info.records,
         "even half of every slot"
     );
     let agave_odd = |ledger: &Path| {
         let out = agave_insert(ledger, &generated.stream, "odd");
-        assert_eq!(
-            out["selected"].as_u64(),
-            Some(kept as u64),
-            "odd half: {out}"
-        );
+        assert_eq!(out.selected, kept as u64, "odd half: {out:?}");
     };
     match first {
         WhoFirst::Bstore => {
@@ -445,29 +452,29 @@ fn mixed_writers(first: WhoFirst) {
         }
     }
     for gen_slot in generated.slots() {
-        let slot = u(&gen_slot["slot"]);
-        assert_slot_exact_on_both_sides(&ledger, &gen_slot, &generated.entries(slot));
-        assert_index_lists_every_shred(&ledger, &gen_slot);
+        let slot = gen_slot.slot;
+        assert_slot_exact_on_both_sides(&ledger, gen_slot, &generated.entries(slot));
+        assert_index_lists_every_shred(&ledger, gen_slot);
     }
 }
 
 /// Agave's `index` row of the slot lists every data and code shred the generator made
 /// (whoever stored them): Agave derives `consumed`, duplicate checks and erasure recovery
 /// from it.
-fn assert_index_lists_every_shred(ledger: &Path, gen_slot: &Value) {
-    let slot = u(&gen_slot["slot"]);
+fn assert_index_lists_every_shred(ledger: &Path, gen_slot: &GeneratedSlot) {
+    let slot = gen_slot.slot;
     let (summary, _) = agave_read(ledger, slot);
-    let index = &summary["index"];
-    let data: Vec<u64> = (0..u(&gen_slot["data_shreds"])).collect();
-    let code: Vec<u64> = (0..u(&gen_slot["code_shreds"])).collect();
-    assert_eq!(index["present"], true, "slot {slot}: no index row: {index}");
-    assert_eq!(index["row"]["format"], "v2", "slot {slot}: {index}");
-    assert_eq!(index["row"]["data"]["indices"], json!(data), "slot {slot}");
-    assert_eq!(
-        index["row"]["coding"]["indices"],
-        json!(code),
-        "slot {slot}"
-    );
+    let index = &summary.index;
+    let data: Vec<u64> = (0..gen_slot.data_shreds).collect();
+    let code: Vec<u64> = (0..gen_slot.code_shreds).collect();
+    assert!(index.present, "slot {slot}: no index row: {index:?}");
+    let row = index
+        .row
+        .as_ref()
+        .unwrap_or_else(|| panic!("slot {slot}: an index row Agave finds but that is not raw"));
+    assert_eq!(row.format, IndexFormat::V2, "slot {slot}: {index:?}");
+    assert_eq!(row.data.indices, data, "slot {slot}");
+    assert_eq!(row.coding.indices, code, "slot {slot}");
 }
 
 /// Data shreds withheld per slot of the partial-slot scenario, and what both sides must
@@ -506,12 +513,12 @@ fn partial_slots_agree_on_both_sides() {
     let out = bstore_ingest(&by_bstore, &[&file], None);
     assert_eq!(out["slots_full"], json!([]), "{out}");
     let out = agave_insert(&by_agave, &file, "all");
-    assert_eq!(out["slots_full"], json!([]), "{out}");
+    assert!(out.slots_full.is_empty(), "{out:?}");
 
     for (i, gen_slot) in generated.slots().iter().enumerate() {
-        let slot = u(&gen_slot["slot"]);
+        let slot = gen_slot.slot;
         let (_, consumed, received, last_index) = &partial[i];
-        let mut fetched = Vec::new();
+        let mut by_ledger = Vec::new();
         for ledger in [&by_bstore, &by_agave] {
             let b = bstore_read(ledger, slot);
             assert!(!b.fetch_full, "bstore: {slot} full in {}", ledger.display());
@@ -522,16 +529,20 @@ fn partial_slots_agree_on_both_sides() {
                 ledger.display()
             );
             let (summary, agave_entries) = agave_read(ledger, slot);
-            let meta = &summary["meta"];
-            assert_eq!(summary["is_full"], false, "Agave: {summary}");
+            assert!(!summary.is_full, "Agave: {summary:?}");
+            let meta = summary
+                .meta
+                .as_ref()
+                .map(|m| (m.consumed, m.received, m.last_index));
             assert_eq!(
-                (&meta["consumed"], &meta["received"], &meta["last_index"]),
-                (&json!(consumed), &json!(received), &json!(last_index)),
-                "Agave reading slot {slot} of {}: {summary}",
+                meta,
+                Some((*consumed, *received, *last_index)),
+                "Agave reading slot {slot} of {}: {summary:?}",
                 ledger.display()
             );
             assert_eq!(
-                summary["entries"]["num_shreds"], b.num_shreds,
+                fetched(&summary).num_shreds,
+                b.num_shreds,
                 "completed shreds of slot {slot}"
             );
             assert!(
@@ -539,10 +550,10 @@ fn partial_slots_agree_on_both_sides() {
                 "slot {slot} of {}: Agave and bstore fetch different entries",
                 ledger.display()
             );
-            fetched.push(b.entries);
+            by_ledger.push(b.entries);
         }
         assert_eq!(
-            fetched[0], fetched[1],
+            by_ledger[0], by_ledger[1],
             "slot {slot}: the two ledgers differ"
         );
     }
@@ -557,8 +568,10 @@ fn roots_and_dead_slots_cross_over() {
     let ledger = dir.path().join("ledger");
     agave_insert(&ledger, &generated.stream, "all");
     let [a_root, b_root, a_dead, b_dead] = [500u64, 501, 502, 503];
-    agave(&["set-root", "--ledger", s(&ledger), &a_root.to_string()]);
-    agave(&["set-dead", "--ledger", s(&ledger), &a_dead.to_string()]);
+    let rooted: Rooted = agave(&["set-root", "--ledger", s(&ledger), &a_root.to_string()]);
+    assert_eq!(rooted.rooted, [a_root]);
+    let dead: MarkedDead = agave(&["set-dead", "--ledger", s(&ledger), &a_dead.to_string()]);
+    assert_eq!(dead.dead, [a_dead]);
     {
         let store = Blockstore::open(&ledger, AccessMode::ReadWrite).expect("bstore opens");
         store.set_roots([Slot(b_root)]).expect("bstore set_roots");
@@ -577,9 +590,9 @@ fn roots_and_dead_slots_cross_over() {
         );
         let (summary, _) = agave_read(&ledger, slot);
         assert_eq!(
-            (&summary["root"], &summary["dead"]),
-            (&json!(want_root), &json!(want_dead)),
-            "Agave, slot {slot}: {summary}"
+            (summary.root, summary.dead),
+            (want_root, want_dead),
+            "Agave, slot {slot}: {summary:?}"
         );
         let line = json_lines(&bstore(&[
             "ledger",
@@ -613,22 +626,26 @@ fn real_testnet_slot_crosses_both_ways() {
     let out = bstore_ingest(&by_bstore, &[&file], None);
     assert_eq!(out["slots_full"], json!([slot]), "{out}");
     let out = agave_insert(&by_agave, &file, "all");
-    assert_eq!(out["slots_full"], json!([slot]), "{out}");
-    assert_eq!(out["completed_data_sets"].as_array().map(Vec::len), Some(9));
+    assert_eq!(out.slots_full, [slot], "{out:?}");
+    assert_eq!(out.completed_data_sets.len(), 9);
 
     let mut all_entries = Vec::new();
     for ledger in [&by_bstore, &by_agave] {
         let (summary, agave_entries) = agave_read(ledger, slot);
-        let e = &summary["entries"];
-        assert_eq!(summary["is_full"], true, "{summary}");
+        assert!(summary.is_full, "{summary:?}");
+        let e = fetched(&summary);
         assert_eq!(
-            (&e["count"], &e["ticks"], &e["transactions"]),
-            (&totals["entries"], &totals["ticks"], &totals["txs"]),
+            (e.count, e.ticks, e.transactions),
+            (
+                u(&totals["entries"]),
+                u(&totals["ticks"]),
+                u(&totals["txs"])
+            ),
             "Agave reading {}",
             ledger.display()
         );
-        assert_eq!(e["blockhash"], totals["last_entry_hash"]);
-        assert_eq!(e["num_shreds"], 320);
+        assert_eq!(e.blockhash.as_deref(), totals["last_entry_hash"].as_str());
+        assert_eq!(e.num_shreds, 320);
         let b = bstore_read(ledger, slot);
         assert!(b.fetch_full);
         assert_eq!((b.consumed, b.last_index), (320, Some(319)));
@@ -690,26 +707,29 @@ type HexRow = (String, String);
 /// `first_shred_timestamp` (wall-clock time, bytes 24..32) masked. Both sides write Agave
 /// 4.x's V3 `meta` rows.
 fn column_rows(ledger: &Path, slot: u64) -> Vec<(&'static str, Vec<HexRow>)> {
-    let dump = agave(&[
+    let dump: ColumnDump = agave(&[
         "dump-columns",
         "--ledger",
         s(ledger),
         "--slot",
         &slot.to_string(),
     ]);
-    COMPARED_COLUMNS
-        .into_iter()
-        .map(|column| {
-            let rows = dump["columns"][column]
-                .as_array()
-                .expect("rows")
-                .iter()
-                .map(|r| {
-                    let mut value = r["value"].as_str().expect("hex").to_string();
+    let rows = dump.columns.hex_rows();
+    assert_eq!(
+        rows.each_ref().map(|(column, _)| *column),
+        COMPARED_COLUMNS,
+        "the columns dump-columns prints"
+    );
+    rows.into_iter()
+        .map(|(column, rows)| {
+            let rows = rows
+                .into_iter()
+                .map(|(key, value)| {
+                    let mut value = value.to_string();
                     if column == "meta" && value.len() >= 64 {
                         value.replace_range(48..64, &"_".repeat(16));
                     }
-                    (r["key"].as_str().expect("hex").to_string(), value)
+                    (key.to_string(), value)
                 })
                 .collect();
             (column, rows)

@@ -9,6 +9,7 @@
 
 use super::*;
 
+use bstore_interop_protocol::{DuplicateKind, DuplicateProofRead, DuplicateStored};
 use bstore_ledger::store::DuplicateSlotProof;
 
 /// The equivocated slot: two FEC sets of 32 data + 32 code shreds per version.
@@ -27,8 +28,8 @@ impl Versions {
         let b = Generated::version(dir, SLOT, 1, 64, SEED, 2);
         assert_eq!(a.leader(), b.leader(), "one leader signs both versions");
         assert_ne!(
-            a.slots()[0]["entries_sha256"],
-            b.slots()[0]["entries_sha256"],
+            a.slots()[0].entries_sha256,
+            b.slots()[0].entries_sha256,
             "the versions hold different entries"
         );
         Self { a, b }
@@ -71,9 +72,9 @@ fn bstore_proof(ledger: &Path) -> Option<DuplicateSlotProof> {
 
 /// Agave's `duplicate-proof` of [`SLOT`] (signatures checked against `leader`) and the
 /// proof's two payloads as Agave returned them.
-fn agave_proof(ledger: &Path, leader: &str) -> (Value, Vec<Vec<u8>>) {
+fn agave_proof(ledger: &Path, leader: &str) -> (DuplicateProofRead, Vec<Vec<u8>>) {
     let out = ledger.with_extension("agave-proof.bin");
-    let read = agave(&[
+    let read: DuplicateProofRead = agave(&[
         "duplicate-proof",
         "--ledger",
         s(ledger),
@@ -84,25 +85,31 @@ fn agave_proof(ledger: &Path, leader: &str) -> (Value, Vec<Vec<u8>>) {
         "--out",
         s(&out),
     ]);
-    assert_eq!(read["has_duplicate"], true, "Agave sees no proof: {read}");
+    assert!(read.has_duplicate, "Agave sees no proof: {read:?}");
     let shreds = read_stream_file(&out).expect("the proof Agave read");
     (read, shreds)
 }
 
 /// Both shreds of the proof parse with Agave's `Shred::new_from_serialized_shred`, pass
 /// `sanitize`, are of [`SLOT`] and carry the leader's signature, and the pair shows `kind`.
-fn assert_valid_for_agave(read: &Value, kind: &str) {
-    let proof = &read["proof"];
-    assert_eq!(proof["valid"], true, "Agave rejects the proof: {read}");
-    for shred in ["shred1", "shred2"] {
-        assert_eq!(proof[shred]["slot"], SLOT, "{shred}: {read}");
-        assert_eq!(proof[shred]["sanitize_ok"], true, "{shred}: {read}");
-        assert_eq!(proof[shred]["signed_by_leader"], true, "{shred}: {read}");
+fn assert_valid_for_agave(read: &DuplicateProofRead, kind: DuplicateKind) {
+    let proof = read
+        .proof
+        .as_ref()
+        .unwrap_or_else(|| panic!("Agave reads no proof: {read:?}"));
+    assert!(proof.valid, "Agave rejects the proof: {read:?}");
+    for (name, shred) in [("shred1", &proof.shred1), ("shred2", &proof.shred2)] {
+        let shred = shred
+            .parsed()
+            .unwrap_or_else(|| panic!("{name} does not parse for Agave: {read:?}"));
+        assert_eq!(shred.slot, SLOT, "{name}: {read:?}");
+        assert!(shred.sanitize_ok, "{name}: {read:?}");
+        assert_eq!(shred.signed_by_leader, Some(true), "{name}: {read:?}");
     }
-    let conflicts = proof["conflicts"].as_array().expect("conflicts");
     assert!(
-        conflicts.contains(&json!(kind)),
-        "Agave's checks do not find a {kind} in the proof: {read}"
+        proof.conflicts.contains(&kind),
+        "Agave's checks do not find a {} in the proof: {read:?}",
+        kind.name()
     );
 }
 
@@ -114,8 +121,8 @@ struct Case {
     a_part: fn(bool, u32) -> bool,
     /// The one shred of version B inserted next.
     b_shred: Pos,
-    /// bstore's `DuplicateKind` name.
-    kind: &'static str,
+    /// The conflict (its name is bstore's `DuplicateKind` name).
+    kind: DuplicateKind,
     /// The shred of A the proof must hold as shred1 (the stored one Agave compares with).
     shred1: Pos,
     /// Whether B's shred is stored (a chaining conflict is, as in Agave; the others not).
@@ -144,7 +151,7 @@ fn collide(case: &Case) {
     );
     let out = bstore_ingest(&ledger, &[&b_file], Some(leader));
     let reported = match case.proof {
-        true => json!([{"slot": SLOT, "kind": case.kind}]),
+        true => json!([{"slot": SLOT, "kind": case.kind.name()}]),
         false => json!([]),
     };
     assert_eq!(out["duplicate_slots"], reported, "{out}");
@@ -176,16 +183,16 @@ fn collide(case: &Case) {
         );
     }
     let (summary, _) = agave_read(&ledger, SLOT);
-    assert_eq!(summary["duplicate_proof"], case.proof, "{summary}");
+    assert_eq!(summary.duplicate_proof, case.proof, "{summary:?}");
     assert_eq!(
-        summary["dead"], case.dead,
-        "Agave reads bstore's dead flag: {summary}"
+        summary.dead, case.dead,
+        "Agave reads bstore's dead flag: {summary:?}"
     );
 
     // Agave's own insert path, same shreds in the same order: the same proof, the same dead
     // flag, the same rows.
     let by_agave = dir.path().join("by-agave");
-    let insert = |file: &Path| {
+    let insert = |file: &Path| -> Inserted {
         agave(&[
             "insert",
             "--ledger",
@@ -197,22 +204,19 @@ fn collide(case: &Case) {
     };
     insert(&a_file);
     let found = insert(&b_file);
-    let kinds: Vec<&Value> = found["possible_duplicates"]
-        .as_array()
-        .expect("possible duplicates")
-        .iter()
-        .map(|d| &d["kind"])
-        .collect();
     assert!(
-        kinds.contains(&&json!(case.kind)),
-        "Agave's insert finds no {}: {found}",
-        case.kind
+        found
+            .possible_duplicates
+            .iter()
+            .any(|d| d.kind == case.kind),
+        "Agave's insert finds no {}: {found:?}",
+        case.kind.name()
     );
     let (theirs_summary, _) = agave_read(&by_agave, SLOT);
     assert_eq!(
-        (&theirs_summary["duplicate_proof"], &theirs_summary["dead"]),
-        (&json!(case.proof), &json!(case.dead)),
-        "Agave's own insert: {theirs_summary}"
+        (theirs_summary.duplicate_proof, theirs_summary.dead),
+        (case.proof, case.dead),
+        "Agave's own insert: {theirs_summary:?}"
     );
     if let Some(proof) = proof {
         let (_, theirs) = agave_proof(&by_agave, leader);
@@ -234,7 +238,7 @@ fn same_position_proof_from_agave_versions() {
         name: "a-all.bin",
         a_part: |_, _| true,
         b_shred: (true, 5),
-        kind: "same_position",
+        kind: DuplicateKind::SamePosition,
         shred1: (true, 5),
         b_stored: false,
         proof: true,
@@ -252,7 +256,7 @@ fn merkle_root_conflict_proof_from_agave_versions() {
         name: "a-set0-head.bin",
         a_part: |is_data, index| is_data && index < 10,
         b_shred: (true, 20),
-        kind: "merkle_root_conflict",
+        kind: DuplicateKind::MerkleRootConflict,
         shred1: (true, 0),
         b_stored: false,
         proof: true,
@@ -270,7 +274,7 @@ fn chained_merkle_root_conflict_from_agave_versions_marks_the_slot_dead() {
         name: "a-set0.bin",
         a_part: |is_data, index| if is_data { index < 32 } else { index == 0 },
         b_shred: (true, 32),
-        kind: "chained_merkle_root_conflict",
+        kind: DuplicateKind::ChainedMerkleRootConflict,
         shred1: (false, 0),
         b_stored: true,
         proof: false,
@@ -298,7 +302,7 @@ fn agave_stored_proof_is_bstores() {
     write_record(&mut bytes, &shred1);
     write_record(&mut bytes, &shred2);
     std::fs::write(&proof_file, bytes).expect("write the proof file");
-    let stored = agave(&[
+    let stored: DuplicateStored = agave(&[
         "store-duplicate",
         "--ledger",
         s(&ledger),
@@ -306,7 +310,7 @@ fn agave_stored_proof_is_bstores() {
         &SLOT.to_string(),
         s(&proof_file),
     ]);
-    assert_eq!(stored["has_duplicate"], true, "{stored}");
+    assert!(stored.has_duplicate, "{stored:?}");
 
     let expected = DuplicateSlotProof { shred1, shred2 };
     assert_eq!(
@@ -333,6 +337,6 @@ fn agave_stored_proof_is_bstores() {
         "Agave's proof stays"
     );
     let (read, shreds) = agave_proof(&ledger, leader);
-    assert_valid_for_agave(&read, "same_position");
+    assert_valid_for_agave(&read, DuplicateKind::SamePosition);
     assert!(shreds == [expected.shred1, expected.shred2]);
 }

@@ -8,9 +8,9 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use bstore_interop_protocol::{HistorySummary, Purged};
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_rpc::{RpcConfig, RpcServer};
-use serde_json::Value;
 
 use super::{agave, s};
 
@@ -23,13 +23,11 @@ fn history_answers_equal_agaves_on_a_fresh_agave_ledger() {
     let dir = tempfile::tempdir().expect("tempdir");
     let ledger = dir.path().join("ledger");
     let out = dir.path().join("expected.json");
-    let summary = agave(&["history", "--ledger", s(&ledger), "--out", s(&out)]);
-    assert!(
-        summary["getBlock"]["requests"].as_u64().unwrap_or(0) > 0,
-        "{summary}"
-    );
-    let expected: Value =
-        serde_json::from_slice(&std::fs::read(&out).expect("expected.json")).expect("JSON");
+    let summary: HistorySummary = agave(&["history", "--ledger", s(&ledger), "--out", s(&out)]);
+    assert!(summary.get_block.requests > 0, "{summary:?}");
+    let expected: agave_diff::Recording =
+        serde_json::from_slice(&std::fs::read(&out).expect("expected.json"))
+            .expect("the answers as the tool writes them");
 
     let store =
         Blockstore::open(&ledger, AccessMode::ReadOnly).expect("bstore opens Agave's ledger");
@@ -53,7 +51,7 @@ fn purging_history_leaves_the_rows_agaves_purge_leaves() {
     let dir = tempfile::tempdir().expect("tempdir");
     let agave_side = dir.path().join("agave");
     let out = dir.path().join("expected.json");
-    agave(&["history", "--ledger", s(&agave_side), "--out", s(&out)]);
+    let _: HistorySummary = agave(&["history", "--ledger", s(&agave_side), "--out", s(&out)]);
     let bstore_side = dir.path().join("bstore");
     let copied = std::process::Command::new("cp")
         .arg("-r")
@@ -64,7 +62,14 @@ fn purging_history_leaves_the_rows_agaves_purge_leaves() {
     assert!(copied.success());
     let before = super::common::history_rows(&agave_side);
 
-    agave(&["purge", "--ledger", s(&agave_side), "101", "102"]);
+    let purged: Purged = agave(&["purge", "--ledger", s(&agave_side), "101", "102"]);
+    assert_eq!(
+        purged,
+        Purged {
+            start: 101,
+            end: 102
+        }
+    );
     super::common::bstore(&["ledger", "purge", "--ledger", s(&bstore_side), "101", "102"]);
 
     let by_agave = super::common::history_rows(&agave_side);

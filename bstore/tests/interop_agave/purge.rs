@@ -6,6 +6,10 @@
 
 use super::*;
 
+use bstore_interop_protocol::{
+    DuplicateStored, Purged as PurgedRange, ReplayRowsWritten, SlotView,
+};
+
 const START: u64 = 1000;
 /// Slots `START..START + 6`: Agave writes the first four, the last two come later.
 const SLOTS: u64 = 6;
@@ -35,7 +39,7 @@ fn purged(replay_rows: ReplayRows) -> Purged {
     let generated = Generated::new(dir.path(), START, SLOTS, 64, 31);
     let by_bstore = dir.path().join("by-bstore");
     let range = format!("{}..={}", WRITTEN.start(), WRITTEN.end());
-    let ins = agave(&[
+    let ins: Inserted = agave(&[
         "insert",
         "--ledger",
         s(&by_bstore),
@@ -43,17 +47,13 @@ fn purged(replay_rows: ReplayRows) -> Purged {
         &range,
         s(&generated.stream),
     ]);
-    assert_eq!(
-        ins["slots_full"],
-        json!(WRITTEN.collect::<Vec<_>>()),
-        "{ins}"
-    );
+    assert_eq!(ins.slots_full, WRITTEN.collect::<Vec<_>>(), "{ins:?}");
     // A flag of every kind inside and outside the range.
     let ledger = s(&by_bstore);
-    agave(&["set-root", "--ledger", ledger, &START.to_string()]);
-    agave(&["set-root", "--ledger", ledger, &(START + 1).to_string()]);
-    agave(&["set-dead", "--ledger", ledger, &(START + 2).to_string()]);
-    agave(&["set-dead", "--ledger", ledger, &(START + 3).to_string()]);
+    let _: Rooted = agave(&["set-root", "--ledger", ledger, &START.to_string()]);
+    let _: Rooted = agave(&["set-root", "--ledger", ledger, &(START + 1).to_string()]);
+    let _: MarkedDead = agave(&["set-dead", "--ledger", ledger, &(START + 2).to_string()]);
+    let _: MarkedDead = agave(&["set-dead", "--ledger", ledger, &(START + 3).to_string()]);
     let proof = dir.path().join("proof.bin");
     // Any two shreds make a row for the column (Agave's store_duplicate_slot checks nothing).
     filtered_stream(&generated.stream, &proof, |is_data, slot, index| {
@@ -61,7 +61,7 @@ fn purged(replay_rows: ReplayRows) -> Purged {
     });
     for slot in [START + 1, START + 3] {
         let slot = slot.to_string();
-        agave(&[
+        let _: DuplicateStored = agave(&[
             "store-duplicate",
             "--ledger",
             ledger,
@@ -77,7 +77,9 @@ fn purged(replay_rows: ReplayRows) -> Purged {
             ledger.into(),
         ];
         args.extend(WRITTEN.map(|slot| slot.to_string()));
-        agave(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let written: ReplayRowsWritten =
+            agave(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(written.slots, WRITTEN.collect::<Vec<_>>());
     }
 
     let by_agave = dir.path().join("by-agave");
@@ -88,7 +90,8 @@ fn purged(replay_rows: ReplayRows) -> Purged {
     ]))
     .remove(0);
     assert_eq!(out["slots_with_meta"], 2, "{out}");
-    agave(&["purge", "--ledger", s(&by_agave), &from, &to]);
+    let range: PurgedRange = agave(&["purge", "--ledger", s(&by_agave), &from, &to]);
+    assert_eq!((range.start, range.end), (*PURGED.start(), *PURGED.end()));
     Purged {
         dir,
         generated,
@@ -112,24 +115,30 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// Agave's `slot-rows` of the slots around the written range.
-fn slot_rows(ledger: &Path) -> Vec<Value> {
+fn slot_rows(ledger: &Path) -> Vec<SlotView> {
     let range = format!("{}..={}", START - 1, START + SLOTS);
-    let rows = agave(&["slot-rows", "--ledger", s(ledger), "--slots", &range]);
-    rows["slots"].as_array().expect("slots").clone()
+    let rows: bstore_interop_protocol::SlotRows =
+        agave(&["slot-rows", "--ledger", s(ledger), "--slots", &range]);
+    rows.slots
 }
 
 /// Where the raw rows of the slot-keyed families differ between the two purged ledgers.
-fn raw_differences(ours: &[Value], theirs: &[Value]) -> Vec<String> {
+fn raw_differences(ours: &[SlotView], theirs: &[SlotView]) -> Vec<String> {
     let mut differences = Vec::new();
     for (a, b) in ours.iter().zip(theirs) {
-        let slot = &a["slot"];
-        let families = a["raw"].as_object().expect("raw rows");
-        for (family, rows) in families {
-            let other = &b["raw"][family];
-            if rows != other {
+        let slot = a.slot;
+        assert_eq!(
+            a.raw.keys().collect::<Vec<_>>(),
+            b.raw.keys().collect::<Vec<_>>(),
+            "slot {slot}: the same families on both sides"
+        );
+        for (family, rows) in &a.raw {
+            let other = b.raw.get(family);
+            if Some(rows) != other {
                 differences.push(format!(
-                    "slot {slot} {family}: bstore's purge left {}, Agave's {}",
-                    rows["rows"], other["rows"]
+                    "slot {slot} {family}: bstore's purge left {}, Agave's {:?}",
+                    rows.rows,
+                    other.map(|o| o.rows)
                 ));
             }
         }
@@ -147,45 +156,45 @@ fn bstore_purge_seen_by_agave_and_inserting_goes_on() {
     let p = purged(ReplayRows::No);
     let rows = slot_rows(&p.by_bstore);
     for row in &rows {
-        let slot = u(&row["slot"]);
+        let slot = row.slot;
         // Below the range, Agave's insert left the parent's placeholder (an orphan meta).
         if PURGED.contains(&slot) || slot > *WRITTEN.end() {
-            assert_eq!(row["raw_rows_total"], 0, "slot {slot}: rows left: {row}");
+            assert_eq!(row.raw_rows_total, 0, "slot {slot}: rows left: {row:?}");
             assert_eq!(
-                (&row["meta"], &row["index_present"], &row["data_shreds"]),
-                (&Value::Null, &json!(false), &json!(0)),
-                "Agave still sees slot {slot}: {row}"
+                (row.meta.is_some(), row.index_present, row.data_shreds),
+                (false, false, 0),
+                "Agave still sees slot {slot}: {row:?}"
             );
             assert_eq!(
-                (&row["code_shreds"], &row["dead"], &row["root"]),
-                (&json!(0), &json!(false), &json!(false)),
-                "slot {slot}: {row}"
+                (row.code_shreds, row.dead, row.root),
+                (0, false, false),
+                "slot {slot}: {row:?}"
             );
-            assert_eq!(row["duplicate_proof"], false, "slot {slot}: {row}");
+            assert!(!row.duplicate_proof, "slot {slot}: {row:?}");
         }
     }
     let [first, last] = [START, START + 3];
     for gen_slot in p.generated.slots() {
-        let slot = u(&gen_slot["slot"]);
+        let slot = gen_slot.slot;
         if slot == first || slot == last {
-            assert_slot_exact_on_both_sides(&p.by_bstore, &gen_slot, &p.generated.entries(slot));
+            assert_slot_exact_on_both_sides(&p.by_bstore, gen_slot, &p.generated.entries(slot));
         }
     }
     let at = |slot: u64| &rows[(slot - (START - 1)) as usize];
-    assert_eq!(at(first)["root"], true);
+    assert!(at(first).root);
     assert_eq!(
-        at(first)["meta"]["next_slots"],
-        json!([]),
+        at(first).meta.as_ref().map(|m| m.next_slots.as_slice()),
+        Some([].as_slice()),
         "the purged child left its parent's next_slots"
     );
     assert_eq!(
-        (&at(last)["dead"], &at(last)["duplicate_proof"]),
-        (&json!(true), &json!(true)),
+        (at(last).dead, at(last).duplicate_proof),
+        (true, true),
         "flags outside the range stay"
     );
     assert_eq!(
-        at(last)["meta"]["parent_slot"],
-        START + 2,
+        at(last).meta.as_ref().and_then(|m| m.parent_slot),
+        Some(START + 2),
         "a child above the range keeps its parent"
     );
     let differences = raw_differences(&rows, &slot_rows(&p.by_agave));
@@ -213,20 +222,16 @@ fn bstore_purge_seen_by_agave_and_inserting_goes_on() {
     }
     let mut differences = Vec::new();
     for gen_slot in p.generated.slots() {
-        let slot = u(&gen_slot["slot"]);
-        assert_slot_exact_on_both_sides(&p.by_bstore, &gen_slot, &p.generated.entries(slot));
+        let slot = gen_slot.slot;
+        assert_slot_exact_on_both_sides(&p.by_bstore, gen_slot, &p.generated.entries(slot));
         differences.extend(column_differences(&p.by_bstore, &p.by_agave, slot));
     }
     for slot in PURGED {
         let (summary, _) = agave_read(&p.by_bstore, slot);
         assert_eq!(
-            (
-                &summary["dead"],
-                &summary["root"],
-                &summary["duplicate_proof"]
-            ),
-            (&json!(false), &json!(false), &json!(false)),
-            "slot {slot} inserted again starts clean: {summary}"
+            (summary.dead, summary.root, summary.duplicate_proof),
+            (false, false, false),
+            "slot {slot} inserted again starts clean: {summary:?}"
         );
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
@@ -242,22 +247,25 @@ fn bstore_purge_clears_agaves_replay_rows() {
     let ours = slot_rows(&p.by_bstore);
     let theirs = slot_rows(&p.by_agave);
     for row in &theirs {
-        let slot = u(&row["slot"]);
+        let slot = row.slot;
         if WRITTEN.contains(&slot) && !PURGED.contains(&slot) {
-            assert!(row["bank_hash"].is_string(), "slot {slot}: {row}");
+            assert!(row.bank_hash.is_some(), "slot {slot}: {row:?}");
         }
     }
     let mut left = Vec::new();
     for row in &ours {
-        let slot = u(&row["slot"]);
+        let slot = row.slot;
         if PURGED.contains(&slot) {
-            for getter in ["bank_hash", "optimistic", "block_height", "rewards"] {
-                let value = &row[getter];
-                if !(value.is_null() || value == false) {
-                    left.push(format!(
-                        "slot {slot}: Agave's {getter} still answers {value}"
-                    ));
-                }
+            let answers = [
+                ("bank_hash", row.bank_hash.is_some()),
+                ("optimistic", row.optimistic),
+                ("block_height", row.block_height.is_some()),
+                ("rewards", row.rewards),
+            ];
+            for (getter, _) in answers.iter().filter(|(_, answered)| *answered) {
+                left.push(format!(
+                    "slot {slot}: Agave's {getter} still answers: {row:?}"
+                ));
             }
         }
     }

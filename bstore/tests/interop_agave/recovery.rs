@@ -83,26 +83,28 @@ fn bstore_recovers_agave_made_sets_and_agave_reads_them() {
     assert_eq!(out["slots_full"], json!(generated.slot_numbers()), "{out}");
 
     for gen_slot in generated.slots() {
-        let slot = u(&gen_slot["slot"]);
-        assert_slot_exact_on_both_sides(&ledger, &gen_slot, &generated.entries(slot));
+        let slot = gen_slot.slot;
+        assert_slot_exact_on_both_sides(&ledger, gen_slot, &generated.entries(slot));
         let (summary, _) = agave_read(&ledger, slot);
-        let index = &summary["index"]["row"];
+        let index = summary
+            .index
+            .row
+            .unwrap_or_else(|| panic!("Agave finds no index row of slot {slot}"));
         let data: Vec<u64> = (0..DATA_PER_SLOT).collect();
         assert_eq!(
-            index["data"]["indices"],
-            json!(data),
+            index.data.indices, data,
             "Agave's index of slot {slot} lists every data shred, recovered ones too"
         );
         // Recovered coding shreds are not stored (as in Agave): the ones received are.
-        let code: Vec<u64> = (0..u(&gen_slot["code_shreds"]))
+        let code: Vec<u64> = (0..gen_slot.code_shreds)
             .filter(|&i| !is_dropped(slot, false, i as u32))
             .collect();
-        assert_eq!(index["coding"]["indices"], json!(code), "slot {slot}");
+        assert_eq!(index.coding.indices, code, "slot {slot}");
     }
 
     // Agave's recovering insert path on the same shreds: as many recovered, the same rows.
     let by_agave = dir.path().join("by-agave");
-    let theirs = agave(&[
+    let theirs: Inserted = agave(&[
         "insert",
         "--ledger",
         s(&by_agave),
@@ -110,8 +112,8 @@ fn bstore_recovers_agave_made_sets_and_agave_reads_them() {
         "window-service",
         s(&file),
     ]);
-    assert_eq!(theirs["recovered"], want_recovered, "Agave: {theirs}");
-    assert_eq!(theirs["slots_full"], json!(generated.slot_numbers()));
+    assert_eq!(theirs.recovered, want_recovered, "Agave: {theirs:?}");
+    assert_eq!(theirs.slots_full, generated.slot_numbers());
     let mut differences = Vec::new();
     for slot in generated.slot_numbers() {
         differences.extend(column_differences(&ledger, &by_agave, slot));
@@ -142,7 +144,7 @@ fn bstore_recovers_across_insert_calls() {
     assert_eq!(out["recovered"], dropped_data(), "{out}");
     assert_eq!(out["slots_full"], json!(generated.slot_numbers()), "{out}");
     for gen_slot in generated.slots() {
-        let slot = u(&gen_slot["slot"]);
-        assert_slot_exact_on_both_sides(&ledger, &gen_slot, &generated.entries(slot));
+        let slot = gen_slot.slot;
+        assert_slot_exact_on_both_sides(&ledger, gen_slot, &generated.entries(slot));
     }
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::FetchBench;
 
 use crate::error::{Context, Error, Result};
 use crate::open::{self, Access};
@@ -19,7 +19,7 @@ pub struct BenchArgs {
     pub access: Access,
 }
 
-pub fn run(args: &BenchArgs) -> Result<Value> {
+pub fn run(args: &BenchArgs) -> Result<FetchBench> {
     if args.rounds == 0 {
         return Err(Error::new("--rounds must be at least 1"));
     }
@@ -43,15 +43,15 @@ pub fn run(args: &BenchArgs) -> Result<Value> {
         all.extend_from_slice(&times);
         rounds.push(median(&mut times));
     }
-    Ok(json!({
-        "slots": slots.len(),
-        "first_slot": slots.first(),
-        "last_slot": slots.last(),
-        "rounds": args.rounds,
-        "entries_per_round": entries_per_round,
-        "round_medians_ns": rounds,
-        "median_ns": median(&mut all),
-    }))
+    Ok(FetchBench {
+        slots: slots.len() as u64,
+        first_slot: slots.first().copied(),
+        last_slot: slots.last().copied(),
+        rounds: args.rounds as u64,
+        entries_per_round: entries_per_round as u64,
+        round_medians_ns: rounds,
+        median_ns: median(&mut all),
+    })
 }
 
 fn median(times: &mut [u64]) -> u64 {

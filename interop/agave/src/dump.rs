@@ -3,13 +3,15 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Map, Value, json};
+use bstore_interop_protocol::{
+    ColumnDump, DecodeFailed, Decoded, DumpedColumns, DumpedRow, MetaFormat, SlotMetaView,
+};
 use solana_ledger::blockstore_meta::SlotMeta;
 
 use crate::error::Result;
 use crate::layout;
 use crate::raw::RawDb;
-use crate::summary::{meta_json, require_db};
+use crate::summary::{meta_view, require_db};
 
 #[derive(Debug)]
 pub struct DumpArgs {
@@ -17,57 +19,67 @@ pub struct DumpArgs {
     pub slot: u64,
 }
 
-type Decoder = fn(&[u8]) -> Result<Value>;
-
-pub fn run(args: &DumpArgs) -> Result<Value> {
+pub fn run(args: &DumpArgs) -> Result<ColumnDump> {
     require_db(&args.ledger)?;
     let raw = RawDb::open(&args.ledger)?;
-    let columns: [(&str, Decoder); 4] = [
-        ("index", layout::decode_index),
-        ("erasure_meta", layout::decode_erasure_meta),
-        ("merkle_root_meta", layout::decode_merkle_root_meta),
-        ("meta", decode_meta),
-    ];
-    let mut out = Map::new();
-    for (family, decode) in columns {
-        let rows = raw.slot_rows(family, args.slot)?;
-        let rows: Vec<Value> = rows
-            .iter()
-            .map(|(key, value)| {
-                // A row this tool cannot decode is still dumped; the reason is the finding.
-                let decoded = decode(value).unwrap_or_else(|e| json!({"error": e.to_string()}));
-                json!({
-                    "key": hex::encode(key),
-                    "value": hex::encode(value),
-                    "value_len": value.len(),
-                    "decoded": decoded,
-                })
-            })
-            .collect();
-        out.insert(family.to_string(), Value::Array(rows));
-    }
-    Ok(json!({
-        "slot": args.slot,
-        "column_families": raw.families(),
-        "columns": out,
-    }))
+    let slot = args.slot;
+    Ok(ColumnDump {
+        slot,
+        column_families: raw.families().to_vec(),
+        columns: DumpedColumns {
+            index: dump_rows(&raw, "index", slot, layout::decode_index)?,
+            erasure_meta: dump_rows(&raw, "erasure_meta", slot, layout::decode_erasure_meta)?,
+            merkle_root_meta: dump_rows(
+                &raw,
+                "merkle_root_meta",
+                slot,
+                layout::decode_merkle_root_meta,
+            )?,
+            meta: dump_rows(&raw, "meta", slot, decode_meta)?,
+        },
+    })
+}
+
+/// The slot's rows of `family`, each decoded by `decode`.
+fn dump_rows<T>(
+    raw: &RawDb,
+    family: &str,
+    slot: u64,
+    decode: fn(&[u8]) -> Result<T>,
+) -> Result<Vec<DumpedRow<T>>> {
+    Ok(raw
+        .slot_rows(family, slot)?
+        .iter()
+        .map(|(key, value)| DumpedRow {
+            key: hex::encode(key),
+            value: hex::encode(value),
+            value_len: value.len() as u64,
+            // A row this tool cannot decode is still dumped; the reason is the finding.
+            decoded: match decode(value) {
+                Ok(decoded) => Decoded::Ok(decoded),
+                Err(e) => Decoded::Failed(DecodeFailed {
+                    error: e.to_string(),
+                }),
+            },
+        })
+        .collect())
 }
 
 /// A `meta` value through Agave 4.x's own type (`SlotMeta` V3, wincode): a V2 row (no
 /// `parent_block_id` / `replay_fec_set_index`) reads with those fields defaulted, as Agave
 /// reads it; `format` says which it was, `agave_roundtrip` whether Agave writes the same
 /// bytes back (false for a V2 row: Agave rewrites it as V3).
-fn decode_meta(value: &[u8]) -> Result<Value> {
+fn decode_meta(value: &[u8]) -> Result<SlotMetaView> {
     let meta: SlotMeta = wincode::deserialize(value)
         .map_err(|e| crate::error::Error::new(format!("meta: Agave's SlotMeta refuses it: {e}")))?;
     let roundtrip = wincode::serialize(&meta).is_ok_and(|b| b == value);
-    let mut v = meta_json(&meta);
-    v["format"] = json!(if value.len() >= V3_EXTRA && roundtrip {
-        "v3"
+    let mut v = meta_view(&meta);
+    v.format = Some(if value.len() >= V3_EXTRA && roundtrip {
+        MetaFormat::V3
     } else {
-        "v2"
+        MetaFormat::V2
     });
-    v["agave_roundtrip"] = json!(roundtrip);
+    v.agave_roundtrip = Some(roundtrip);
     Ok(v)
 }
 

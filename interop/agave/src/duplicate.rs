@@ -6,7 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::{
+    DuplicateKind, DuplicateProofRead, DuplicateStored, ParsedShred, ProofCheck, ShredCheck,
+    ShredType, UnparsableShred,
+};
 use solana_ledger::blockstore_meta::ErasureMeta;
 use solana_ledger::shred::Shred;
 use solana_pubkey::Pubkey;
@@ -37,7 +40,7 @@ pub struct ReadArgs {
 }
 
 /// Agave's `store_duplicate_slot(slot, shred1, shred2)` with the two records of `proof`.
-pub fn store(args: &StoreArgs) -> Result<Value> {
+pub fn store(args: &StoreArgs) -> Result<DuplicateStored> {
     require_db(&args.ledger)?;
     let [shred1, shred2] = read_proof_file(&args.proof)?;
     let (len1, len2) = (shred1.len(), shred2.len());
@@ -45,24 +48,28 @@ pub fn store(args: &StoreArgs) -> Result<Value> {
     blockstore
         .store_duplicate_slot(args.slot, shred1, shred2)
         .context(format!("Agave store_duplicate_slot({})", args.slot))?;
-    Ok(json!({
-        "slot": args.slot,
-        "stored": true,
-        "shred1_len": len1,
-        "shred2_len": len2,
-        "has_duplicate": blockstore.has_duplicate_shreds_in_slot(args.slot),
-    }))
+    Ok(DuplicateStored {
+        slot: args.slot,
+        stored: true,
+        shred1_len: len1 as u64,
+        shred2_len: len2 as u64,
+        has_duplicate: blockstore.has_duplicate_shreds_in_slot(args.slot),
+    })
 }
 
 /// Agave's `has_duplicate_shreds_in_slot` and `get_duplicate_slot`; each shred of the
 /// proof parsed and checked, and the conflict the pair shows.
-pub fn read(args: &ReadArgs) -> Result<Value> {
+pub fn read(args: &ReadArgs) -> Result<DuplicateProofRead> {
     require_db(&args.ledger)?;
     let slot = args.slot;
     let blockstore = open::blockstore(&args.ledger, Access::Primary)?;
     let has_duplicate = blockstore.has_duplicate_shreds_in_slot(slot);
     let Some(proof) = blockstore.get_duplicate_slot(slot) else {
-        return Ok(json!({"slot": slot, "has_duplicate": has_duplicate, "proof": null}));
+        return Ok(DuplicateProofRead {
+            slot,
+            has_duplicate,
+            proof: None,
+        });
     };
     let (bytes1, bytes2) = (proof.shred1.to_vec(), proof.shred2.to_vec());
     if let Some(out) = &args.out {
@@ -99,17 +106,17 @@ pub fn read(args: &ReadArgs) -> Result<Value> {
     if conflicts.is_empty() {
         problems.push("the two shreds show no conflict".to_string());
     }
-    Ok(json!({
-        "slot": slot,
-        "has_duplicate": has_duplicate,
-        "proof": {
-            "shred1": shred_json(&bytes1, &shred1, args.leader.as_ref()),
-            "shred2": shred_json(&bytes2, &shred2, args.leader.as_ref()),
-            "conflicts": conflicts,
-            "valid": problems.is_empty(),
-            "problems": problems,
-        },
-    }))
+    Ok(DuplicateProofRead {
+        slot,
+        has_duplicate,
+        proof: Some(ProofCheck {
+            shred1: shred_check(&bytes1, &shred1, args.leader.as_ref()),
+            shred2: shred_check(&bytes2, &shred2, args.leader.as_ref()),
+            conflicts,
+            valid: problems.is_empty(),
+            problems,
+        }),
+    })
 }
 
 /// Every reason the two shreds make a duplicate proof, by the rules of Agave's gossip check
@@ -117,31 +124,31 @@ pub fn read(args: &ReadArgs) -> Result<Value> {
 /// erasure config) plus the blockstore's chaining check (a coding shred's set is followed by
 /// the other shred's set, which chains to another root). Two versions of one set conflict
 /// both by position and by root, so a pair can show more than one. Empty: no conflict.
-fn conflicts(a: &Shred, b: &Shred) -> Vec<&'static str> {
+fn conflicts(a: &Shred, b: &Shred) -> Vec<DuplicateKind> {
     let mut found = Vec::new();
     if a.slot() != b.slot() {
         return found;
     }
     if a.fec_set_index() == b.fec_set_index() && a.merkle_root().ok() != b.merkle_root().ok() {
-        found.push("merkle_root_conflict");
+        found.push(DuplicateKind::MerkleRootConflict);
     }
     // Same (slot, index, type), payloads other than the retransmitter signature.
     if a.is_shred_duplicate(b) {
-        found.push("same_position");
+        found.push(DuplicateKind::SamePosition);
     }
     if chains_wrongly(a, b) || chains_wrongly(b, a) {
-        found.push("chained_merkle_root_conflict");
+        found.push(DuplicateKind::ChainedMerkleRootConflict);
     }
     let last_index = |x: &Shred, y: &Shred| x.last_in_slot() && y.index() > x.index();
     if a.is_data() && b.is_data() && (last_index(a, b) || last_index(b, a)) {
-        found.push("last_index_conflict");
+        found.push(DuplicateKind::LastIndexConflict);
     }
     if a.is_code()
         && b.is_code()
         && a.fec_set_index() == b.fec_set_index()
         && !ErasureMeta::check_erasure_consistency(a, b)
     {
-        found.push("erasure_config_conflict");
+        found.push(DuplicateKind::ErasureConfigConflict);
     }
     found
 }
@@ -163,29 +170,37 @@ fn chains_wrongly(earlier: &Shred, later: &Shred) -> bool {
         && later.chained_merkle_root().ok() != earlier.merkle_root().ok()
 }
 
-fn shred_json(
+fn shred_check(
     bytes: &[u8],
     shred: &std::result::Result<Shred, solana_ledger::shred::Error>,
     leader: Option<&Pubkey>,
-) -> Value {
+) -> ShredCheck {
     let shred = match shred {
         Ok(shred) => shred,
         Err(e) => {
-            return json!({"len": bytes.len(), "sha256": sha256_hex(bytes), "error": e.to_string()});
+            return ShredCheck::Unparsable(UnparsableShred {
+                len: bytes.len() as u64,
+                sha256: sha256_hex(bytes),
+                error: e.to_string(),
+            });
         }
     };
-    json!({
-        "len": bytes.len(),
-        "sha256": sha256_hex(bytes),
-        "slot": shred.slot(),
-        "index": shred.index(),
-        "type": if shred.is_data() { "data" } else { "code" },
-        "fec_set_index": shred.fec_set_index(),
-        "version": shred.version(),
-        "merkle_root": shred.merkle_root().ok().map(|h| h.to_string()),
-        "chained_merkle_root": shred.chained_merkle_root().ok().map(|h| h.to_string()),
-        "sanitize_ok": shred.sanitize().is_ok(),
-        "signed_by_leader": leader.map(|l| shred.verify(l)),
+    ShredCheck::Parsed(ParsedShred {
+        len: bytes.len() as u64,
+        sha256: sha256_hex(bytes),
+        slot: shred.slot(),
+        index: shred.index(),
+        shred_type: if shred.is_data() {
+            ShredType::Data
+        } else {
+            ShredType::Code
+        },
+        fec_set_index: shred.fec_set_index(),
+        version: shred.version(),
+        merkle_root: shred.merkle_root().ok().map(|h| h.to_string()),
+        chained_merkle_root: shred.chained_merkle_root().ok().map(|h| h.to_string()),
+        sanitize_ok: shred.sanitize().is_ok(),
+        signed_by_leader: leader.map(|l| shred.verify(l)),
     })
 }
 
@@ -254,19 +269,22 @@ mod tests {
         let short = version(&leader, 3, 1);
         assert_eq!(
             conflicts(at(&a, true, 5), at(&b, true, 5)),
-            ["merkle_root_conflict", "same_position"]
+            [
+                DuplicateKind::MerkleRootConflict,
+                DuplicateKind::SamePosition
+            ]
         );
         assert_eq!(
             conflicts(at(&a, true, 0), at(&b, true, 20)),
-            ["merkle_root_conflict"]
+            [DuplicateKind::MerkleRootConflict]
         );
         assert_eq!(
             conflicts(at(&a, false, 0), at(&b, true, 32)),
-            ["chained_merkle_root_conflict"]
+            [DuplicateKind::ChainedMerkleRootConflict]
         );
         assert_eq!(
             conflicts(at(&short, true, 31), at(&b, true, 40)),
-            ["last_index_conflict"]
+            [DuplicateKind::LastIndexConflict]
         );
         // One version: the same shred, two positions, a set and the set it chains to.
         for (x, y) in [

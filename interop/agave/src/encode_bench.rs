@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::EncodeBench;
 use solana_transaction_status::{
     BlockEncodingOptions, ConfirmedBlock, TransactionDetails, UiTransactionEncoding,
 };
@@ -45,7 +45,7 @@ fn median(v: &mut [u64]) -> u64 {
     v.get(v.len() / 2).copied().unwrap_or(0)
 }
 
-pub fn run(args: &EncodeBenchArgs) -> Result<Value> {
+pub fn run(args: &EncodeBenchArgs) -> Result<EncodeBench> {
     if args.rounds == 0 || args.last_slot < args.first_slot {
         return Err(Error::new(
             "need --rounds >= 1 and --first-slot <= --last-slot",
@@ -77,14 +77,14 @@ pub fn run(args: &EncodeBenchArgs) -> Result<Value> {
             b64_bytes = b64_text.len();
         }
     }
-    Ok(json!({
-        "slots": args.last_slot - args.first_slot + 1,
-        "rounds": args.rounds,
-        "transactions_last_block": txs,
-        "fetch_median_ns": median(&mut fetch),
-        "encode_json_median_ns": median(&mut json_t),
-        "encode_base64_median_ns": median(&mut b64_t),
-        "json_bytes_last_block": json_bytes,
-        "base64_bytes_last_block": b64_bytes,
-    }))
+    Ok(EncodeBench {
+        slots: args.last_slot - args.first_slot + 1,
+        rounds: args.rounds as u64,
+        transactions_last_block: txs as u64,
+        fetch_median_ns: median(&mut fetch),
+        encode_json_median_ns: median(&mut json_t),
+        encode_base64_median_ns: median(&mut b64_t),
+        json_bytes_last_block: json_bytes as u64,
+        base64_bytes_last_block: b64_bytes as u64,
+    })
 }

@@ -15,9 +15,9 @@
 
 use std::path::{Path, PathBuf};
 
+use bstore_interop_protocol::{Generated, GeneratedSlot};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use solana_entry::entry::{Entry, next_entry_mut};
 use solana_hash::Hash;
@@ -75,7 +75,7 @@ struct Source {
     poh: Hash,
 }
 
-pub fn run(args: &GenArgs) -> Result<Value> {
+pub fn run(args: &GenArgs) -> Result<Generated> {
     if args.slots == 0 {
         return Err(Error::new("--slots must be at least 1"));
     }
@@ -123,19 +123,19 @@ pub fn run(args: &GenArgs) -> Result<Value> {
             write_entries(dir, slot, &out.entries)?;
         }
         payloads.extend(out.shreds.iter().map(|s| s.payload().to_vec()));
-        slots.push(slot_json(&out)?);
+        slots.push(slot_out(&out)?);
     }
     let records = stream::write(&args.out, payloads.iter().map(Vec::as_slice))?;
-    Ok(json!({
-        "out": args.out.display().to_string(),
-        "leader": src.leader.pubkey().to_string(),
-        "start_hash": start_hash.to_string(),
-        "shred_version": args.shred_version,
-        "version_seed": args.version_seed,
-        "chained": args.chained,
-        "records": records,
-        "slots": slots,
-    }))
+    Ok(Generated {
+        out: args.out.display().to_string(),
+        leader: src.leader.pubkey().to_string(),
+        start_hash: start_hash.to_string(),
+        shred_version: args.shred_version,
+        version_seed: args.version_seed,
+        chained: args.chained,
+        records: records as u64,
+        slots,
+    })
 }
 
 fn make_slot(
@@ -272,24 +272,28 @@ fn write_entries(dir: &Path, slot: u64, entries: &[Entry]) -> Result<()> {
     std::fs::write(&path, entries_bincode(entries)?).context(path.display())
 }
 
-fn slot_json(out: &SlotOut) -> Result<Value> {
+fn slot_out(out: &SlotOut) -> Result<GeneratedSlot> {
     let data = out.shreds.iter().filter(|s| s.is_data()).count();
     let blockhash = out
         .entries
         .last()
         .map(|e| e.hash.to_string())
         .unwrap_or_default();
-    Ok(json!({
-        "slot": out.slot,
-        "parent_slot": out.parent,
-        "data_shreds": data,
-        "code_shreds": out.shreds.len() - data,
-        "fec_sets": out.fec_sets,
-        "entries": out.entries.len(),
-        "ticks": out.entries.iter().filter(|e| e.is_tick()).count(),
-        "transactions": out.entries.iter().map(|e| e.transactions.len()).sum::<usize>(),
-        "blockhash": blockhash,
-        "entries_sha256": sha256_hex(&entries_bincode(&out.entries)?),
-        "last_merkle_root": out.last_root.to_string(),
-    }))
+    Ok(GeneratedSlot {
+        slot: out.slot,
+        parent_slot: out.parent,
+        data_shreds: data as u64,
+        code_shreds: (out.shreds.len() - data) as u64,
+        fec_sets: out.fec_sets as u64,
+        entries: out.entries.len() as u64,
+        ticks: out.entries.iter().filter(|e| e.is_tick()).count() as u64,
+        transactions: out
+            .entries
+            .iter()
+            .map(|e| e.transactions.len() as u64)
+            .sum(),
+        blockhash,
+        entries_sha256: sha256_hex(&entries_bincode(&out.entries)?),
+        last_merkle_root: out.last_root.to_string(),
+    })
 }

@@ -7,7 +7,10 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::{
+    CompletedDataSet, DuplicateKind, HandledDuplicate, InsertPath, Inserted, InsertedSlot,
+    MissingMeta, SlotState,
+};
 use solana_ledger::blockstore::{Blockstore, BlockstoreInsertionMetrics, PossibleDuplicateShred};
 use solana_ledger::shred::filter::ShredRecoveryContext;
 use solana_ledger::shred::{Payload, ReedSolomonCache, Shred};
@@ -38,10 +41,10 @@ pub enum Via {
 }
 
 impl Via {
-    fn name(self) -> &'static str {
+    fn path(self) -> InsertPath {
         match self {
-            Via::InsertShreds => "insert-shreds",
-            Via::WindowService => "window-service",
+            Via::InsertShreds => InsertPath::InsertShreds,
+            Via::WindowService => InsertPath::WindowService,
         }
     }
 }
@@ -59,7 +62,7 @@ pub struct InsertArgs {
     pub pause: std::time::Duration,
 }
 
-pub fn run(args: &InsertArgs) -> Result<Value> {
+pub fn run(args: &InsertArgs) -> Result<Inserted> {
     let mut selected = Vec::new();
     let (mut records, mut skipped) = (0usize, 0usize);
     let mut unparsable = Vec::new();
@@ -98,9 +101,11 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
                 None => Vec::new(),
             },
         };
-        completed.extend(sets.into_iter().map(
-            |set| json!({"slot": set.slot, "start": set.indices.start, "end": set.indices.end}),
-        ));
+        completed.extend(sets.into_iter().map(|set| CompletedDataSet {
+            slot: set.slot,
+            start: set.indices.start,
+            end: set.indices.end,
+        }));
         if !args.pause.is_zero() {
             eprintln!("inserted {} shreds, {} left", batch_len, rest.len());
             std::thread::sleep(args.pause);
@@ -111,23 +116,23 @@ pub fn run(args: &InsertArgs) -> Result<Value> {
         Some(window) => (window.metrics, window.duplicates),
         None => (BlockstoreInsertionMetrics::default(), Vec::new()),
     };
-    Ok(json!({
-        "via": args.via.name(),
-        "records": records,
-        "selected": data + code,
-        "data": data,
-        "code": code,
-        "skipped": skipped,
-        "unparsable": unparsable.len(),
-        "unparsable_examples": unparsable.iter().take(EXAMPLES).collect::<Vec<_>>(),
-        "completed_data_sets": completed,
-        "recovered": metrics.num_recovered_inserted,
-        "recovered_exists": metrics.num_recovered_exists,
-        "recovered_invalid": metrics.num_recovered_failed_invalid,
-        "possible_duplicates": duplicates,
-        "slots_full": metas.0,
-        "slots": metas.1,
-    }))
+    Ok(Inserted {
+        via: args.via.path(),
+        records: records as u64,
+        selected: (data + code) as u64,
+        data: data as u64,
+        code: code as u64,
+        skipped: skipped as u64,
+        unparsable: unparsable.len() as u64,
+        unparsable_examples: unparsable.into_iter().take(EXAMPLES).collect(),
+        completed_data_sets: completed,
+        recovered: metrics.num_recovered_inserted as u64,
+        recovered_exists: metrics.num_recovered_exists as u64,
+        recovered_invalid: metrics.num_recovered_failed_invalid as u64,
+        possible_duplicates: duplicates,
+        slots_full: metas.0,
+        slots: metas.1,
+    })
 }
 
 /// What a window service keeps across insert calls.
@@ -135,7 +140,7 @@ struct WindowService {
     recovery: ShredRecoveryContext,
     metrics: BlockstoreInsertionMetrics,
     /// Every duplicate the blockstore reported, in order, and what handling it did.
-    duplicates: Vec<Value>,
+    duplicates: Vec<HandledDuplicate>,
     /// The root bank's accounts (removed when the service is dropped).
     _accounts: tempfile::TempDir,
 }
@@ -189,7 +194,10 @@ impl WindowService {
 /// `validate_chained_block_id` features taken as active: a chained-Merkle-root conflict
 /// (either check) marks the slot dead and stores no proof. Merkle root, erasure and
 /// last-index conflicts were stored by the blockstore itself when found.
-fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -> Result<Value> {
+fn check_duplicate(
+    blockstore: &Blockstore,
+    duplicate: PossibleDuplicateShred,
+) -> Result<HandledDuplicate> {
     let slot = duplicate.slot();
     let had_proof = blockstore.has_duplicate_shreds_in_slot(slot);
     let was_dead = blockstore.is_dead(slot);
@@ -210,46 +218,50 @@ fn check_duplicate(blockstore: &Blockstore, duplicate: PossibleDuplicateShred) -
     };
     let (variant, kind, stored) = match duplicate {
         PossibleDuplicateShred::LastIndexConflict(..) => {
-            ("LastIndexConflict", "last_index_conflict", false)
+            ("LastIndexConflict", DuplicateKind::LastIndexConflict, false)
         }
-        PossibleDuplicateShred::ErasureConflict(..) => {
-            ("ErasureConflict", "erasure_config_conflict", false)
-        }
-        PossibleDuplicateShred::MerkleRootConflict(..) => {
-            ("MerkleRootConflict", "merkle_root_conflict", false)
-        }
+        PossibleDuplicateShred::ErasureConflict(..) => (
+            "ErasureConflict",
+            DuplicateKind::ErasureConfigConflict,
+            false,
+        ),
+        PossibleDuplicateShred::MerkleRootConflict(..) => (
+            "MerkleRootConflict",
+            DuplicateKind::MerkleRootConflict,
+            false,
+        ),
         // 4.3 dropped the backward chaining check's variant; only the fixed-FEC one is left.
         #[cfg(not(feature = "agave43"))]
         PossibleDuplicateShred::ChainedMerkleRootConflict(_) => (
             "ChainedMerkleRootConflict",
-            "chained_merkle_root_conflict",
+            DuplicateKind::ChainedMerkleRootConflict,
             mark_dead()?,
         ),
         PossibleDuplicateShred::FixedFECChainedMerkleRootConflict(_) => (
             "FixedFECChainedMerkleRootConflict",
-            "chained_merkle_root_conflict",
+            DuplicateKind::ChainedMerkleRootConflict,
             mark_dead()?,
         ),
         // The same shred again is reported too; only a different payload is a duplicate.
         PossibleDuplicateShred::Exists(shred) => match blockstore.is_shred_duplicate(&shred) {
             Some(existing) => (
                 "Exists",
-                "same_position",
+                DuplicateKind::SamePosition,
                 store(Payload::from(existing), shred.into_payload())?,
             ),
-            None => ("Exists", "same_payload", false),
+            None => ("Exists", DuplicateKind::SamePayload, false),
         },
     };
-    Ok(json!({
-        "slot": slot,
-        "agave_variant": variant,
-        "kind": kind,
-        "proof_before_handling": had_proof,
-        "stored_by_handler": stored,
-        "has_proof": blockstore.has_duplicate_shreds_in_slot(slot),
-        "dead_before_handling": was_dead,
-        "dead": blockstore.is_dead(slot),
-    }))
+    Ok(HandledDuplicate {
+        slot,
+        agave_variant: variant.to_string(),
+        kind,
+        proof_before_handling: had_proof,
+        stored_by_handler: stored,
+        has_proof: blockstore.has_duplicate_shreds_in_slot(slot),
+        dead_before_handling: was_dead,
+        dead: blockstore.is_dead(slot),
+    })
 }
 
 fn takes(args: &InsertArgs, shred: &Shred) -> bool {
@@ -260,7 +272,10 @@ fn takes(args: &InsertArgs, shred: &Shred) -> bool {
 }
 
 /// The full slots among `slots`, and each slot's consumed / received / last index.
-fn slot_states(blockstore: &Blockstore, slots: &BTreeSet<u64>) -> Result<(Vec<u64>, Vec<Value>)> {
+fn slot_states(
+    blockstore: &Blockstore,
+    slots: &BTreeSet<u64>,
+) -> Result<(Vec<u64>, Vec<InsertedSlot>)> {
     let mut full = Vec::new();
     let mut states = Vec::new();
     for &slot in slots {
@@ -268,18 +283,18 @@ fn slot_states(blockstore: &Blockstore, slots: &BTreeSet<u64>) -> Result<(Vec<u6
             .meta(slot)
             .context(format!("meta of slot {slot}"))?
         else {
-            states.push(json!({"slot": slot, "meta": null}));
+            states.push(InsertedSlot::Missing(MissingMeta { slot, meta: () }));
             continue;
         };
         if meta.is_full() {
             full.push(slot);
         }
-        states.push(json!({
-            "slot": slot,
-            "consumed": meta.consumed,
-            "received": meta.received,
-            "last_index": meta.last_index,
-            "is_full": meta.is_full(),
+        states.push(InsertedSlot::Stored(SlotState {
+            slot,
+            consumed: meta.consumed,
+            received: meta.received,
+            last_index: meta.last_index,
+            is_full: meta.is_full(),
         }));
     }
     Ok((full, states))

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::InsertBench;
 use solana_ledger::shred::Shred;
 
 use crate::agave_api;
@@ -27,7 +27,7 @@ pub struct InsertBenchArgs {
     pub files: Vec<PathBuf>,
 }
 
-pub fn run(args: &InsertBenchArgs) -> Result<Value> {
+pub fn run(args: &InsertBenchArgs) -> Result<InsertBench> {
     if args.rounds == 0 || args.batch == 0 {
         return Err(Error::new("--rounds and --batch must be at least 1"));
     }
@@ -88,19 +88,19 @@ pub fn run(args: &InsertBenchArgs) -> Result<Value> {
     }
     let shreds = payloads.len() as u64;
     let median_ns = median(&mut totals.clone());
-    Ok(json!({
-        "agave": agave_api::AGAVE_VERSION,
-        "shreds": shreds,
-        "data": data,
-        "code": payloads.len() - data,
-        "slots_full": full,
-        "batch": args.batch,
-        "rounds": args.rounds,
-        "round_ns": totals,
-        "median_ns": median_ns,
-        "per_shred_ns": median_ns / shreds,
-        "insert_only_median_ns": median(&mut inserts),
-    }))
+    Ok(InsertBench {
+        agave: agave_api::AGAVE_VERSION.to_string(),
+        shreds,
+        data: data as u64,
+        code: (payloads.len() - data) as u64,
+        slots_full: full as u64,
+        batch: args.batch as u64,
+        rounds: args.rounds as u64,
+        round_ns: totals,
+        median_ns,
+        per_shred_ns: median_ns / shreds,
+        insert_only_median_ns: median(&mut inserts),
+    })
 }
 
 fn median(times: &mut [u64]) -> u64 {

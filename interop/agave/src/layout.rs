@@ -19,7 +19,9 @@
 //!   (38 bytes for Merkle shreds): Option tag u8 (1) ‖ merkle_root 32 bytes ‖
 //!   first_received_shred_index u32 ‖ first_received_shred_type u8 (0xa5 data, 0x5a code).
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::{
+    ErasureMetaRow, IndexFormat, IndexRow, MerkleRootMetaRow, ShredIndices, ShredType,
+};
 use solana_ledger::blockstore_meta::{ErasureMeta, Index, MerkleRootMeta};
 
 use crate::error::{Error, Result};
@@ -114,28 +116,35 @@ pub fn key_fields(column: &str, key: &[u8], widths: &[usize]) -> Result<Vec<u64>
 }
 
 /// An `index` value: V2 (bitmaps) or V1 (sorted sets), tried in Agave's order.
-pub fn decode_index(value: &[u8]) -> Result<Value> {
+pub fn decode_index(value: &[u8]) -> Result<IndexRow> {
     let v2 = decode_index_v2(value);
-    let decoded = match v2 {
+    let mut decoded = match v2 {
         Ok(v) => v,
         Err(v2_err) => decode_index_v1(value).map_err(|v1_err| {
             Error::new(format!("index: neither V2 ({v2_err}) nor V1 ({v1_err})"))
         })?,
     };
-    let roundtrip = agave_roundtrip::<Index>(value, true);
-    Ok(with_roundtrip(decoded, roundtrip))
+    decoded.agave_roundtrip = agave_roundtrip::<Index>(value, true);
+    Ok(decoded)
 }
 
-fn decode_index_v2(value: &[u8]) -> Result<Value> {
+/// A V2 `index` value; `agave_roundtrip` is left false for [`decode_index`] to set.
+fn decode_index_v2(value: &[u8]) -> Result<IndexRow> {
     let mut c = Cursor::new("index", value);
     let slot = c.u64("slot")?;
     let data = bitmap_set(&mut c, "data")?;
     let coding = bitmap_set(&mut c, "coding")?;
     c.finish()?;
-    Ok(json!({"format": "v2", "slot": slot, "data": data, "coding": coding}))
+    Ok(IndexRow {
+        format: IndexFormat::V2,
+        slot,
+        data,
+        coding,
+        agave_roundtrip: false,
+    })
 }
 
-fn bitmap_set(c: &mut Cursor<'_>, what: &str) -> Result<Value> {
+fn bitmap_set(c: &mut Cursor<'_>, what: &str) -> Result<ShredIndices> {
     let len = c.u64(what)?;
     if len != BITMAP_BYTES as u64 {
         return Err(Error::new(format!(
@@ -151,7 +160,10 @@ fn bitmap_set(c: &mut Cursor<'_>, what: &str) -> Result<Value> {
             indices.len()
         )));
     }
-    Ok(json!({"num_shreds": num_shreds, "indices": indices}))
+    Ok(ShredIndices {
+        num_shreds,
+        indices,
+    })
 }
 
 /// Indices of the set bits: index i is bit i % 8 of byte i / 8.
@@ -162,18 +174,24 @@ pub fn bitmap_indices(bits: &[u8]) -> Vec<u64> {
         .collect()
 }
 
-fn decode_index_v1(value: &[u8]) -> Result<Value> {
+/// A V1 `index` value; `agave_roundtrip` is left false for [`decode_index`] to set.
+fn decode_index_v1(value: &[u8]) -> Result<IndexRow> {
     let mut c = Cursor::new("index", value);
     let slot = c.u64("slot")?;
     let data = sorted_set(&mut c, "data")?;
     let coding = sorted_set(&mut c, "coding")?;
     c.finish()?;
-    Ok(json!({
-        "format": "v1",
-        "slot": slot,
-        "data": {"num_shreds": data.len(), "indices": data},
-        "coding": {"num_shreds": coding.len(), "indices": coding},
-    }))
+    let listed = |indices: Vec<u64>| ShredIndices {
+        num_shreds: indices.len() as u64,
+        indices,
+    };
+    Ok(IndexRow {
+        format: IndexFormat::V1,
+        slot,
+        data: listed(data),
+        coding: listed(coding),
+        agave_roundtrip: false,
+    })
 }
 
 fn sorted_set(c: &mut Cursor<'_>, what: &str) -> Result<Vec<u64>> {
@@ -187,7 +205,8 @@ fn sorted_set(c: &mut Cursor<'_>, what: &str) -> Result<Vec<u64>> {
     (0..count).map(|_| c.u64(what)).collect()
 }
 
-pub fn decode_erasure_meta(value: &[u8]) -> Result<Value> {
+/// An `erasure_meta` value; `key_fec_set_index` is left for the caller (it is in the key).
+pub fn decode_erasure_meta(value: &[u8]) -> Result<ErasureMetaRow> {
     let mut c = Cursor::new("erasure_meta", value);
     let fec_set_index = c.u64("fec_set_index")?;
     let first_coding_index = c.u64("first_coding_index")?;
@@ -195,24 +214,23 @@ pub fn decode_erasure_meta(value: &[u8]) -> Result<Value> {
     let num_data = c.u64("num_data")?;
     let num_coding = c.u64("num_coding")?;
     c.finish()?;
-    let decoded = json!({
-        "fec_set_index": fec_set_index,
-        "first_coding_index": first_coding_index,
-        "first_received_coding_index": first_received_coding_index,
-        "num_data": num_data,
-        "num_coding": num_coding,
-    });
-    Ok(with_roundtrip(
-        decoded,
-        agave_roundtrip::<ErasureMeta>(value, false),
-    ))
+    Ok(ErasureMetaRow {
+        key_fec_set_index: None,
+        fec_set_index,
+        first_coding_index,
+        first_received_coding_index,
+        num_data,
+        num_coding,
+        agave_roundtrip: agave_roundtrip::<ErasureMeta>(value, false),
+    })
 }
 
-pub fn decode_merkle_root_meta(value: &[u8]) -> Result<Value> {
+/// A `merkle_root_meta` value; `fec_set_index` is left for the caller (it is in the key).
+pub fn decode_merkle_root_meta(value: &[u8]) -> Result<MerkleRootMetaRow> {
     let mut c = Cursor::new("merkle_root_meta", value);
     let merkle_root = match c.u8("merkle_root option tag")? {
-        0 => Value::Null,
-        1 => Value::String(bs58::encode(c.take(32, "merkle_root")?).into_string()),
+        0 => None,
+        1 => Some(bs58::encode(c.take(32, "merkle_root")?).into_string()),
         tag => {
             return Err(Error::new(format!(
                 "merkle_root_meta: option tag {tag}, expected 0 or 1"
@@ -221,8 +239,8 @@ pub fn decode_merkle_root_meta(value: &[u8]) -> Result<Value> {
     };
     let first_received_shred_index = c.u32("first_received_shred_index")?;
     let shred_type = match c.u8("first_received_shred_type")? {
-        0xa5 => "data",
-        0x5a => "code",
+        0xa5 => ShredType::Data,
+        0x5a => ShredType::Code,
         other => {
             return Err(Error::new(format!(
                 "merkle_root_meta: shred type byte {other:#04x}, expected 0xa5 or 0x5a"
@@ -230,15 +248,13 @@ pub fn decode_merkle_root_meta(value: &[u8]) -> Result<Value> {
         }
     };
     c.finish()?;
-    let decoded = json!({
-        "merkle_root": merkle_root,
-        "first_received_shred_index": first_received_shred_index,
-        "first_received_shred_type": shred_type,
-    });
-    Ok(with_roundtrip(
-        decoded,
-        agave_roundtrip::<MerkleRootMeta>(value, false),
-    ))
+    Ok(MerkleRootMetaRow {
+        fec_set_index: None,
+        merkle_root,
+        first_received_shred_index,
+        first_received_shred_type: shred_type,
+        agave_roundtrip: agave_roundtrip::<MerkleRootMeta>(value, false),
+    })
 }
 
 /// Whether Agave's own type decodes `value` and encodes it back to the same bytes, with
@@ -258,13 +274,6 @@ where
         .is_some_and(|bytes| bytes == value)
 }
 
-fn with_roundtrip(mut decoded: Value, roundtrip: bool) -> Value {
-    if let Value::Object(map) = &mut decoded {
-        map.insert("agave_roundtrip".into(), Value::Bool(roundtrip));
-    }
-    decoded
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,10 +291,10 @@ mod tests {
             value.extend((set.len() as u64).to_le_bytes());
         }
         let v = decode_index(&value).expect("valid V2");
-        assert_eq!(v["format"], "v2");
-        assert_eq!(v["data"]["indices"], json!([0, 9]));
-        assert_eq!(v["coding"]["indices"], json!([3]));
-        assert_eq!(v["agave_roundtrip"], true);
+        assert_eq!(v.format, IndexFormat::V2);
+        assert_eq!(v.data.indices, [0, 9]);
+        assert_eq!(v.coding.indices, [3]);
+        assert!(v.agave_roundtrip);
     }
 
     #[test]
@@ -302,7 +311,7 @@ mod tests {
             .flat_map(|v| v.to_le_bytes())
             .collect();
         let v = decode_erasure_meta(&value).expect("40 bytes");
-        assert_eq!(v["first_received_coding_index"], 40);
-        assert_eq!(v["agave_roundtrip"], true);
+        assert_eq!(v.first_received_coding_index, 40);
+        assert!(v.agave_roundtrip);
     }
 }

@@ -1,8 +1,9 @@
 //! `agave-interop`: Agave's own ledger crates (solana-ledger 4.2; 4.3 through interop/agave43,
 //! feature `agave43`) writing and reading ledgers, so bstore's interop tests can check both
 //! directions against the real thing.
-//! Every command prints one JSON object on stdout; errors go to stderr with exit code 1.
-//! See docs/interop-agave.md.
+//! Every command prints one JSON object on stdout, a message type of
+//! `bstore-interop-protocol` (the types bstore's readers parse); errors go to stderr with
+//! exit code 1. See docs/interop-agave.md.
 
 mod agave_api;
 mod bench;
@@ -29,9 +30,10 @@ mod validator;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bstore_interop_protocol::Message;
 use clap::{Parser, Subcommand};
 
-use crate::error::Result;
+use crate::error::{Context, Result};
 use crate::insert::Via;
 use crate::open::Access;
 use crate::select::{Select, SlotRange};
@@ -257,6 +259,12 @@ enum Command {
     },
 }
 
+/// A message as printed: through serde_json's `Value`, so every object's keys come out
+/// sorted, as the protocol's recorded lines have them.
+fn emit<T: Message>(message: Result<T>) -> Result<serde_json::Value> {
+    serde_json::to_value(message?).context("serialize the message")
+}
+
 fn run(command: Command) -> Result<serde_json::Value> {
     match command {
         Command::Gen {
@@ -269,7 +277,7 @@ fn run(command: Command) -> Result<serde_json::Value> {
             chained,
             shred_version,
             entries_dir,
-        } => generate::run(&generate::GenArgs {
+        } => emit(generate::run(&generate::GenArgs {
             out,
             start_slot,
             slots,
@@ -279,7 +287,7 @@ fn run(command: Command) -> Result<serde_json::Value> {
             chained,
             shred_version,
             entries_dir,
-        }),
+        })),
         Command::Insert {
             ledger,
             files,
@@ -288,7 +296,7 @@ fn run(command: Command) -> Result<serde_json::Value> {
             via,
             batch,
             pause_ms,
-        } => insert::run(&insert::InsertArgs {
+        } => emit(insert::run(&insert::InsertArgs {
             ledger,
             files,
             select,
@@ -296,81 +304,81 @@ fn run(command: Command) -> Result<serde_json::Value> {
             via,
             batch: batch.max(1),
             pause: std::time::Duration::from_millis(pause_ms),
-        }),
+        })),
         Command::Summary {
             ledger,
             slot,
             access,
             entries_out,
-        } => summary::run(&summary::SummaryArgs {
+        } => emit(summary::run(&summary::SummaryArgs {
             ledger,
             slot,
             access,
             entries_out,
-        }),
-        Command::SetRoot { ledger, slots } => flags::set_roots(&ledger, &slots),
-        Command::SetDead { ledger, slots } => flags::set_dead(&ledger, &slots),
+        })),
+        Command::SetRoot { ledger, slots } => emit(flags::set_roots(&ledger, &slots)),
+        Command::SetDead { ledger, slots } => emit(flags::set_dead(&ledger, &slots)),
         Command::FetchBench {
             ledger,
             slots,
             rounds,
             access,
-        } => bench::run(&bench::BenchArgs {
+        } => emit(bench::run(&bench::BenchArgs {
             ledger,
             slots,
             rounds,
             access,
-        }),
+        })),
         Command::InsertBench {
             ledger_dir,
             rounds,
             batch,
             files,
-        } => insert_bench::run(&insert_bench::InsertBenchArgs {
+        } => emit(insert_bench::run(&insert_bench::InsertBenchArgs {
             ledger_dir,
             rounds,
             batch,
             files,
-        }),
+        })),
         Command::EncodeBench {
             ledger,
             first_slot,
             last_slot,
             rounds,
             access,
-        } => encode_bench::run(&encode_bench::EncodeBenchArgs {
+        } => emit(encode_bench::run(&encode_bench::EncodeBenchArgs {
             ledger,
             first_slot,
             last_slot,
             rounds,
             access,
-        }),
-        Command::DumpColumns { ledger, slot } => dump::run(&dump::DumpArgs { ledger, slot }),
+        })),
+        Command::DumpColumns { ledger, slot } => emit(dump::run(&dump::DumpArgs { ledger, slot })),
         Command::StoreDuplicate {
             ledger,
             slot,
             proof,
-        } => duplicate::store(&duplicate::StoreArgs {
+        } => emit(duplicate::store(&duplicate::StoreArgs {
             ledger,
             slot,
             proof,
-        }),
+        })),
         Command::DuplicateProof {
             ledger,
             slot,
             leader,
             out,
-        } => duplicate::read(&duplicate::ReadArgs {
+        } => emit(duplicate::read(&duplicate::ReadArgs {
             ledger,
             slot,
             leader,
             out,
-        }),
-        Command::SlotRows { ledger, slots } => rows::run(&rows::RowsArgs { ledger, slots }),
-        Command::Purge { ledger, start, end } => purge::purge(&ledger, start, end),
-        Command::SetReplayRows { ledger, slots } => purge::set_replay_rows(&ledger, &slots),
+        })),
+        Command::SlotRows { ledger, slots } => emit(rows::run(&rows::RowsArgs { ledger, slots })),
+        Command::Purge { ledger, start, end } => emit(purge::purge(&ledger, start, end)),
+        Command::SetReplayRows { ledger, slots } => emit(purge::set_replay_rows(&ledger, &slots)),
         Command::History { ledger, out, seed } => {
-            history::run(&history::HistoryArgs { ledger, out, seed })
+            emit(history::run(&history::HistoryArgs { ledger, out, seed }))
         }
         Command::Validator {
             ledger,
@@ -378,13 +386,13 @@ fn run(command: Command) -> Result<serde_json::Value> {
             alpenglow,
             slots_per_epoch,
             resume,
-        } => validator::run(&validator::ValidatorArgs {
+        } => emit(validator::run(&validator::ValidatorArgs {
             ledger,
             rpc_port,
             alpenglow,
             slots_per_epoch,
             resume,
-        }),
+        })),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::{Purged, ReplayRowsWritten};
 use sha2::{Digest, Sha256};
 use solana_hash::Hash;
 use solana_ledger::blockstore_meta::PerfSample;
@@ -18,7 +18,7 @@ use crate::summary::require_db;
 /// agave-ledger-tool `purge START END` (inclusive). On 4.2: `purge_from_next_slots`, then an
 /// exact `purge_slots` (what `purge_and_compact_slots` was until Agave 4.x dropped it); on 4.3:
 /// an exact `purge_slots_cleanup_chaining` (see `agave_api`).
-pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Value> {
+pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Purged> {
     require_db(ledger)?;
     if start > end {
         return Err(Error::new(format!("START {start} is after END {end}")));
@@ -26,13 +26,13 @@ pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Value> {
     let blockstore = open::blockstore(ledger, Access::Primary)?;
     agave_api::purge(&blockstore, start, end)
         .context(format!("Agave purge of slots {start}..={end}"))?;
-    Ok(json!({"start": start, "end": end}))
+    Ok(Purged { start, end })
 }
 
 /// For each slot, what replay and RPC write once the slot is replayed: the bank hash
 /// (`insert_bank_hash`), an optimistic confirmation (`insert_optimistic_slot`), block time
 /// and height, empty rewards and a performance sample. Values are derived from the slot.
-pub fn set_replay_rows(ledger: &Path, slots: &[u64]) -> Result<Value> {
+pub fn set_replay_rows(ledger: &Path, slots: &[u64]) -> Result<ReplayRowsWritten> {
     require_db(ledger)?;
     let blockstore = open::blockstore(ledger, Access::Primary)?;
     for &slot in slots {
@@ -67,5 +67,7 @@ pub fn set_replay_rows(ledger: &Path, slots: &[u64]) -> Result<Value> {
             .write_perf_sample(slot, &sample)
             .context(format!("Agave write_perf_sample({slot})"))?;
     }
-    Ok(json!({"slots": slots}))
+    Ok(ReplayRowsWritten {
+        slots: slots.to_vec(),
+    })
 }

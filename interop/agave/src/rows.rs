@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+use bstore_interop_protocol::{RawDigest, SlotRows, SlotView};
 use sha2::{Digest, Sha256};
 use solana_ledger::blockstore::Blockstore;
 
@@ -12,7 +14,7 @@ use crate::error::{Context, Result};
 use crate::open::{self, Access};
 use crate::raw::RawDb;
 use crate::select::SlotRange;
-use crate::summary::{meta_json, require_db};
+use crate::summary::{meta_view, require_db};
 
 /// Agave's column families whose keys start with the slot (u64 big-endian): the ones
 /// its `purge_slots` range-deletes (`blockstore/blockstore_purge.rs`,
@@ -42,13 +44,13 @@ pub struct RowsArgs {
     pub slots: SlotRange,
 }
 
-pub fn run(args: &RowsArgs) -> Result<Value> {
+pub fn run(args: &RowsArgs) -> Result<SlotRows> {
     require_db(&args.ledger)?;
     let blockstore = open::blockstore(&args.ledger, Access::Primary)?;
     let raw = RawDb::open(&args.ledger)?;
     let mut slots = Vec::new();
     for slot in args.slots.0.clone() {
-        let mut rows = Map::new();
+        let mut rows = BTreeMap::new();
         let mut total = 0;
         let mut rewards = false;
         for family in SLOT_KEYED_FAMILIES {
@@ -64,24 +66,29 @@ pub fn run(args: &RowsArgs) -> Result<Value> {
             }
             rows.insert(
                 family.to_string(),
-                json!({"rows": found.len(), "sha256": hex::encode(hash.finalize())}),
+                RawDigest {
+                    rows: found.len() as u64,
+                    sha256: hex::encode(hash.finalize()),
+                },
             );
         }
-        let mut view = agave_view(&blockstore, slot)?;
         // Agave 4.x keeps its rewards reader private: a rewards row is what it would read.
-        view["rewards"] = json!(rewards);
-        view["raw_rows_total"] = json!(total);
-        view["raw"] = Value::Object(rows);
-        slots.push(view);
+        slots.push(agave_view(&blockstore, slot, rewards, total as u64, rows)?);
     }
-    Ok(json!({
-        "families_present": raw.families(),
-        "slots": slots,
-    }))
+    Ok(SlotRows {
+        families_present: raw.families().to_vec(),
+        slots,
+    })
 }
 
-/// The slot through Agave's public getters.
-fn agave_view(blockstore: &Blockstore, slot: u64) -> Result<Value> {
+/// The slot through Agave's public getters, beside what the raw rows showed.
+fn agave_view(
+    blockstore: &Blockstore,
+    slot: u64,
+    rewards: bool,
+    raw_rows_total: u64,
+    raw: BTreeMap<String, RawDigest>,
+) -> Result<SlotView> {
     let meta = blockstore
         .meta(slot)
         .context(format!("meta of slot {slot}"))?;
@@ -94,24 +101,30 @@ fn agave_view(blockstore: &Blockstore, slot: u64) -> Result<Value> {
     let code = blockstore
         .get_coding_shreds_for_slot(slot, 0)
         .context(format!("coding shreds of slot {slot}"))?;
-    Ok(json!({
-        "slot": slot,
-        "meta": meta.as_ref().map(meta_json),
-        "index_present": index.is_some(),
-        "data_shreds": data.len(),
-        "code_shreds": code.len(),
-        "is_full": blockstore.is_full(slot),
-        "dead": blockstore.is_dead(slot),
-        "root": blockstore.is_root(slot),
-        "duplicate_proof": blockstore.has_duplicate_shreds_in_slot(slot),
-        "orphan": blockstore.orphan(slot).context(format!("orphan of slot {slot}"))?.is_some(),
-        "bank_hash": blockstore.get_bank_hash(slot).map(|h| h.to_string()),
-        "optimistic": blockstore
+    Ok(SlotView {
+        slot,
+        meta: meta.as_ref().map(meta_view),
+        index_present: index.is_some(),
+        data_shreds: data.len() as u64,
+        code_shreds: code.len() as u64,
+        is_full: blockstore.is_full(slot),
+        dead: blockstore.is_dead(slot),
+        root: blockstore.is_root(slot),
+        duplicate_proof: blockstore.has_duplicate_shreds_in_slot(slot),
+        orphan: blockstore
+            .orphan(slot)
+            .context(format!("orphan of slot {slot}"))?
+            .is_some(),
+        bank_hash: blockstore.get_bank_hash(slot).map(|h| h.to_string()),
+        optimistic: blockstore
             .get_optimistic_slot(slot)
             .context(format!("optimistic slot {slot}"))?
             .is_some(),
-        "block_height": blockstore
+        block_height: blockstore
             .get_block_height(slot)
             .context(format!("block height of slot {slot}"))?,
-    }))
+        rewards,
+        raw_rows_total,
+        raw,
+    })
 }

@@ -13,7 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::ValidatorRun;
+use serde_json::json;
 use solana_core::consensus::tower_storage::FileTowerStorage;
 use solana_epoch_schedule::EpochSchedule;
 use solana_keypair::Keypair;
@@ -38,7 +39,7 @@ pub struct ValidatorArgs {
     pub resume: bool,
 }
 
-pub fn run(args: &ValidatorArgs) -> Result<Value> {
+pub fn run(args: &ValidatorArgs) -> Result<ValidatorRun> {
     let payer_path = args.ledger.join("payer.json");
     let exists = args.ledger.join("rocksdb").exists();
     let mint = match (exists, args.resume) {
@@ -60,8 +61,7 @@ pub fn run(args: &ValidatorArgs) -> Result<Value> {
             std::fs::create_dir_all(&args.ledger).context(args.ledger.display())?;
             let mint = Keypair::new();
             let secret: Vec<u8> = mint.to_bytes().to_vec();
-            std::fs::write(&payer_path, json!(secret).to_string())
-                .context(payer_path.display())?;
+            std::fs::write(&payer_path, json!(secret).to_string()).context(payer_path.display())?;
             mint
         }
     };
@@ -107,15 +107,15 @@ pub fn run(args: &ValidatorArgs) -> Result<Value> {
     let ran = started.elapsed();
     // Dropping the validator exits its services and closes the ledger.
     drop(validator);
-    Ok(json!({
-        "rpc_url": rpc_url,
-        "mint": mint.pubkey().to_string(),
-        "payer": payer_path.display().to_string(),
-        "alpenglow": args.alpenglow,
-        "resumed": args.resume,
-        "ready_ms": ready_ms,
-        "ran_ms": ran.as_millis(),
-    }))
+    Ok(ValidatorRun {
+        rpc_url,
+        mint: mint.pubkey().to_string(),
+        payer: payer_path.display().to_string(),
+        alpenglow: args.alpenglow,
+        resumed: args.resume,
+        ready_ms: u64::try_from(ready_ms).unwrap_or(u64::MAX),
+        ran_ms: u64::try_from(ran.as_millis()).unwrap_or(u64::MAX),
+    })
 }
 
 /// The mint keypair `run` wrote to `path` (the Solana CLI's JSON array of 64 bytes).

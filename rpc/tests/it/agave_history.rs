@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_rpc::{RpcConfig, RpcServer};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::agave_diff;
 
@@ -51,9 +51,9 @@ fn every_history_answer_equals_agaves() {
         ],
     );
     let expected_gz = fixture("expected.json.gz");
-    let expected: Value =
+    let expected: agave_diff::Recording =
         serde_json::from_slice(&run("gzip", &["-dc", expected_gz.to_str().expect("path")]))
-            .expect("expected.json");
+            .expect("expected.json as the tool wrote it");
 
     let store = Blockstore::open(&dir.path().join("ledger"), AccessMode::ReadOnly).expect("opens");
     let config = RpcConfig {

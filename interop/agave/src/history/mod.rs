@@ -23,7 +23,8 @@ mod txs_v0;
 
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
+use bstore_interop_protocol::{HistoryAnswers, HistorySummary, MethodCount};
+use serde_json::Value;
 use solana_signature::Signature;
 
 use crate::error::{Context, Error, Result};
@@ -39,7 +40,7 @@ pub struct HistoryArgs {
     pub seed: u64,
 }
 
-pub fn run(args: &HistoryArgs) -> Result<Value> {
+pub fn run(args: &HistoryArgs) -> Result<HistorySummary> {
     if args.ledger.join("rocksdb").exists() {
         return Err(Error::new(format!(
             "{} already holds a ledger; history writes a new one",
@@ -58,49 +59,60 @@ pub fn run(args: &HistoryArgs) -> Result<Value> {
         .flat_map(|s| s.txs.iter().map(|t| t.signature()))
         .collect();
     signatures.push(queries::unknown_signature(&keys));
-    let doc = json!({
-        "seed": args.seed,
-        "highest_root": rpc.root(),
-        "first_available_block": blockstore.get_first_available_block().context("first available block")?,
-        "slots": queries::slots_json(&slots, scenario::SKIPPED_SLOT),
-        "getBlock": queries::get_block(&rpc)?,
-        "getTransaction": queries::get_transaction(&rpc, &signatures)?,
-        "getSignaturesForAddress": queries::get_signatures_for_address(
+    let doc = HistoryAnswers {
+        seed: args.seed,
+        highest_root: rpc.root(),
+        first_available_block: blockstore
+            .get_first_available_block()
+            .context("first available block")?,
+        slots: queries::slots_view(&slots, scenario::SKIPPED_SLOT),
+        get_block: queries::get_block(&rpc)?,
+        get_transaction: queries::get_transaction(&rpc, &signatures)?,
+        get_signatures_for_address: queries::get_signatures_for_address(
             &rpc,
             &scenario::addresses(&keys),
             &scenario::payer_edge_cases(&keys, &slots)?,
         )?,
-        "getSignatureStatuses": queries::get_signature_statuses(&rpc, &signatures)?,
-    });
-    let text = serde_json::to_string(&doc).context("serialize the answers")?;
+        get_signature_statuses: queries::get_signature_statuses(&rpc, &signatures)?,
+    };
+    // Through a `Value`, as every message is printed: keys sorted.
+    let text = serde_json::to_value(&doc)
+        .map(|v| v.to_string())
+        .context("serialize the answers")?;
     std::fs::write(&args.out, text).context(args.out.display())?;
 
-    let mut summary = serde_json::Map::new();
-    summary.insert("ledger".into(), json!(args.ledger.display().to_string()));
-    summary.insert("out".into(), json!(args.out.display().to_string()));
-    summary.insert("seed".into(), json!(args.seed));
-    summary.insert("slots".into(), json!(slots.len()));
-    summary.insert("transactions".into(), json!(signatures.len() - 1));
-    for method in [
-        "getBlock",
-        "getTransaction",
-        "getSignaturesForAddress",
-        "getSignatureStatuses",
-    ] {
-        let answers = doc
-            .get(method)
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let errors = answers.iter().filter(|a| a.get("error").is_some()).count();
-        let nulls = answers
-            .iter()
-            .filter(|a| a.get("result").is_some_and(Value::is_null))
-            .count();
-        summary.insert(
-            method.into(),
-            json!({"requests": answers.len(), "errors": errors, "null": nulls}),
-        );
+    Ok(HistorySummary {
+        ledger: args.ledger.display().to_string(),
+        out: args.out.display().to_string(),
+        seed: args.seed,
+        slots: slots.len() as u64,
+        transactions: (signatures.len() - 1) as u64,
+        get_block: count(doc.get_block.iter().map(|c| (&c.result, &c.error))),
+        get_transaction: count(doc.get_transaction.iter().map(|c| (&c.result, &c.error))),
+        get_signatures_for_address: count(
+            doc.get_signatures_for_address
+                .iter()
+                .map(|c| (&c.result, &c.error)),
+        ),
+        get_signature_statuses: count(
+            doc.get_signature_statuses
+                .iter()
+                .map(|c| (&c.value, &c.error)),
+        ),
+    })
+}
+
+/// Requests, errors and `null` results of one method's (result, error) pairs.
+fn count<'a>(answers: impl Iterator<Item = (&'a Option<Value>, &'a Option<Value>)>) -> MethodCount {
+    let mut out = MethodCount {
+        requests: 0,
+        errors: 0,
+        nulls: 0,
+    };
+    for (result, error) in answers {
+        out.requests += 1;
+        out.errors += u64::from(error.is_some());
+        out.nulls += u64::from(result.as_ref().is_some_and(Value::is_null));
     }
-    Ok(Value::Object(summary))
+    out
 }

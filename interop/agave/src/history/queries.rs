@@ -1,6 +1,10 @@
 //! Which requests FILE.json answers, and the answers, each beside its request.
 
-use serde_json::{Map, Value, json};
+use bstore_interop_protocol::{
+    BlockCase, BlockConfig, GapSlot, HistorySlot, SignaturesCase, SignaturesConfig as ShownConfig,
+    StatusesCase, StatusesConfig, TransactionCase, TransactionConfig, WrittenSlot,
+};
+use serde_json::Value;
 use solana_pubkey::Pubkey;
 use solana_signature::Signature;
 use solana_signer::Signer;
@@ -30,23 +34,22 @@ fn json<T: serde::Serialize>(value: &T) -> Result<Value> {
     serde_json::to_value(value).context("serialize a request or answer")
 }
 
-/// `request` with the answer added as `result` or `error`.
-fn answered<T: serde::Serialize>(
-    mut request: Map<String, Value>,
-    answer: Answer<T>,
-) -> Result<Value> {
-    match answer {
-        Ok(result) => request.insert("result".into(), json(&result)?),
-        Err(error) => request.insert("error".into(), json(&error)?),
-    };
-    Ok(Value::Object(request))
+/// The name a request gives an option (an encoding, a detail level): its JSON string.
+fn name<T: serde::Serialize>(option: &T) -> Result<String> {
+    match json(option)? {
+        Value::String(name) => Ok(name),
+        other => Err(crate::error::Error::new(format!(
+            "an RPC option serializes as {other}, not a string"
+        ))),
+    }
 }
 
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
+/// The answer as the protocol's (result, error) pair: exactly one is there.
+fn answered<T: serde::Serialize>(answer: Answer<T>) -> Result<(Option<Value>, Option<Value>)> {
+    Ok(match answer {
+        Ok(result) => (Some(json(&result)?), None),
+        Err(error) => (None, Some(json(&error)?)),
+    })
 }
 
 /// A signature no ledger holds.
@@ -55,7 +58,7 @@ pub fn unknown_signature(keys: &Keys) -> Signature {
 }
 
 /// Every slot from the lowest root to one past the highest, in every configuration.
-pub fn get_block(rpc: &Rpc<'_>) -> Result<Vec<Value>> {
+pub fn get_block(rpc: &Rpc<'_>) -> Result<Vec<BlockCase<Value>>> {
     let mut out = Vec::new();
     for slot in FIRST_SLOT..=LATE_SLOT {
         for encoding in ENCODINGS {
@@ -67,16 +70,19 @@ pub fn get_block(rpc: &Rpc<'_>) -> Result<Vec<Value>> {
                             show_rewards: rewards,
                             max_supported_transaction_version: version,
                         };
-                        let request = json!({"slot": slot, "config": {
-                            "encoding": encoding,
-                            "transactionDetails": details,
-                            "rewards": rewards,
-                            "maxSupportedTransactionVersion": version,
-                        }});
-                        out.push(answered(
-                            object(request),
-                            rpc.get_block(slot, encoding, options)?,
-                        )?);
+                        let config = BlockConfig {
+                            encoding: name(&encoding)?,
+                            transaction_details: name(&details)?,
+                            rewards,
+                            max_supported_transaction_version: version,
+                        };
+                        let (result, error) = answered(rpc.get_block(slot, encoding, options)?)?;
+                        out.push(BlockCase {
+                            slot,
+                            config,
+                            result,
+                            error,
+                        });
                     }
                 }
             }
@@ -85,19 +91,26 @@ pub fn get_block(rpc: &Rpc<'_>) -> Result<Vec<Value>> {
     Ok(out)
 }
 
-pub fn get_transaction(rpc: &Rpc<'_>, signatures: &[Signature]) -> Result<Vec<Value>> {
+pub fn get_transaction(
+    rpc: &Rpc<'_>,
+    signatures: &[Signature],
+) -> Result<Vec<TransactionCase<Value>>> {
     let mut out = Vec::new();
     for signature in signatures {
         for encoding in ENCODINGS {
             for version in MAX_VERSIONS {
-                let request = json!({"signature": signature.to_string(), "config": {
-                    "encoding": encoding,
-                    "maxSupportedTransactionVersion": version,
-                }});
-                out.push(answered(
-                    object(request),
-                    rpc.get_transaction(*signature, encoding, version)?,
-                )?);
+                let config = TransactionConfig {
+                    encoding: name(&encoding)?,
+                    max_supported_transaction_version: version,
+                };
+                let (result, error) =
+                    answered(rpc.get_transaction(*signature, encoding, version)?)?;
+                out.push(TransactionCase {
+                    signature: signature.to_string(),
+                    config,
+                    result,
+                    error,
+                });
             }
         }
     }
@@ -110,7 +123,7 @@ pub fn get_signatures_for_address(
     rpc: &Rpc<'_>,
     addresses: &[Pubkey],
     extra: &[(Pubkey, SignaturesConfig)],
-) -> Result<Vec<Value>> {
+) -> Result<Vec<SignaturesCase<Value>>> {
     let mut queries: Vec<(Pubkey, SignaturesConfig)> = Vec::new();
     for &address in addresses {
         let limit = |n| SignaturesConfig {
@@ -134,21 +147,18 @@ pub fn get_signatures_for_address(
     queries
         .into_iter()
         .map(|(address, config)| {
-            let mut shown = Map::new();
-            if let Some(before) = config.before {
-                shown.insert("before".into(), json!(before.to_string()));
-            }
-            if let Some(until) = config.until {
-                shown.insert("until".into(), json!(until.to_string()));
-            }
-            if let Some(limit) = config.limit {
-                shown.insert("limit".into(), json!(limit));
-            }
-            let request = json!({"address": address.to_string(), "config": shown});
-            answered(
-                object(request),
-                rpc.get_signatures_for_address(address, config),
-            )
+            let shown = ShownConfig {
+                before: config.before.map(|s| s.to_string()),
+                until: config.until.map(|s| s.to_string()),
+                limit: config.limit.map(|n| n as u64),
+            };
+            let (result, error) = answered(rpc.get_signatures_for_address(address, config))?;
+            Ok(SignaturesCase {
+                address: address.to_string(),
+                config: shown,
+                result,
+                error,
+            })
         })
         .collect()
 }
@@ -173,45 +183,55 @@ fn window_configs(all: &[Signature]) -> Vec<SignaturesConfig> {
     out
 }
 
-pub fn get_signature_statuses(rpc: &Rpc<'_>, signatures: &[Signature]) -> Result<Vec<Value>> {
-    let request = json!({
-        "signatures": signatures.iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "config": {"searchTransactionHistory": true},
-    });
-    let mut request = object(request);
-    match rpc.get_signature_statuses(signatures) {
-        Ok(value) => request.insert("value".into(), json(&value)?),
-        Err(error) => request.insert("error".into(), json(&error)?),
-    };
-    Ok(vec![Value::Object(request)])
+pub fn get_signature_statuses(
+    rpc: &Rpc<'_>,
+    signatures: &[Signature],
+) -> Result<Vec<StatusesCase<Value>>> {
+    let (value, error) = answered(rpc.get_signature_statuses(signatures))?;
+    Ok(vec![StatusesCase {
+        signatures: signatures.iter().map(ToString::to_string).collect(),
+        config: StatusesConfig {
+            search_transaction_history: true,
+        },
+        value,
+        error,
+    }])
 }
 
 /// The `slots` list: what each slot of the range holds and is there to cover.
-pub fn slots_json(slots: &[PlannedSlot], skipped: u64) -> Vec<Value> {
-    let mut out: Vec<Value> = slots
+pub fn slots_view(slots: &[PlannedSlot], skipped: u64) -> Vec<HistorySlot> {
+    let mut out: Vec<HistorySlot> = slots
         .iter()
         .map(|s| {
-            let signatures: Vec<String> = s.txs.iter().map(|t| t.signature().to_string()).collect();
-            let without_status: Vec<String> = s
-                .txs
-                .iter()
-                .filter(|t| t.meta.is_none())
-                .map(|t| t.signature().to_string())
-                .collect();
-            json!({
-                "slot": s.slot,
-                "parent": s.parent,
-                "rooted": true,
-                "note": s.note,
-                "signatures": signatures,
-                "without_status": without_status,
-                "block_time": s.block_time,
-                "block_height": s.block_height,
+            HistorySlot::Written(WrittenSlot {
+                slot: s.slot,
+                parent: s.parent,
+                rooted: true,
+                note: s.note.to_string(),
+                signatures: s.txs.iter().map(|t| t.signature().to_string()).collect(),
+                without_status: s
+                    .txs
+                    .iter()
+                    .filter(|t| t.meta.is_none())
+                    .map(|t| t.signature().to_string())
+                    .collect(),
+                block_time: s.block_time,
+                block_height: s.block_height,
             })
         })
         .collect();
-    out.push(json!({"slot": skipped, "rooted": false, "note": "skipped: no shreds, not rooted"}));
-    out.push(json!({"slot": LATE_SLOT, "rooted": false, "note": "past the highest root"}));
-    out.sort_by_key(|v| v.get("slot").and_then(Value::as_u64));
+    let gap = |slot, note: &str| {
+        HistorySlot::Gap(GapSlot {
+            slot,
+            rooted: false,
+            note: note.to_string(),
+        })
+    };
+    out.push(gap(skipped, "skipped: no shreds, not rooted"));
+    out.push(gap(LATE_SLOT, "past the highest root"));
+    out.sort_by_key(|s| match s {
+        HistorySlot::Written(w) => w.slot,
+        HistorySlot::Gap(g) => g.slot,
+    });
     out
 }

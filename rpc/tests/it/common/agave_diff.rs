@@ -4,22 +4,27 @@
 //! the answer must equal Agave's value for value: the `result`, or the error's code and
 //! message. Used by `rpc/tests/agave_history.rs` (the committed fixture, recorded by Agave
 //! 4.2.2, in CI) and the interop suite (a fresh run of the tool). Agave 4.x's answers carry
-//! `transactionIndex` and `commissionBps` themselves.
+//! `transactionIndex` and `commissionBps` themselves. The recording is read as the tool
+//! wrote it (`bstore_interop_protocol::HistoryAnswers`).
 
+use bstore_interop_protocol::{Answer, HistoryAnswers};
 use serde_json::{Map, Value, json};
 
+/// The recording as the tool wrote it, with Agave's answers as JSON.
+pub(super) type Recording = HistoryAnswers<Value>;
+
 /// One request and what Agave answered.
-struct Case {
+struct Case<'a> {
     method: &'static str,
     params: Value,
     what: String,
-    expected: Value,
+    expected: Answer<'a, Value>,
 }
 
 /// The config object as a request sends it: `null` members left out.
-fn config(c: &Value) -> Value {
+fn config(recorded: Value) -> Value {
     let mut out = Map::new();
-    for (k, v) in c.as_object().into_iter().flatten() {
+    for (k, v) in recorded.as_object().into_iter().flatten() {
         if !v.is_null() {
             out.insert(k.clone(), v.clone());
         }
@@ -27,49 +32,48 @@ fn config(c: &Value) -> Value {
     Value::Object(out)
 }
 
-fn cases(expected: &Value) -> Vec<Case> {
+/// The recorded answer; a case with neither or both of `result` and `error` is a broken
+/// recording, not a case to skip.
+fn recorded<'a>(answer: Option<Answer<'a, Value>>, what: &str) -> Answer<'a, Value> {
+    answer.unwrap_or_else(|| panic!("{what}: the recording holds no single answer"))
+}
+
+fn cases(expected: &Recording) -> Vec<Case<'_>> {
     let mut out = Vec::new();
-    for c in expected["getBlock"].as_array().into_iter().flatten() {
+    for c in &expected.get_block {
+        let what = format!("getBlock {} {}", c.slot, json!(c.config));
         out.push(Case {
             method: "getBlock",
-            params: json!([c["slot"], config(&c["config"])]),
-            what: format!("getBlock {} {}", c["slot"], c["config"]),
-            expected: c.clone(),
+            params: json!([c.slot, config(json!(c.config))]),
+            expected: recorded(c.answer(), &what),
+            what,
         });
     }
-    for c in expected["getTransaction"].as_array().into_iter().flatten() {
+    for c in &expected.get_transaction {
+        let what = format!("getTransaction {} {}", c.signature, json!(c.config));
         out.push(Case {
             method: "getTransaction",
-            params: json!([c["signature"], config(&c["config"])]),
-            what: format!("getTransaction {} {}", c["signature"], c["config"]),
-            expected: c.clone(),
+            params: json!([c.signature, config(json!(c.config))]),
+            expected: recorded(c.answer(), &what),
+            what,
         });
     }
-    for c in expected["getSignaturesForAddress"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
+    for c in &expected.get_signatures_for_address {
+        let what = format!("getSignaturesForAddress {} {}", c.address, json!(c.config));
         out.push(Case {
             method: "getSignaturesForAddress",
-            params: json!([c["address"], config(&c["config"])]),
-            what: format!("getSignaturesForAddress {} {}", c["address"], c["config"]),
-            expected: c.clone(),
+            params: json!([c.address, config(json!(c.config))]),
+            expected: recorded(c.answer(), &what),
+            what,
         });
     }
-    for c in expected["getSignatureStatuses"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
-        let mut e = c.clone();
+    for c in &expected.get_signature_statuses {
         // Only `value` is compared (the context slot is the node's).
-        e["result"] = c["value"].clone();
         out.push(Case {
             method: "getSignatureStatuses",
-            params: json!([c["signatures"], config(&c["config"])]),
+            params: json!([c.signatures, config(json!(c.config))]),
+            expected: recorded(c.answer(), "getSignatureStatuses"),
             what: "getSignatureStatuses".into(),
-            expected: e,
         });
     }
     out
@@ -77,7 +81,7 @@ fn cases(expected: &Value) -> Vec<Case> {
 
 /// Sends every recorded request through `call` and fails, listing the first differences,
 /// unless every answer equals Agave's (and the recording holds at least 800 requests).
-pub(super) fn assert_all_equal(expected: &Value, call: impl Fn(&str, Value) -> Value) {
+pub(super) fn assert_all_equal(expected: &Recording, call: impl Fn(&str, Value) -> Value) {
     let (checked, mismatches) = run(expected, call);
     assert!(
         checked > 800,
@@ -98,35 +102,30 @@ pub(super) fn assert_all_equal(expected: &Value, call: impl Fn(&str, Value) -> V
 
 /// Sends every case through `call` (method, params → whole response) and returns one line
 /// per mismatch, with the number of cases checked.
-pub(super) fn run(expected: &Value, call: impl Fn(&str, Value) -> Value) -> (usize, Vec<String>) {
+pub(super) fn run(
+    expected: &Recording,
+    call: impl Fn(&str, Value) -> Value,
+) -> (usize, Vec<String>) {
     let cases = cases(expected);
     let mut mismatches = Vec::new();
     for case in &cases {
         let response = call(case.method, case.params.clone());
-        let got = if case.method == "getSignatureStatuses" {
-            response
-                .get("result")
-                .map(|r| json!({"result": r["value"]}))
-                .unwrap_or(response.clone())
-        } else {
-            response.clone()
-        };
-        let verdict = match (case.expected.get("error"), got.get("error")) {
-            (Some(want), Some(have)) => (want["code"] == have["code"]
+        let mut have_result = response.get("result").unwrap_or(&Value::Null);
+        if case.method == "getSignatureStatuses" {
+            have_result = &have_result["value"];
+        }
+        let verdict = match (case.expected, response.get("error")) {
+            (Answer::Error(want), Some(have)) => (want["code"] == have["code"]
                 && want["message"] == have["message"])
                 .then_some(())
                 .ok_or_else(|| format!("error {have} instead of {want}")),
-            (Some(want), None) => Err(format!(
-                "answered {} instead of error {want}",
-                got["result"]
-            )),
-            (None, Some(have)) => Err(format!("error {have} instead of a result")),
-            (None, None) => {
-                let (want, have) = (&case.expected["result"], &got["result"]);
-                (want == have)
-                    .then_some(())
-                    .ok_or_else(|| first_difference(want, have, "result"))
+            (Answer::Error(want), None) => {
+                Err(format!("answered {have_result} instead of error {want}"))
             }
+            (Answer::Result(_), Some(have)) => Err(format!("error {have} instead of a result")),
+            (Answer::Result(want), None) => (want == have_result)
+                .then_some(())
+                .ok_or_else(|| first_difference(want, have_result, "result")),
         };
         if let Err(why) = verdict {
             mismatches.push(format!("{}: {why}", case.what));
