@@ -151,6 +151,30 @@ impl<'a> Chain<'a> {
         )
     }
 
+    /// Reads the block times of `slots` not yet known in one multi-get, for
+    /// [`Self::block_time`] to answer from memory.
+    pub(crate) fn read_block_times(&self, slots: &[Slot]) -> Result<(), RpcError> {
+        let mut unknown: Vec<Slot> = {
+            let known = self.slots.borrow();
+            slots
+                .iter()
+                .copied()
+                .filter(|s| known.get(s).is_none_or(|f| f.block_time.is_none()))
+                .collect()
+        };
+        unknown.sort_unstable();
+        unknown.dedup();
+        unknown.truncate(MEMO_SLOTS);
+        let times = self.store.block_times(&unknown)?;
+        let mut known = self.slots.borrow_mut();
+        for (slot, time) in unknown.into_iter().zip(times) {
+            if known.len() < MEMO_SLOTS || known.contains_key(&slot) {
+                known.entry(slot).or_default().block_time = Some(time);
+            }
+        }
+        Ok(())
+    }
+
     /// The slot's block time (read once per request).
     pub(crate) fn block_time(&self, slot: Slot) -> Result<Option<i64>, RpcError> {
         self.slot_fact(

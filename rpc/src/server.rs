@@ -160,6 +160,7 @@ impl RpcServer {
         let budget = Budget::new(config.limits.response_budget_bytes);
         let state = Arc::new(AppState {
             ctx: Ctx {
+                store: Arc::clone(&store),
                 workers,
                 scans,
                 budget: budget.clone(),

@@ -5,7 +5,7 @@
 
 use super::blockstore::Blockstore;
 use super::column::Column;
-use super::columns::{Rewards, TransactionMemos, TransactionStatus, signature_slot_key};
+use super::columns::{BlockTime, Rewards, TransactionMemos, TransactionStatus, signature_slot_key};
 use super::kv::KvEngine;
 use super::typed::Engine;
 use crate::error::{LedgerError, Result};
@@ -61,6 +61,25 @@ impl<E: KvEngine> Blockstore<E> {
             .into_iter()
             .map(|v| v.map(|v| v.to_vec()))
             .collect())
+    }
+
+    /// The block times of `slots`, in the order given: one multi-get.
+    pub fn block_times(&self, slots: &[Slot]) -> Result<Vec<Option<i64>>> {
+        let mut order: Vec<usize> = (0..slots.len()).collect();
+        order.sort_unstable_by_key(|&i| slots.get(i).copied());
+        let keys: Vec<_> = order
+            .iter()
+            .filter_map(|&i| slots.get(i))
+            .map(|&slot| BlockTime::encode_key(slot))
+            .collect();
+        let values = self.engine.multi_get_pinned::<BlockTime>(&keys)?;
+        let mut out = vec![None; slots.len()];
+        for (&i, value) in order.iter().zip(values) {
+            if let (Some(out), Some(&slot), Some(bytes)) = (out.get_mut(i), slots.get(i), value) {
+                *out = Some(BlockTime::decode_value(slot, &bytes)?);
+            }
+        }
+        Ok(out)
     }
 
     /// The value at `signature ‖ slot` of a signature-keyed column.

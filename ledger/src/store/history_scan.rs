@@ -104,23 +104,29 @@ impl<E: KvEngine> Blockstore<E> {
         Ok(out)
     }
 
-    /// Walks the entries of `address` in slots `lowest..below`, newest first (descending
-    /// key order), until `each` breaks or the range ends.
+    /// Walks the entries of `address` in slots `lowest..=through`, newest first (descending
+    /// key order: slot, then transaction index, then signature), until `each` breaks or the
+    /// range ends. One cursor for the whole walk.
     pub fn address_signatures_rev(
         &self,
         address: &[u8; 32],
-        below: Slot,
+        through: Slot,
         lowest: Slot,
         mut each: impl FnMut(AddressSignature) -> ControlFlow<()>,
     ) -> Result<()> {
-        if below <= lowest {
+        if through < lowest {
             return Ok(());
         }
         let lower = address_slot_key(address, lowest);
-        let upper = address_slot_key(address, below);
+        // The first key past `through`'s entries: the next slot's, or (at the last slot)
+        // the next address's.
+        let upper = match through.0.checked_add(1) {
+            Some(next) => Some(address_slot_key(address, Slot(next)).to_vec()),
+            None => next_prefix(address),
+        };
         let mut cursor =
             self.engine
-                .cursor::<AddressSignatures>(&lower, Some(&upper), Direction::Reverse);
+                .cursor::<AddressSignatures>(&lower, upper.as_deref(), Direction::Reverse);
         while let Some(entry) = cursor.advance() {
             let (key, _) = entry?;
             let sig = AddressSignatures::decode_key(key)?.into();

@@ -93,7 +93,7 @@ fn address_entries_by_slot_and_newest_first() {
     );
     let mut seen = Vec::new();
     store
-        .address_signatures_rev(&[1; 32], Slot(9), Slot(0), |s| {
+        .address_signatures_rev(&[1; 32], Slot(8), Slot(0), |s| {
             seen.push((s.slot.0, s.signature[0]));
             ControlFlow::Continue(())
         })
@@ -101,8 +101,16 @@ fn address_entries_by_slot_and_newest_first() {
     assert_eq!(
         seen,
         [(7, 12), (5, 11), (5, 10)],
-        "slot 9 itself is excluded; other addresses never"
+        "slots above `through` are excluded; other addresses never"
     );
+    let mut through_nine = Vec::new();
+    store
+        .address_signatures_rev(&[1; 32], Slot(9), Slot(7), |s| {
+            through_nine.push((s.slot.0, s.signature[0]));
+            ControlFlow::Continue(())
+        })
+        .expect("scan");
+    assert_eq!(through_nine, [(9, 13), (7, 12)], "both ends inclusive");
     let mut first = Vec::new();
     store
         .address_signatures_rev(&[1; 32], Slot(u64::MAX), Slot(6), |s| {

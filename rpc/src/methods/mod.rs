@@ -1,11 +1,12 @@
-//! The methods. Params are parsed first ([`Call::parse`], no ledger access); then
-//! `getBlock` runs on the fetch workers, the other ledger methods on the scan workers (a
-//! second bounded pool: nothing runs on Tokio's unbounded blocking pool), and the node
-//! methods inline. Every result is reserved against the response budget before it is
-//! handed to the HTTP layer.
+//! The methods. Params are parsed first ([`Call::parse`], no ledger access); then ledger
+//! work bounded by a small constant runs on the I/O thread ([`inline`]), and the rest on
+//! two bounded pools: `getBlock` on the fetch workers, the other ledger methods on the scan
+//! workers (nothing runs on Tokio's unbounded blocking pool). Every result is reserved
+//! against the response budget before it is handed to the HTTP layer.
 
 mod archived;
 pub(crate) mod block;
+mod inline;
 mod node;
 mod signatures;
 mod slots;
@@ -14,6 +15,8 @@ pub(crate) mod transaction;
 use std::sync::Arc;
 
 use serde_json::Value;
+
+use bstore_ledger::store::Blockstore;
 
 use crate::archive::BlockArchive;
 use crate::args::Call;
@@ -25,6 +28,8 @@ use crate::workers::FetchWorkers;
 /// What every method may use.
 #[derive(Debug)]
 pub(crate) struct Ctx {
+    /// The ledger, for work run on the I/O thread ([`inline`]).
+    pub store: Arc<Blockstore>,
     /// `getBlock` fetch + encode.
     pub workers: FetchWorkers,
     /// The other ledger methods (scans and point reads).
@@ -73,7 +78,8 @@ pub(crate) async fn call(
         Call::GetHealth => Answer::reserve(to_text(&node::get_health())?, &ctx.budget),
         Call::GetVersion => Answer::reserve(to_text(&node::get_version())?, &ctx.budget),
         Call::GetTransaction { signature, config } => {
-            let local = history_call(ctx, move |chain, buf| {
+            // Reads the transaction's whole block: on the scan workers.
+            let local = history_call(ctx, false, move |chain, buf| {
                 transaction::get_transaction(chain, buf, &signature, &config)
             })
             .await;
@@ -118,7 +124,10 @@ pub(crate) async fn call(
             }
         }
         Call::GetSignaturesForAddress { address, config } => {
-            history_call(ctx, move |chain, buf| {
+            let here = config.limit <= inline::MAX_ENTRIES
+                && config.before.is_none()
+                && config.until.is_none();
+            history_call(ctx, here, move |chain, buf| {
                 signatures::signatures_for_address(chain, buf, &address, &config)
             })
             .await
@@ -127,7 +136,8 @@ pub(crate) async fn call(
             signatures,
             search_transaction_history,
         } => {
-            history_call(ctx, move |chain, _| {
+            let here = signatures.len() <= inline::MAX_SIGNATURES;
+            history_call(ctx, here, move |chain, _| {
                 let value = transaction::signature_statuses(
                     chain,
                     &signatures,
@@ -146,28 +156,36 @@ pub(crate) async fn call(
         }
         other => {
             let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
-            ctx.scans
-                .run(move |store, _| {
-                    let value = slots::answer(&Chain::new(store, window), &other)?;
-                    Answer::reserve(to_text(&value)?, &budget)
-                })
-                .await
+            let here = slots::reads_a_few_rows(&other);
+            let answer = move |store: &Blockstore| {
+                let value = slots::answer(&Chain::new(store, window), &other)?;
+                Answer::reserve(to_text(&value)?, &budget)
+            };
+            if here {
+                inline::run(&ctx.store, |store, _| answer(store))
+            } else {
+                ctx.scans.run(move |store, _| answer(store)).await
+            }
         }
     }
 }
 
-/// Runs a history method (JSON text out) on the scan workers and reserves its answer.
-async fn history_call<F>(ctx: &Ctx, f: F) -> Result<Answer, RpcError>
+/// Runs a history method (JSON text out) here on the I/O thread when `here` (its work is
+/// bounded small, see [`inline`]), else on the scan workers, and reserves its answer.
+async fn history_call<F>(ctx: &Ctx, here: bool, f: F) -> Result<Answer, RpcError>
 where
     F: FnOnce(&Chain<'_>, &mut bstore_ledger::fetch::FetchBuffer) -> Result<String, RpcError>
         + Send
         + 'static,
 {
     let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
-    ctx.scans
-        .run(move |store, buf| {
-            let text = f(&Chain::new(store, window), buf)?;
-            Answer::reserve(text, &budget)
-        })
-        .await
+    let answer = move |store: &Blockstore, buf: &mut bstore_ledger::fetch::FetchBuffer| {
+        let text = f(&Chain::new(store, window), buf)?;
+        Answer::reserve(text, &budget)
+    };
+    if here {
+        inline::run(&ctx.store, answer)
+    } else {
+        ctx.scans.run(answer).await
+    }
 }

@@ -101,31 +101,35 @@ pub(super) fn signatures_for_address(
         },
     };
 
-    let mut found: Vec<(Slot, u32, [u8; 64])> = store
-        .address_signatures_in_slot(address, start)?
-        .into_iter()
-        .rev()
-        .filter(|e| !before_excluded.contains(&e.signature))
-        .map(|e| (e.slot, e.transaction_index, e.signature))
-        .collect();
+    // One walk, newest first: every entry of the start slot (but those up to `before`),
+    // then entries of older slots that count, until `limit` are found. Agave takes the
+    // start slot's entries whole, so the limit is checked only below it.
+    let mut found: Vec<(Slot, u32, [u8; 64])> = Vec::new();
     let mut scan_error = None;
-    if found.len() < cfg.limit {
-        store.address_signatures_rev(address, start, lowest, |e| {
-            match chain.counts(e.slot, commitment) {
-                Ok(true) => found.push((e.slot, e.transaction_index, e.signature)),
-                Ok(false) => {}
-                Err(err) => {
-                    scan_error = Some(err);
-                    return ControlFlow::Break(());
-                }
+    store.address_signatures_rev(address, start, lowest.min(start), |e| {
+        if e.slot == start {
+            if !before_excluded.contains(&e.signature) {
+                found.push((e.slot, e.transaction_index, e.signature));
             }
-            if found.len() >= cfg.limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
+            return ControlFlow::Continue(());
+        }
+        if found.len() >= cfg.limit {
+            return ControlFlow::Break(());
+        }
+        match chain.counts(e.slot, commitment) {
+            Ok(true) => found.push((e.slot, e.transaction_index, e.signature)),
+            Ok(false) => {}
+            Err(err) => {
+                scan_error = Some(err);
+                return ControlFlow::Break(());
             }
-        })?;
-    }
+        }
+        if found.len() >= cfg.limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })?;
     if let Some(e) = scan_error {
         return Err(e);
     }
@@ -137,6 +141,8 @@ pub(super) fn signatures_for_address(
         .collect();
     let at: Vec<(Slot, &[u8; 64])> = entries.iter().map(|(slot, _, sig)| (*slot, sig)).collect();
     let memos = store.transaction_memo_rows(&at)?;
+    let slots: Vec<Slot> = entries.iter().map(|(slot, _, _)| *slot).collect();
+    chain.read_block_times(&slots)?;
     let mut out = JsonOut::with_capacity(entries.len() * 200 + 2);
     out.try_array(
         entries.iter().zip(memos),

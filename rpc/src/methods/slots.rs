@@ -22,6 +22,17 @@ fn slot_list(slots: &[Slot]) -> Value {
     json!(slots.iter().map(|s| s.0).collect::<Vec<_>>())
 }
 
+/// Whether `call` reads a bounded handful of rows (run on the I/O thread, see
+/// `super::inline`): every slot method but `getBlocks` / `getBlocksWithLimit`, which span
+/// up to 500,000 slots. (A tip at `confirmed` reads the metas above the highest root:
+/// normally a few dozen, at most the confirmed window.)
+pub(super) fn reads_a_few_rows(call: &Call) -> bool {
+    !matches!(
+        call,
+        Call::GetBlocks { .. } | Call::GetBlocksWithLimit { .. }
+    )
+}
+
 /// Answers every call except `getBlock` (the fetch workers) and the node methods.
 pub(super) fn answer(chain: &Chain<'_>, call: &Call) -> Result<Value, RpcError> {
     let store = chain.store();
