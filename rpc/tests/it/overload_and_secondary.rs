@@ -73,6 +73,68 @@ fn a_burst_beyond_the_workers_is_refused_not_queued() {
     assert_eq!(block["blockhash"], expected.as_str());
 }
 
+/// Point-read methods answer on the I/O threads: with one scan worker and no queue, a
+/// burst of them is never refused, while the same burst of a block-reading method is.
+#[test]
+fn point_reads_never_wait_for_the_scan_workers() {
+    let limits = Limits {
+        max_concurrent_scans: 1,
+        max_queued_scans: 0,
+        ..Limits::default()
+    };
+    let t = TestServer::start(RpcConfig {
+        limits,
+        ..RpcConfig::default()
+    });
+    let addr = t.addr();
+    let address = bs58::encode([7u8; 32]).into_string();
+    let signature = bs58::encode([9u8; 64]).into_string();
+    let point_reads = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "getSignaturesForAddress",
+               "params": [address, {"limit": 10}]}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "getSignatureStatuses",
+               "params": [[signature], {"searchTransactionHistory": true}]}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "getSlot", "params": []}),
+    ];
+    let burst = |body: &Value| -> usize {
+        let barrier = Arc::new(Barrier::new(16));
+        let handles: Vec<_> = (0..16)
+            .map(|_| {
+                let (barrier, body) = (Arc::clone(&barrier), body.to_string());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    post(addr, body.as_bytes())
+                })
+            })
+            .collect();
+        let mut busy = 0;
+        for h in handles {
+            let (status, text) = h.join().expect("client thread");
+            assert_eq!(status, 200);
+            let r: Value = serde_json::from_str(&text).expect("JSON");
+            if r["error"]["code"] == -32005 {
+                busy += 1;
+            } else {
+                assert!(r.get("result").is_some(), "{r}");
+            }
+        }
+        busy
+    };
+    for _ in 0..10 {
+        for body in &point_reads {
+            assert_eq!(burst(body), 0, "a point read waited for a scan worker: {body}");
+        }
+    }
+    // getTransaction reads a whole block: it stays on the one scan worker, so a burst of
+    // it collides within a few rounds.
+    let tx = json!({"jsonrpc": "2.0", "id": 1, "method": "getTransaction",
+                    "params": [signature, {"maxSupportedTransactionVersion": 0}]});
+    assert!(
+        (0..40).any(|_| burst(&tx) > 0),
+        "16 simultaneous getTransaction calls on one scan worker never collided"
+    );
+}
+
 #[test]
 fn a_secondary_server_sees_what_the_writer_adds() {
     secondary_follows_the_writer(CatchUpPacing::Poll(Duration::from_millis(20)));
