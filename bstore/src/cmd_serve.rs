@@ -92,6 +92,11 @@ pub(crate) struct ServeArgs {
     /// HTTP I/O threads.
     #[arg(long, default_value_t = RpcConfig::default().io_threads)]
     io_threads: usize,
+    /// Send every ledger read to the worker pools: by default the point-read methods (slot
+    /// methods, small getSignatureStatuses and getSignaturesForAddress) answer on the I/O
+    /// thread, which is faster unless the ledger's storage is slow.
+    #[arg(long)]
+    no_inline_point_reads: bool,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -139,6 +144,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         signals: Signals::Stop,
         catch_up,
         io_threads: args.io_threads,
+        inline_point_reads: !args.no_inline_point_reads,
     };
     let archive = match &args.archive {
         Some(url) => {

@@ -114,6 +114,11 @@ pub struct RpcConfig {
     pub catch_up: CatchUp,
     /// Tokio worker threads for HTTP I/O and request parsing.
     pub io_threads: usize,
+    /// Whether point-read methods (a bounded handful of RocksDB reads: the slot methods,
+    /// small `getSignatureStatuses` and `getSignaturesForAddress`) answer on the I/O thread
+    /// that read the request. `false` sends every ledger read to the worker pools, for a
+    /// ledger on storage slow enough that no I/O thread should ever wait on it.
+    pub inline_point_reads: bool,
 }
 
 impl Default for RpcConfig {
@@ -125,6 +130,7 @@ impl Default for RpcConfig {
             signals: Signals::default(),
             catch_up: CatchUp::default(),
             io_threads: 2,
+            inline_point_reads: true,
         }
     }
 }

@@ -161,6 +161,7 @@ impl RpcServer {
         let state = Arc::new(AppState {
             ctx: Ctx {
                 store: Arc::clone(&store),
+                inline_point_reads: config.inline_point_reads,
                 workers,
                 scans,
                 budget: budget.clone(),

@@ -30,6 +30,8 @@ use crate::workers::FetchWorkers;
 pub(crate) struct Ctx {
     /// The ledger, for work run on the I/O thread ([`inline`]).
     pub store: Arc<Blockstore>,
+    /// `RpcConfig::inline_point_reads`: whether [`inline`]'s work may run on the I/O thread.
+    pub inline_point_reads: bool,
     /// `getBlock` fetch + encode.
     pub workers: FetchWorkers,
     /// The other ledger methods (scans and point reads).
@@ -124,7 +126,8 @@ pub(crate) async fn call(
             }
         }
         Call::GetSignaturesForAddress { address, config } => {
-            let here = config.limit <= inline::MAX_ENTRIES
+            let here = ctx.inline_point_reads
+                && config.limit <= inline::MAX_ENTRIES
                 && config.before.is_none()
                 && config.until.is_none();
             history_call(ctx, here, move |chain, buf| {
@@ -136,7 +139,7 @@ pub(crate) async fn call(
             signatures,
             search_transaction_history,
         } => {
-            let here = signatures.len() <= inline::MAX_SIGNATURES;
+            let here = ctx.inline_point_reads && signatures.len() <= inline::MAX_SIGNATURES;
             history_call(ctx, here, move |chain, _| {
                 let value = transaction::signature_statuses(
                     chain,
@@ -156,7 +159,7 @@ pub(crate) async fn call(
         }
         other => {
             let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
-            let here = slots::reads_a_few_rows(&other);
+            let here = ctx.inline_point_reads && slots::reads_a_few_rows(&other);
             let answer = move |store: &Blockstore| {
                 let value = slots::answer(&Chain::new(store, window), &other)?;
                 Answer::reserve(to_text(&value)?, &budget)

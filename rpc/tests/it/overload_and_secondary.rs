@@ -96,7 +96,7 @@ fn point_reads_never_wait_for_the_scan_workers() {
                "params": [[signature], {"searchTransactionHistory": true}]}),
         json!({"jsonrpc": "2.0", "id": 1, "method": "getSlot", "params": []}),
     ];
-    let burst = |body: &Value| -> usize {
+    let burst = |body: &Value, addr: std::net::SocketAddr| -> usize {
         let barrier = Arc::new(Barrier::new(16));
         let handles: Vec<_> = (0..16)
             .map(|_| {
@@ -122,7 +122,11 @@ fn point_reads_never_wait_for_the_scan_workers() {
     };
     for _ in 0..10 {
         for body in &point_reads {
-            assert_eq!(burst(body), 0, "a point read waited for a scan worker: {body}");
+            assert_eq!(
+                burst(body, addr),
+                0,
+                "a point read waited for a scan worker: {body}"
+            );
         }
     }
     // getTransaction reads a whole block: it stays on the one scan worker, so a burst of
@@ -130,8 +134,18 @@ fn point_reads_never_wait_for_the_scan_workers() {
     let tx = json!({"jsonrpc": "2.0", "id": 1, "method": "getTransaction",
                     "params": [signature, {"maxSupportedTransactionVersion": 0}]});
     assert!(
-        (0..40).any(|_| burst(&tx) > 0),
+        (0..40).any(|_| burst(&tx, addr) > 0),
         "16 simultaneous getTransaction calls on one scan worker never collided"
+    );
+    // With `inline_point_reads` off, the same point reads queue for the one worker too.
+    let pooled = TestServer::start(RpcConfig {
+        limits,
+        inline_point_reads: false,
+        ..RpcConfig::default()
+    });
+    assert!(
+        (0..40).any(|_| burst(&point_reads[0], pooled.addr()) > 0),
+        "16 simultaneous pooled getSignaturesForAddress calls on one worker never collided"
     );
 }
 

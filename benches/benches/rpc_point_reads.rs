@@ -1,0 +1,145 @@
+//! Point-read RPC methods answered on the I/O thread that read them (the default) against
+//! the same requests handed to the scan workers and back (`RpcConfig::inline_point_reads`
+//! off), in the same run: two servers over one store, the Agave-written history ledger of
+//! `fixtures/agave-history`, one keep-alive HTTP client sending one request at a time.
+//!
+//! - `getSignaturesForAddress` (limit 10) of an address with 10 entries in the fixture;
+//! - `getSignatureStatuses` of one signature, history searched;
+//! - `getSlot` (finalized).
+//!
+//! Each case reports the round trip; the ratio inline / pooled is what the hand-off costs.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+
+use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_rpc::{RpcConfig, RpcServer};
+use criterion::{Criterion, criterion_main};
+
+/// The allocator the `bstore` binary uses.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// An address and a signature of the fixture (its `expected.json.gz` lists them).
+const ADDRESS: &str = "GQJ2rGU6Mo7SQa5ceBWZYPvimkxLP7pHNjxdD3i6NN2m";
+const SIGNATURE: &str =
+    "NmUnZ9g1uKN2iSMR52CcqBRaJRN2q2TTxAFxfEAbA3dSAgVo14LwNDL5XJpLGfoFJT8B3DtHfkxz2ZuaAYUijgS";
+
+/// One keep-alive HTTP/1.1 connection.
+struct Client {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+impl Client {
+    fn connect(addr: SocketAddr) -> Self {
+        let writer = TcpStream::connect(addr).expect("connect");
+        writer.set_nodelay(true).expect("nodelay");
+        let reader = BufReader::new(writer.try_clone().expect("clone"));
+        Self { reader, writer }
+    }
+
+    /// Posts `body` and returns the response body.
+    fn post(&mut self, body: &str) -> String {
+        let request = format!(
+            "POST / HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        self.writer
+            .write_all(request.as_bytes())
+            .expect("write request");
+        let mut length = None;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).expect("read header");
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':')
+                && name.eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse::<usize>().ok();
+            }
+        }
+        let mut body = vec![0; length.expect("Content-Length")];
+        self.reader.read_exact(&mut body).expect("read body");
+        String::from_utf8(body).expect("utf-8 body")
+    }
+}
+
+fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>) {
+    let tar =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/agave-history/ledger.tar.gz");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let status = Command::new("tar")
+        .arg("-xzf")
+        .arg(&tar)
+        .arg("-C")
+        .arg(dir.path())
+        .status()
+        .expect("tar runs");
+    assert!(status.success(), "tar -xzf {}", tar.display());
+    let store = Blockstore::open(&dir.path().join("ledger"), AccessMode::ReadOnly).expect("open");
+    (dir, Arc::new(store))
+}
+
+fn server(store: &Arc<Blockstore>, inline_point_reads: bool) -> RpcServer {
+    let config = RpcConfig {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        inline_point_reads,
+        ..RpcConfig::default()
+    };
+    RpcServer::start(Arc::clone(store), config).expect("server starts")
+}
+
+fn bench(c: &mut Criterion) {
+    let (_dir, store) = fixture_ledger();
+    let servers = [
+        ("inline", server(&store, true)),
+        ("pooled", server(&store, false)),
+    ];
+    let cases = [
+        (
+            "getSignaturesForAddress",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"getSignaturesForAddress","params":["{ADDRESS}",{{"limit":10}}]}}"#
+            ),
+        ),
+        (
+            "getSignatureStatuses",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"getSignatureStatuses","params":[["{SIGNATURE}"],{{"searchTransactionHistory":true}}]}}"#
+            ),
+        ),
+        (
+            "getSlot",
+            r#"{"jsonrpc":"2.0","id":1,"method":"getSlot","params":[]}"#.to_string(),
+        ),
+    ];
+    for (method, body) in &cases {
+        let mut group = c.benchmark_group(format!("rpc_point_reads/{method}"));
+        for (name, server) in &servers {
+            let mut client = Client::connect(server.local_addr());
+            // The answer is a real one (entries, a status, a slot), the same from both.
+            let first = client.post(body);
+            assert!(
+                first.contains("\"result\":") && !first.contains("\"result\":[]"),
+                "{method}: {first}"
+            );
+            group.bench_function(*name, |b| b.iter(|| client.post(body)));
+        }
+        group.finish();
+    }
+}
+
+/// The benchmark group `criterion_main!` runs.
+#[allow(missing_docs)] // `criterion_group!` emits an undocumented `pub fn benches`.
+pub mod group {
+    criterion::criterion_group!(benches, super::bench);
+}
+criterion_main!(group::benches);
