@@ -9,6 +9,7 @@ mod block_reader;
 mod components;
 mod defect;
 mod deshred;
+mod find_tx;
 #[cfg(feature = "fetch-pool")]
 mod pool;
 mod ranges;
@@ -21,6 +22,7 @@ pub use block_reader::{Block, BlockReader, SlotRead, first_signatures};
 pub use components::{Component, ComponentFetch, SlotComponent, SlotComponents};
 pub use defect::DataDefect;
 pub use deshred::{check_range_into, deshred, deshred_into};
+pub use find_tx::FoundTransaction;
 #[cfg(feature = "fetch-pool")]
 pub use pool::FetchPool;
 pub use ranges::completed_ranges;

@@ -178,28 +178,39 @@ impl<E: KvEngine> Blockstore<E> {
             });
         }
         self.deshred_ranges(slot, &ranges, buf)?;
-        let num_shreds = ranges.last().map_or(0, |r| u64::from(r.end - start));
-        let buf: &'b FetchBuffer = buf;
-        let mut sets = Vec::with_capacity(ranges.len());
-        for (range, span) in ranges.into_iter().zip(&buf.spans) {
-            let bytes = &buf.data[span.clone()];
-            let (entries, marker) = match parse_data_set(bytes) {
-                Ok(DataSet::Entries(view)) => (view, None),
-                Ok(DataSet::Marker(marker)) => (EntriesView::empty(), Some(marker)),
-                Err(e) => return Err(entries_error(slot, &range, e)),
-            };
-            sets.push(DataSetView {
-                range,
-                entries,
-                marker,
-            });
-        }
-        Ok(SlotViews {
-            sets,
-            num_shreds,
-            is_full,
-        })
+        parse_views(slot, start, ranges, is_full, buf)
     }
+}
+
+/// Parses the data sets [`Blockstore::deshred_ranges`] left in `buf` for `ranges` (the same
+/// ranges, in order).
+pub(super) fn parse_views(
+    slot: Slot,
+    start: u32,
+    ranges: Vec<Range<u32>>,
+    is_full: bool,
+    buf: &FetchBuffer,
+) -> Result<SlotViews<'_>> {
+    let num_shreds = ranges.last().map_or(0, |r| u64::from(r.end - start));
+    let mut sets = Vec::with_capacity(ranges.len());
+    for (range, span) in ranges.into_iter().zip(&buf.spans) {
+        let bytes = buf.data.get(span.clone()).unwrap_or_default();
+        let (entries, marker) = match parse_data_set(bytes) {
+            Ok(DataSet::Entries(view)) => (view, None),
+            Ok(DataSet::Marker(marker)) => (EntriesView::empty(), Some(marker)),
+            Err(e) => return Err(entries_error(slot, &range, e)),
+        };
+        sets.push(DataSetView {
+            range,
+            entries,
+            marker,
+        });
+    }
+    Ok(SlotViews {
+        sets,
+        num_shreds,
+        is_full,
+    })
 }
 
 /// The completed data sets of `meta`'s slot from `start`, as shred ranges.

@@ -11,6 +11,7 @@ mod fetch_block_frame;
 mod fetch_block_reader;
 mod fetch_concurrent_readers;
 mod fetch_corrupt_store;
+mod fetch_find_transaction;
 mod fetch_ranges_model;
 mod fetch_real_random_order;
 mod fetch_v1_transactions;

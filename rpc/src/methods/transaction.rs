@@ -5,7 +5,7 @@
 //! confirmed block). A status that does not decode counts as absent, as in Agave.
 
 use bstore_ledger::entry::TransactionView;
-use bstore_ledger::fetch::{FetchBuffer, fetch_block_views};
+use bstore_ledger::fetch::FetchBuffer;
 use bstore_ledger::history::StatusMeta;
 use bstore_ledger::store::StatusLookup;
 use bstore_ledger::{LedgerError, Slot};
@@ -82,26 +82,26 @@ pub(crate) fn get_transaction(
     let Some(slot_meta) = store.meta(slot)? else {
         return Ok("null".into());
     };
-    let views = match fetch_block_views(store, slot, &slot_meta, buf) {
-        Ok(views) => views,
+    // Reads the block only as far as the data sets holding the transaction.
+    let found = match store.find_block_transaction(slot, &slot_meta, signature, buf) {
+        Ok(found) => found,
         Err(LedgerError::DeadSlot { .. } | LedgerError::SlotCleanedUp { .. }) => {
             return Ok("null".into());
         }
         Err(e) => return Err(e.into()),
     };
-    let Some((index, tx)) = views
-        .sets
-        .iter()
-        .flat_map(|s| s.entries.transactions())
-        .enumerate()
-        .find(|(_, tx)| tx.first_signature() == Some(signature))
-    else {
+    let Some(found) = found else {
         // Agave: `TransactionStatusSlotMismatch`, answered as not found.
         return Ok("null".into());
     };
-    // The position among the block's transactions; a block holds far fewer than 2^32.
-    let index = u32::try_from(index).unwrap_or(u32::MAX);
-    confirmed_transaction_json(slot, index, &tx, &meta, chain.block_time(slot)?, cfg)
+    confirmed_transaction_json(
+        slot,
+        found.index,
+        &found.transaction,
+        &meta,
+        chain.block_time(slot)?,
+        cfg,
+    )
 }
 
 /// Agave's `EncodedConfirmedTransactionWithStatusMeta`: `slot`, the transaction, its meta
