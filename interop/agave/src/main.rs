@@ -207,7 +207,7 @@ enum Command {
         slots: SlotRange,
     },
     /// agave-ledger-tool's `purge START END` (inclusive): on 4.2 `purge_from_next_slots`, then
-    /// an exact `purge_slots`; on 4.3 an exact `purge_slots_cleanup_chaining`.
+    /// an exact `purge_slots`; on 4.3 and 4.4 an exact `purge_slots_cleanup_chaining`.
     Purge {
         #[arg(long)]
         ledger: PathBuf,
