@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Prepares the rocksdb crate that interop/agave43 and interop/agave44 build against (their
-# [patch.crates-io]; both point at interop/agave43/vendor).
+# Prepares the rocksdb crate that interop/agave43 builds against (its [patch.crates-io]).
 #
-# Agave 4.3's and 4.4's solana-ledger, as published, call methods that only Agave's own fork of the
+# Agave 4.3's solana-ledger, as published, calls methods that only Agave's own fork of the
 # rocksdb crate has (DB::new_pinnable_slice, DB::get_pinned_cf_into, DBPinnableSlice::reset,
 # and DB::write taking `&mut WriteBatch`). This copies crates.io's rocksdb 0.24.0 from the
 # local cargo registry into interop/agave43/vendor/ (gitignored), renames the crate's by-value
