@@ -7,11 +7,12 @@
 # about an hour here on two cores (RocksDB's and protobuf's C++, Agave's whole dependency
 # tree); later runs are incremental.
 #
-#   BSTORE_AGAVE_VERSION 4.2 (default: interop/agave) or 4.3 (interop/agave43: the same
+#   BSTORE_AGAVE_VERSION 4.2 (default: interop/agave), 4.3 (interop/agave43: the same
 #                        source against Agave 4.3.2, with the rocksdb crate patched by
-#                        scripts/agave-rocksdb-patch.sh)
+#                        scripts/agave-rocksdb-patch.sh) or 4.4 (interop/agave44: against
+#                        Agave 4.4.0, the same patched rocksdb crate)
 #   BSTORE_AGAVE_TARGET  target dir of the tool (default ~/.cache/bstore/target-agave4, or
-#                        ~/.cache/bstore/target-agave43 for 4.3)
+#                        ~/.cache/bstore/target-agave43 / -agave44 for 4.3 / 4.4)
 #   CARGO_TARGET_DIR     target dir of the bstore workspace, honoured as everywhere
 # Extra arguments go to the test harness (e.g. a test name filter).
 set -euo pipefail

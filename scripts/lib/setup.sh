@@ -39,9 +39,10 @@ require_testdata() {
 }
 
 # Builds agave-interop (release, locked, the nightly) for BSTORE_AGAVE_VERSION: 4.2 (the
-# default, interop/agave) or 4.3 (interop/agave43, crates.io's rocksdb patched by
-# scripts/agave-rocksdb-patch.sh), into BSTORE_AGAVE_TARGET (default
-# ~/.cache/bstore/target-agave4 or -agave43), and sets AGAVE_TOOL to the binary.
+# default, interop/agave), 4.3 (interop/agave43) or 4.4 (interop/agave44); both later ones
+# build crates.io's rocksdb patched by scripts/agave-rocksdb-patch.sh. Into
+# BSTORE_AGAVE_TARGET (default ~/.cache/bstore/target-agave4, -agave43 or -agave44), and sets
+# AGAVE_TOOL to the binary.
 build_agave_tool() {
     local tool_dir default_target
     case "${BSTORE_AGAVE_VERSION:-4.2}" in
@@ -50,7 +51,11 @@ build_agave_tool() {
         tool_dir=interop/agave43; default_target="$HOME/.cache/bstore/target-agave43"
         "$REPO/scripts/agave-rocksdb-patch.sh"
         ;;
-    *) echo "BSTORE_AGAVE_VERSION must be 4.2 or 4.3" >&2; return 1 ;;
+    4.4)
+        tool_dir=interop/agave44; default_target="$HOME/.cache/bstore/target-agave44"
+        "$REPO/scripts/agave-rocksdb-patch.sh"
+        ;;
+    *) echo "BSTORE_AGAVE_VERSION must be 4.2, 4.3 or 4.4" >&2; return 1 ;;
     esac
     local target="${BSTORE_AGAVE_TARGET:-$default_target}"
     log "building agave-interop from $tool_dir (release, locked) into $target"

@@ -1,11 +1,14 @@
-//! The calls whose signatures differ between Agave 4.2 and 4.3, behind the `agave43` cargo
-//! feature (on by default in interop/agave43, off in interop/agave). Everything else in the
-//! tool builds unchanged against both.
+//! The calls whose signatures differ between Agave 4.2, 4.3 and 4.4, behind the `agave43`
+//! cargo feature (on in interop/agave43 and interop/agave44, off in interop/agave) and the
+//! `agave44` one (on in interop/agave44 only; it implies `agave43`). Everything else in the
+//! tool builds unchanged against all three.
 //!
 //! - 4.3 dropped `insert_shreds`'s leader-schedule argument (4.2 took `None` here) and the
 //!   same argument of `insert_shreds_handle_duplicate`.
 //! - 4.3 dropped `purge_from_next_slots`; `purge_slots_cleanup_chaining` purges the range and
 //!   removes the purged slots from their surviving parents' `next_slots` in one write batch.
+//! - 4.4's `get_write_batch` cannot fail (it returned a `Result` before), and
+//!   `Shredder::make_merkle_shreds_from_entries` returns a `Vec` instead of an iterator.
 
 use std::borrow::Cow;
 
@@ -20,8 +23,10 @@ use solana_ledger::shred::filter::ShredRecoveryContext;
 /// The Agave release the tool links, for its JSON output.
 #[cfg(not(feature = "agave43"))]
 pub const AGAVE_VERSION: &str = "4.2.2";
-#[cfg(feature = "agave43")]
+#[cfg(all(feature = "agave43", not(feature = "agave44")))]
 pub const AGAVE_VERSION: &str = "4.3.2";
+#[cfg(feature = "agave44")]
+pub const AGAVE_VERSION: &str = "4.4.0";
 
 type InsertResult = Result<Vec<CompletedDataSetInfo>, BlockstoreError>;
 
@@ -63,7 +68,10 @@ pub fn insert_handle_duplicate<F: Fn(PossibleDuplicateShred)>(
     #[cfg(feature = "agave43")]
     let result = {
         let mut pinned = blockstore.new_pinnable_slice();
+        #[cfg(not(feature = "agave44"))]
         let mut batch = blockstore.get_write_batch()?;
+        #[cfg(feature = "agave44")]
+        let mut batch = blockstore.get_write_batch();
         blockstore.insert_shreds_at_location_handle_duplicate(
             shreds,
             false,
@@ -87,4 +95,15 @@ pub fn purge(blockstore: &Blockstore, start: u64, end: u64) -> Result<(), Blocks
     #[cfg(feature = "agave43")]
     let result = blockstore.purge_slots_cleanup_chaining(start, end, PurgeType::Exact);
     result
+}
+
+/// What `Shredder::make_merkle_shreds_from_entries` made, as a `Vec`: 4.2 and 4.3 hand back
+/// an iterator, 4.4 the `Vec` itself.
+#[cfg(not(feature = "agave44"))]
+pub fn shreds_vec(made: impl Iterator<Item = Shred>) -> Vec<Shred> {
+    made.collect()
+}
+#[cfg(feature = "agave44")]
+pub fn shreds_vec(made: Vec<Shred>) -> Vec<Shred> {
+    made
 }

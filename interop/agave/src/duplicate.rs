@@ -224,6 +224,7 @@ mod tests {
     use solana_ledger::shred::{ProcessShredsStats, ReedSolomonCache, Shredder};
 
     use super::*;
+    use crate::agave_api;
 
     /// A version of slot 5 by `leader`: `sets` chained FEC sets of 32:32 (one shredder call
     /// each), ticks seeded by `seed`.
@@ -234,18 +235,16 @@ mod tests {
         let mut shreds = Vec::new();
         for set in 0..sets {
             let ticks = create_ticks(3, 1, Hash::new_from_array([seed; 32]));
-            let made: Vec<Shred> = shredder
-                .make_merkle_shreds_from_entries(
-                    leader,
-                    &ticks,
-                    set + 1 == sets,
-                    root,
-                    set * 32,
-                    set * 32,
-                    &cache,
-                    &mut ProcessShredsStats::default(),
-                )
-                .collect();
+            let made: Vec<Shred> = agave_api::shreds_vec(shredder.make_merkle_shreds_from_entries(
+                leader,
+                &ticks,
+                set + 1 == sets,
+                root,
+                set * 32,
+                set * 32,
+                &cache,
+                &mut ProcessShredsStats::default(),
+            ));
             root = made
                 .last()
                 .and_then(|s| s.merkle_root().ok())

@@ -27,6 +27,7 @@ use solana_pubkey::Pubkey;
 use solana_signer::Signer;
 use solana_transaction::Transaction;
 
+use crate::agave_api;
 use crate::error::{Context, Error, Result};
 use crate::stream;
 
@@ -163,18 +164,16 @@ fn make_slot(
         ticks = ticks.saturating_add(batch.iter().filter(|e| e.is_tick()).count() as u8);
         let shredder = Shredder::new(slot, parent, reference_tick, args.shred_version)
             .context(format!("slot {slot}: Shredder::new(parent {parent})"))?;
-        let made: Vec<Shred> = shredder
-            .make_merkle_shreds_from_entries(
-                &src.leader,
-                &batch,
-                last_in_slot,
-                root,
-                next_data,
-                next_code,
-                rs_cache,
-                &mut ProcessShredsStats::default(),
-            )
-            .collect();
+        let made: Vec<Shred> = agave_api::shreds_vec(shredder.make_merkle_shreds_from_entries(
+            &src.leader,
+            &batch,
+            last_in_slot,
+            root,
+            next_data,
+            next_code,
+            rs_cache,
+            &mut ProcessShredsStats::default(),
+        ));
         let data = made.iter().filter(|s| s.is_data()).count();
         let code = made.len() - data;
         if data != DATA_SHREDS_PER_FEC_SET {

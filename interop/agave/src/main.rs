@@ -1,6 +1,6 @@
 //! `agave-interop`: Agave's own ledger crates (solana-ledger 4.2; 4.3 through interop/agave43,
-//! feature `agave43`) writing and reading ledgers, so bstore's interop tests can check both
-//! directions against the real thing.
+//! feature `agave43`; 4.4 through interop/agave44, feature `agave44`) writing and reading
+//! ledgers, so bstore's interop tests can check both directions against the real thing.
 //! Every command prints one JSON object on stdout, a message type of
 //! `bstore-interop-protocol` (the types bstore's readers parse); errors go to stderr with
 //! exit code 1. See docs/interop-agave.md.
@@ -207,7 +207,7 @@ enum Command {
         slots: SlotRange,
     },
     /// agave-ledger-tool's `purge START END` (inclusive): on 4.2 `purge_from_next_slots`, then
-    /// an exact `purge_slots`; on 4.3 an exact `purge_slots_cleanup_chaining`.
+    /// an exact `purge_slots`; on 4.3 and 4.4 an exact `purge_slots_cleanup_chaining`.
     Purge {
         #[arg(long)]
         ledger: PathBuf,

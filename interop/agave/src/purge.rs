@@ -16,8 +16,8 @@ use crate::open::{self, Access};
 use crate::summary::require_db;
 
 /// agave-ledger-tool `purge START END` (inclusive). On 4.2: `purge_from_next_slots`, then an
-/// exact `purge_slots` (what `purge_and_compact_slots` was until Agave 4.x dropped it); on 4.3:
-/// an exact `purge_slots_cleanup_chaining` (see `agave_api`).
+/// exact `purge_slots` (what `purge_and_compact_slots` was until Agave 4.x dropped it); on 4.3
+/// and 4.4: an exact `purge_slots_cleanup_chaining` (see `agave_api`).
 pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Purged> {
     require_db(ledger)?;
     if start > end {

@@ -90,8 +90,8 @@ fn shred(
 ) -> Result<Vec<Shred>> {
     let shredder = Shredder::new(planned.slot, planned.parent, 0, SHRED_VERSION)
         .context(format!("slot {}: Shredder::new", planned.slot))?;
-    Ok(shredder
-        .make_merkle_shreds_from_entries(
+    Ok(agave_api::shreds_vec(
+        shredder.make_merkle_shreds_from_entries(
             &keys.leader,
             entries,
             /*is_last_in_slot:*/ true,
@@ -100,8 +100,8 @@ fn shred(
             0,
             rs_cache,
             &mut ProcessShredsStats::default(),
-        )
-        .collect())
+        ),
+    ))
 }
 
 /// What the transaction status service and replay write for a slot.
