@@ -194,7 +194,7 @@ impl<E: KvEngine> Blockstore<E> {
             slots: BTreeMap::new(),
             now_ms: now_ms(),
             options,
-            roots: SetRoots::default(),
+            roots: SetRoots::for_shreds(inputs.len()),
             sets: CallSets::default(),
             dups: CallDuplicates::default(),
             inputs: &inputs,
@@ -427,7 +427,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         if shred.data_complete() {
             meta.completed_data_indexes.insert(index);
         }
-        self.sets.stored(engine, shred, origin)?;
+        self.sets.stored(engine, shred, origin, root)?;
         Ok(Verdict::Inserted)
     }
 
@@ -481,7 +481,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             w.code.get_or_insert_with(ShredIndexSet::new).insert(index);
             w.stored_any = true;
         }
-        self.sets.stored(engine, shred, origin)?;
+        self.sets.stored(engine, shred, origin, root)?;
         Ok(Verdict::Inserted)
     }
 
