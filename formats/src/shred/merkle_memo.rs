@@ -16,23 +16,12 @@
 use sha2::digest::generic_array::GenericArray;
 
 use super::layout::SIZE_OF_MERKLE_PROOF_ENTRY;
+use crate::sha256_blocks::digest_padded;
 
 /// The two children of an inner node, each truncated to 20 bytes: `left ‖ right`.
 pub(crate) type NodeInput = [u8; 2 * SIZE_OF_MERKLE_PROOF_ENTRY];
 
 const NODE_PREFIX: &[u8; 26] = b"\x01SOLANA_MERKLE_SHREDS_NODE";
-
-/// SHA-256 initial state (FIPS 180-4, 5.3.3).
-const SHA256_IV: [u32; 8] = [
-    0x6a09_e667,
-    0xbb67_ae85,
-    0x3c6e_f372,
-    0xa54f_f53a,
-    0x510e_527f,
-    0x9b05_688c,
-    0x1f83_d9ab,
-    0x5be0_cd19,
-];
 
 /// Prefix and children: 26 + 40 = 66 bytes, so the padded message is exactly two blocks.
 const NODE_MESSAGE_LEN: usize = NODE_PREFIX.len() + 2 * SIZE_OF_MERKLE_PROOF_ENTRY;
@@ -50,13 +39,7 @@ pub(crate) fn hash_node(input: &NodeInput) -> [u8; 32] {
     // Message length in bits, big-endian, in the last 8 bytes (528 fits easily).
     let bits = (NODE_MESSAGE_LEN as u64 * 8).to_be_bytes();
     blocks[1][56..].copy_from_slice(&bits);
-    let mut state = SHA256_IV;
-    sha2::compress256(&mut state, &blocks);
-    let mut out = [0u8; 32];
-    for (dst, word) in out.chunks_exact_mut(4).zip(state) {
-        dst.copy_from_slice(&word.to_be_bytes());
-    }
-    out
+    digest_padded(&blocks)
 }
 
 #[derive(Debug, Clone, Copy)]
