@@ -22,6 +22,7 @@
 pub mod block;
 pub mod entry;
 pub mod error;
+mod sha256_blocks;
 pub mod shred;
 pub mod stream;
 pub mod types;

@@ -10,19 +10,8 @@ use super::limits::{HashLimits, HashTally};
 use super::model::Entry;
 use super::view::EntryView;
 use crate::error::FormatError;
+use crate::sha256_blocks::SHA256_IV;
 use crate::types::Hash;
-
-/// SHA-256 initial state (FIPS 180-4, 5.3.3).
-const SHA256_IV: [u32; 8] = [
-    0x6a09_e667,
-    0xbb67_ae85,
-    0x3c6e_f372,
-    0xa54f_f53a,
-    0x510e_527f,
-    0x9b05_688c,
-    0x1f83_d9ab,
-    0x5be0_cd19,
-];
 
 /// Merkle leaf and inner-node domain prefixes.
 const LEAF_PREFIX: u8 = 0x00;

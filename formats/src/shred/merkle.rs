@@ -4,6 +4,8 @@
 //! Leaf = SHA-256(`0x00 ‖ "SOLANA_MERKLE_SHREDS_LEAF" ‖ payload[64 .. proof offset]`);
 //! node = SHA-256(`0x01 ‖ "SOLANA_MERKLE_SHREDS_NODE" ‖ left[..20] ‖ right[..20]`); an odd
 //! last node pairs with itself. Leaves are ordered data shreds first, then code shreds.
+//! Checking many shreds of the same sets reuses their shared nodes through a
+//! [`NodeMemo`] (`merkle_memo.rs`), which changes no result.
 
 use sha2::{Digest, Sha256};
 
@@ -12,13 +14,13 @@ use super::layout::{
     CODE_PAYLOAD_LEN, MERKLE_DATA_PAYLOAD_LEN, MerkleOffsets, SIZE_OF_CODE_HEADERS,
     SIZE_OF_MERKLE_PROOF_ENTRY, SIZE_OF_MERKLE_ROOT, SIZE_OF_SIGNATURE, merkle_offsets, read_array,
 };
+use super::merkle_memo::{NodeInput, NodeMemo, hash_node};
 use super::parse::ShredRef;
 use super::variant::ShredKind;
 use crate::error::FormatError;
 use crate::types::{Hash, Signature};
 
 const LEAF_PREFIX: &[u8] = b"\x00SOLANA_MERKLE_SHREDS_LEAF";
-const NODE_PREFIX: &[u8] = b"\x01SOLANA_MERKLE_SHREDS_NODE";
 
 /// Hash of one leaf's bytes (`payload[64 .. proof offset]`).
 pub(crate) fn leaf_hash(body: &[u8]) -> [u8; 32] {
@@ -28,29 +30,56 @@ pub(crate) fn leaf_hash(body: &[u8]) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// Hash of an inner node from its two children (each truncated to 20 bytes).
-pub(crate) fn join_nodes(left: &[u8], right: &[u8]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(NODE_PREFIX);
-    h.update(left.get(..SIZE_OF_MERKLE_PROOF_ENTRY).unwrap_or(left));
-    h.update(right.get(..SIZE_OF_MERKLE_PROOF_ENTRY).unwrap_or(right));
-    h.finalize().into()
+/// The input of a node hash: both children truncated to 20 bytes.
+fn node_input(left: &[u8], right: &[u8]) -> NodeInput {
+    let mut input = [0u8; 2 * SIZE_OF_MERKLE_PROOF_ENTRY];
+    let (l, r) = input.split_at_mut(SIZE_OF_MERKLE_PROOF_ENTRY);
+    // Children are 32-byte nodes or 20-byte proof entries: both at least 20 bytes.
+    l.copy_from_slice(&left[..SIZE_OF_MERKLE_PROOF_ENTRY]);
+    r.copy_from_slice(&right[..SIZE_OF_MERKLE_PROOF_ENTRY]);
+    input
+}
+
+/// Hash of an inner node from its two 32-byte children.
+pub(crate) fn join_nodes(left: &[u8; 32], right: &[u8; 32]) -> [u8; 32] {
+    hash_node(&node_input(left, right))
 }
 
 /// Folds a proof (concatenated 20-byte siblings, leaf level first) onto a leaf. `None` when
 /// the position does not fit the proof (it must reach 0 at the root).
 pub(crate) fn root_from_proof(leaf: [u8; 32], position: usize, proof: &[u8]) -> Option<[u8; 32]> {
+    root_from_proof_with(leaf, position, proof, &mut NodeMemo::default())
+}
+
+/// [`root_from_proof`], reusing and remembering inner nodes in `memo` (the same result).
+fn root_from_proof_with(
+    leaf: [u8; 32],
+    position: usize,
+    proof: &[u8],
+    memo: &mut NodeMemo,
+) -> Option<[u8; 32]> {
+    let levels = proof.len() / SIZE_OF_MERKLE_PROOF_ENTRY;
+    // The position must reach 0 at the root (checked before any hashing); past 63 levels
+    // every position does.
+    let rest = u32::try_from(levels)
+        .ok()
+        .and_then(|l| position.checked_shr(l))
+        .unwrap_or(0);
+    if rest != 0 {
+        return None;
+    }
     let mut node = leaf;
     let mut pos = position;
     for sibling in proof.chunks_exact(SIZE_OF_MERKLE_PROOF_ENTRY) {
-        node = if pos.is_multiple_of(2) {
-            join_nodes(&node, sibling)
+        let input = if pos.is_multiple_of(2) {
+            node_input(&node, sibling)
         } else {
-            join_nodes(sibling, &node)
+            node_input(sibling, &node)
         };
+        node = memo.node(&input);
         pos >>= 1;
     }
-    (pos == 0).then_some(node)
+    Some(node)
 }
 
 /// Proof size needed for a tree of `num_leaves` leaves: ⌈log2(num_leaves)⌉.
@@ -138,14 +167,15 @@ fn leaf_of(shred: &ShredRef<'_>) -> Result<[u8; 32], ShredDefect> {
     Ok(leaf_hash(body))
 }
 
-fn root_of(shred: &ShredRef<'_>) -> Result<[u8; 32], ShredDefect> {
+fn root_of(shred: &ShredRef<'_>, memo: &mut NodeMemo) -> Result<[u8; 32], ShredDefect> {
     let leaf = leaf_of(shred)?;
     let (offsets, _, _) = merkle_layout(shred)?;
     let proof = shred
         .payload()
         .get(offsets.proof..offsets.retransmitter)
         .ok_or(ShredDefect::InvalidMerkleProof)?;
-    root_from_proof(leaf, shred.erasure_position(), proof).ok_or(ShredDefect::InvalidMerkleProof)
+    root_from_proof_with(leaf, shred.erasure_position(), proof, memo)
+        .ok_or(ShredDefect::InvalidMerkleProof)
 }
 
 /// The shred's Merkle leaf (`docs/formats-shreds.md#merkle-tree-and-signatures`). Error for legacy
@@ -157,7 +187,16 @@ pub fn merkle_leaf(shred: &ShredRef<'_>) -> crate::Result<Hash> {
 /// The FEC set's Merkle root, from this shred's leaf and proof. Error for legacy shreds and
 /// when the leaf position does not fit the proof.
 pub fn merkle_root(shred: &ShredRef<'_>) -> crate::Result<Hash> {
-    root_of(shred).map(Hash).map_err(|d| invalid(shred, d))
+    merkle_root_with(shred, &mut NodeMemo::default())
+}
+
+/// [`merkle_root`], reusing the inner nodes earlier calls with the same `memo` computed:
+/// the same root and the same errors, with fewer node hashes when the shreds of a set are
+/// checked together.
+pub fn merkle_root_with(shred: &ShredRef<'_>, memo: &mut NodeMemo) -> crate::Result<Hash> {
+    root_of(shred, memo)
+        .map(Hash)
+        .map_err(|d| invalid(shred, d))
 }
 
 /// The previous FEC set's root carried by a chained shred; `None` for unchained and legacy.
@@ -190,7 +229,7 @@ pub fn erasure_shard<'a>(shred: &ShredRef<'a>) -> Option<&'a [u8]> {
 }
 
 pub(crate) fn root_bytes(shred: &ShredRef<'_>) -> Result<[u8; 32], ShredDefect> {
-    root_of(shred)
+    root_of(shred, &mut NodeMemo::default())
 }
 
 #[cfg(test)]
@@ -213,6 +252,33 @@ mod tests {
                     root_from_proof(leaf, i, &proof),
                     Some(tree.root()),
                     "n={n} i={i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_shared_memo_gives_every_root_and_catches_every_altered_proof() {
+        let mut memo = NodeMemo::for_shreds(8);
+        for n in [1usize, 3, 32, 64, 68] {
+            let tree = MerkleTree::new(leaves(n));
+            let mut proof = vec![0u8; usize::from(proof_size_for(n)) * SIZE_OF_MERKLE_PROOF_ENTRY];
+            for (i, leaf) in leaves(n).into_iter().enumerate() {
+                tree.write_proof(i, &mut proof);
+                let root = root_from_proof_with(leaf, i, &proof, &mut memo);
+                assert_eq!(root, Some(tree.root()), "n={n} i={i}");
+                // One altered byte at each level, after the honest folds filled the memo:
+                // the same (wrong) root as without a memo.
+                for at in (0..proof.len()).step_by(SIZE_OF_MERKLE_PROOF_ENTRY) {
+                    let mut bad = proof.clone();
+                    bad[at] ^= 1;
+                    let with = root_from_proof_with(leaf, i, &bad, &mut memo);
+                    assert_eq!(with, root_from_proof(leaf, i, &bad), "n={n} i={i} at={at}");
+                    assert_ne!(with, Some(tree.root()), "n={n} i={i} at={at}");
+                }
+                assert_eq!(
+                    root_from_proof_with(leaf, i + (1 << 20), &proof, &mut memo),
+                    None
                 );
             }
         }

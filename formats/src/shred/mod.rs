@@ -1,7 +1,8 @@
 //! The shred wire format (`docs/formats-shreds.md#shreds-on-the-wire`).
 //!
 //! - [`ShredRef::parse`] validates a packet or stored payload and exposes its header fields.
-//! - [`merkle_root`], [`merkle_leaf`], [`chained_merkle_root`] evaluate the Merkle proof.
+//! - [`merkle_root`], [`merkle_leaf`], [`chained_merkle_root`] evaluate the Merkle proof;
+//!   [`merkle_root_with`] and a [`NodeMemo`] share inner nodes across the shreds of a set.
 //! - [`verify_signature`] checks the leader's signature.
 //! - [`recover_fec_set`] rebuilds the missing shreds of an FEC set with Reed–Solomon.
 //! - [`Shredder`] turns serialized data sets into signed, chained Merkle data shreds.
@@ -13,6 +14,7 @@ mod erasure;
 mod fec_set;
 mod layout;
 mod merkle;
+mod merkle_memo;
 mod parse;
 mod recovery;
 mod shredder;
@@ -28,9 +30,10 @@ pub use layout::{
     SIZE_OF_SIGNATURE,
 };
 pub use merkle::{
-    chained_merkle_root, erasure_shard, merkle_leaf, merkle_root, proof_size_for,
+    chained_merkle_root, erasure_shard, merkle_leaf, merkle_root, merkle_root_with, proof_size_for,
     retransmitter_signature,
 };
+pub use merkle_memo::NodeMemo;
 pub use parse::{MAX_CODE_SHREDS_PER_FEC_SET, ShredRef};
 pub use recovery::{
     FirstCodeIndex, RecoverOptions, RecoveredSet, RecoveryDefect, recover_fec_set,

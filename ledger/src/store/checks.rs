@@ -23,7 +23,7 @@ use super::index_set::ShredIndexSet;
 use super::kv::KvEngine;
 use super::typed::Engine;
 use crate::error::{LedgerError, Result};
-use crate::shred::{ShredRef, merkle_root, verify_signature};
+use crate::shred::{NodeMemo, ShredRef, merkle_root, merkle_root_with, verify_signature};
 use crate::types::{Hash, Pubkey, ShredIndex, Signature, Slot};
 
 /// Whether insert verifies the leader's signature.
@@ -71,9 +71,20 @@ pub(super) struct SetRoots {
     /// Root and signature verified per set: every shred of a Merkle set carries the same
     /// signature of the same root, so a shred with both equal needs no second verify.
     verified: BTreeMap<(Slot, u32), (Hash, Signature)>,
+    /// Inner nodes the call's proofs computed: each shred's root is still computed from its
+    /// own leaf and proof, the memo only skips hashing a node input already hashed.
+    nodes: NodeMemo,
 }
 
 impl SetRoots {
+    /// For a call of `shreds` packets.
+    pub(super) fn for_shreds(shreds: usize) -> Self {
+        Self {
+            nodes: NodeMemo::for_shreds(shreds),
+            ..Self::default()
+        }
+    }
+
     /// The roots this call learned, for the writer's cache once the batch is committed.
     pub(super) fn into_roots(self) -> BTreeMap<(Slot, u32), Hash> {
         self.roots
@@ -102,7 +113,7 @@ impl SetRoots {
                 LeaderCheck::Skip => Ok(None),
             });
         }
-        let root = match merkle_root(shred) {
+        let root = match merkle_root_with(shred, &mut self.nodes) {
             Ok(root) => root,
             Err(e) => return Ok(Err(e.into())),
         };

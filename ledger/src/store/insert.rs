@@ -183,9 +183,9 @@ impl<E: KvEngine> Blockstore<E> {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
-        let batch = self.engine.batch()?;
         let packets: Vec<I::Item> = packets.into_iter().collect();
         let inputs: Vec<&[u8]> = packets.iter().map(AsRef::as_ref).collect();
+        let batch = self.engine.batch_with_capacity(batch_estimate(&inputs))?;
         let mut cache = self.lock_writer();
         let mut work = Work {
             engine: &self.engine,
@@ -194,7 +194,7 @@ impl<E: KvEngine> Blockstore<E> {
             slots: BTreeMap::new(),
             now_ms: now_ms(),
             options,
-            roots: SetRoots::default(),
+            roots: SetRoots::for_shreds(inputs.len()),
             sets: CallSets::default(),
             dups: CallDuplicates::default(),
             inputs: &inputs,
@@ -247,6 +247,21 @@ impl<E: KvEngine> Blockstore<E> {
         }
         Ok(outcome)
     }
+}
+
+/// About the bytes a call's batch holds when every packet is stored: each payload (at most
+/// its packet) with its row header and key, plus the metas and `index` rows of a few slots.
+/// Reserved up front, so the batch is not regrown (and copied) as it fills; a batch larger
+/// than the cap grows as it fills.
+fn batch_estimate(inputs: &[&[u8]]) -> usize {
+    const ROW_OVERHEAD: usize = 32;
+    const METAS: usize = 64 * 1024;
+    const CAP: usize = 64 * 1024 * 1024;
+    inputs
+        .iter()
+        .map(|p| p.len().saturating_add(ROW_OVERHEAD))
+        .fold(METAS, usize::saturating_add)
+        .min(CAP)
 }
 
 pub(super) fn rejected(error: LedgerError) -> RejectedShred {
@@ -427,7 +442,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
         if shred.data_complete() {
             meta.completed_data_indexes.insert(index);
         }
-        self.sets.stored(engine, shred, origin)?;
+        self.sets.stored(engine, shred, origin, root)?;
         Ok(Verdict::Inserted)
     }
 
@@ -481,7 +496,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             w.code.get_or_insert_with(ShredIndexSet::new).insert(index);
             w.stored_any = true;
         }
-        self.sets.stored(engine, shred, origin)?;
+        self.sets.stored(engine, shred, origin, root)?;
         Ok(Verdict::Inserted)
     }
 

@@ -136,6 +136,13 @@ pub trait KvWrite {
     /// An empty batch; `LedgerError::NotWritable` unless the engine may write.
     fn batch(&self) -> Result<Self::Batch<'_>>;
 
+    /// [`Self::batch`] with room reserved for about `bytes` of rows, for engines that can
+    /// (a large batch is then not regrown and copied as it fills).
+    fn batch_with_capacity(&self, bytes: usize) -> Result<Self::Batch<'_>> {
+        let _ = bytes;
+        self.batch()
+    }
+
     /// Applies `batch` atomically.
     fn write(&self, batch: Self::Batch<'_>) -> Result<()>;
 }

@@ -484,10 +484,15 @@ impl KvWrite for RocksEngine {
     type Batch<'a> = RocksBatch<'a>;
 
     fn batch(&self) -> Result<RocksBatch<'_>> {
+        self.batch_with_capacity(0)
+    }
+
+    fn batch_with_capacity(&self, bytes: usize) -> Result<RocksBatch<'_>> {
         match self.mode {
             AccessMode::ReadWrite => Ok(RocksBatch {
                 engine: self,
-                inner: WriteBatch::default(),
+                // Capacity 0 is `WriteBatch::default()`'s (the 12-byte header only).
+                inner: WriteBatch::with_capacity_bytes(bytes),
             }),
             _ => Err(LedgerError::NotWritable {
                 mode: self.mode.name(),

@@ -16,7 +16,7 @@ use super::kv::KvEngine;
 use super::typed::Engine;
 use crate::error::Result;
 use crate::shred::{FirstCodeIndex, ShredKind, ShredRef, merkle_root};
-use crate::types::{ShredIndex, Slot};
+use crate::types::{Hash, ShredIndex, Slot};
 
 /// One FEC set's rows during a call.
 #[derive(Debug, Default)]
@@ -67,12 +67,14 @@ impl CallSets {
     }
 
     /// Records a stored shred: its payload copy, and its set's `merkle_root_meta` when the
-    /// set has none yet.
+    /// set has none yet. `root` is the shred's Merkle root when the caller already computed
+    /// it (the root check), else it is computed here.
     pub(super) fn stored<E: KvEngine>(
         &mut self,
         engine: &Engine<E>,
         shred: &ShredRef<'_>,
         origin: Origin,
+        root: Option<Hash>,
     ) -> Result<()> {
         let (slot, index) = (shred.slot(), shred.index().0);
         let map = match shred.kind() {
@@ -86,9 +88,11 @@ impl CallSets {
             set.merkle = Some(MerkleRootMeta {
                 // Legacy shreds (and Merkle shreds whose proof cannot be evaluated, which
                 // parse and the root check refuse anyway) have no root.
-                merkle_root: merkle_root(shred)
-                    .ok()
-                    .filter(|_| shred.proof_size().is_some()),
+                merkle_root: root.or_else(|| {
+                    merkle_root(shred)
+                        .ok()
+                        .filter(|_| shred.proof_size().is_some())
+                }),
                 first_received_shred_index: index,
                 first_received_shred_kind: shred.kind(),
             });

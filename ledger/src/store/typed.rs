@@ -92,6 +92,13 @@ impl<E: KvEngine> Engine<E> {
         })
     }
 
+    /// [`Self::batch`] with room for about `bytes` of rows (`KvWrite::batch_with_capacity`).
+    pub(crate) fn batch_with_capacity(&self, bytes: usize) -> Result<RowBatch<'_, E>> {
+        Ok(RowBatch {
+            inner: self.kv.batch_with_capacity(bytes)?,
+        })
+    }
+
     /// Applies `batch` atomically.
     pub(crate) fn write(&self, batch: RowBatch<'_, E>) -> Result<()> {
         self.kv.write(batch.inner)

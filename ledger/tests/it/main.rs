@@ -33,6 +33,7 @@ mod store_duplicates;
 mod store_faults;
 mod store_legacy_positionless;
 mod store_merkle_checks;
+mod store_merkle_memo;
 mod store_model;
 mod store_open_writes_no_table;
 mod store_parent_info;
