@@ -25,6 +25,11 @@ pub const SPL_MEMO_V1: [u8; 32] = id("Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMN
 /// The SPL Memo program, v3 (same parsing as v1).
 pub const SPL_MEMO_V3: [u8; 32] = id("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
+/// The clock sysvar (stake instructions of older builders name it).
+pub const CLOCK_SYSVAR: [u8; 32] = id("SysvarC1ock11111111111111111111111111111111");
+/// The rent sysvar (stake instructions of older builders name it).
+pub const RENT_SYSVAR: [u8; 32] = id("SysvarRent111111111111111111111111111111111");
+
 /// A parsable program, named as Agave names it (`ParsableProgram`, kebab-cased).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Program {
@@ -122,6 +127,13 @@ mod tests {
             assert!(Program::of(&bytes).is_some(), "{text}");
         }
         assert_eq!(SYSTEM, [0u8; 32]);
+        for (bytes, text) in [
+            (CLOCK_SYSVAR, "SysvarC1ock11111111111111111111111111111111"),
+            (RENT_SYSVAR, "SysvarRent111111111111111111111111111111111"),
+        ] {
+            assert_eq!(bs58::encode(bytes).into_string(), text);
+            assert!(Program::of(&bytes).is_none(), "{text} is no program");
+        }
     }
 
     #[test]

@@ -1,8 +1,16 @@
 //! The stake program (`parse_stake.rs`): `StakeInstruction`, bincode-encoded.
 //! `authorityType` is `StakeAuthorize` as serde names it (`"Staker"`, `"Withdrawer"`).
+//!
+//! Two account layouts are on chain, and Agave 4.4 parses both: older builders pass the
+//! clock, rent, stake-history and stake-config accounts the program no longer reads, newer
+//! ones (`solana-stake-interface` 5) leave them out. The account count cannot tell them
+//! apart (an `authorize` with a custodian has the older length either way), so the older
+//! layout is recognised by its sysvar's key at its place: the clock (or, for the two
+//! initializes, the rent sysvar). Only the older layout reports the sysvar fields.
 
 use serde_json::{Map, Value, json};
 
+use super::ids::{CLOCK_SYSVAR, RENT_SYSVAR};
 use super::reader::Reader;
 use super::{Ix, Parsed, b58, object};
 
@@ -108,6 +116,11 @@ fn decode(data: &[u8]) -> Option<Body<'_>> {
     })
 }
 
+/// Whether account `i` of `ix` is `sysvar` (the older layout, see the module docs).
+fn holds(ix: &Ix<'_>, i: usize, sysvar: &[u8; 32]) -> bool {
+    ix.accounts.get(i) == Some(sysvar)
+}
+
 pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
     let body = decode(ix.data)?;
     // Even `getMinimumDelegation` needs an account to pass Agave's index guard.
@@ -127,46 +140,53 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
             epoch,
             custodian,
         } => {
-            ix.need(2)?;
-            Parsed::new(
-                "initialize",
-                json!({
-                    "stakeAccount": k(0)?,
-                    "rentSysvar": k(1)?,
-                    "authorized": {"staker": b58(&staker), "withdrawer": b58(&withdrawer)},
-                    "lockup": {
-                        "unixTimestamp": unix_timestamp,
-                        "epoch": epoch,
-                        "custodian": b58(&custodian),
-                    },
-                }),
-            )
-        }
-        Body::Authorize(new_authority, authority_type) => {
-            ix.need(3)?;
+            let legacy = holds(ix, 1, &RENT_SYSVAR);
+            ix.need(if legacy { 2 } else { 1 })?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
-                "clockSysvar": k(1)?,
-                "authority": k(2)?,
+                "authorized": {"staker": b58(&staker), "withdrawer": b58(&withdrawer)},
+                "lockup": {
+                    "unixTimestamp": unix_timestamp,
+                    "epoch": epoch,
+                    "custodian": b58(&custodian),
+                },
+            }));
+            if legacy {
+                info.insert("rentSysvar".into(), k(1)?.into());
+            }
+            Parsed::new("initialize", info.into())
+        }
+        Body::Authorize(new_authority, authority_type) => {
+            let legacy = holds(ix, 1, &CLOCK_SYSVAR);
+            ix.need(if legacy { 3 } else { 2 })?;
+            let authority = if legacy { 2 } else { 1 };
+            let mut info = object(json!({
+                "stakeAccount": k(0)?,
+                "authority": k(authority)?,
                 "newAuthority": b58(&new_authority),
                 "authorityType": authority_type,
             }));
-            extra(&mut info, "custodian", 3);
+            if legacy {
+                info.insert("clockSysvar".into(), k(1)?.into());
+            }
+            extra(&mut info, "custodian", authority + 1);
             Parsed::new("authorize", info.into())
         }
         Body::Delegate => {
-            ix.need(6)?;
-            Parsed::new(
-                "delegate",
-                json!({
-                    "stakeAccount": k(0)?,
-                    "voteAccount": k(1)?,
-                    "clockSysvar": k(2)?,
-                    "stakeHistorySysvar": k(3)?,
-                    "stakeConfigAccount": k(4)?,
-                    "stakeAuthority": k(5)?,
-                }),
-            )
+            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
+            ix.need(if legacy { 6 } else { 3 })?;
+            let authority = if legacy { 5 } else { 2 };
+            let mut info = object(json!({
+                "stakeAccount": k(0)?,
+                "voteAccount": k(1)?,
+                "stakeAuthority": k(authority)?,
+            }));
+            if legacy {
+                info.insert("clockSysvar".into(), k(2)?.into());
+                info.insert("stakeHistorySysvar".into(), k(3)?.into());
+                info.insert("stakeConfigAccount".into(), k(4)?.into());
+            }
+            Parsed::new("delegate", info.into())
         }
         Body::Split(lamports) => {
             ix.need(3)?;
@@ -181,24 +201,31 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
             )
         }
         Body::Withdraw(lamports) => {
-            ix.need(5)?;
+            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
+            ix.need(if legacy { 5 } else { 3 })?;
+            let authority = if legacy { 4 } else { 2 };
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
                 "destination": k(1)?,
-                "clockSysvar": k(2)?,
-                "stakeHistorySysvar": k(3)?,
-                "withdrawAuthority": k(4)?,
+                "withdrawAuthority": k(authority)?,
                 "lamports": lamports,
             }));
-            extra(&mut info, "custodian", 5);
+            if legacy {
+                info.insert("clockSysvar".into(), k(2)?.into());
+                info.insert("stakeHistorySysvar".into(), k(3)?.into());
+            }
+            extra(&mut info, "custodian", authority + 1);
             Parsed::new("withdraw", info.into())
         }
         Body::Deactivate => {
-            ix.need(3)?;
-            Parsed::new(
-                "deactivate",
-                json!({"stakeAccount": k(0)?, "clockSysvar": k(1)?, "stakeAuthority": k(2)?}),
-            )
+            let legacy = holds(ix, 1, &CLOCK_SYSVAR);
+            ix.need(if legacy { 3 } else { 2 })?;
+            let authority = if legacy { 2 } else { 1 };
+            let mut info = object(json!({"stakeAccount": k(0)?, "stakeAuthority": k(authority)?}));
+            if legacy {
+                info.insert("clockSysvar".into(), k(1)?.into());
+            }
+            Parsed::new("deactivate", info.into())
         }
         Body::SetLockup(lockup) => {
             ix.need(2)?;
@@ -212,17 +239,19 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
             )
         }
         Body::Merge => {
-            ix.need(5)?;
-            Parsed::new(
-                "merge",
-                json!({
-                    "destination": k(0)?,
-                    "source": k(1)?,
-                    "clockSysvar": k(2)?,
-                    "stakeHistorySysvar": k(3)?,
-                    "stakeAuthority": k(4)?,
-                }),
-            )
+            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
+            ix.need(if legacy { 5 } else { 3 })?;
+            let authority = if legacy { 4 } else { 2 };
+            let mut info = object(json!({
+                "destination": k(0)?,
+                "source": k(1)?,
+                "stakeAuthority": k(authority)?,
+            }));
+            if legacy {
+                info.insert("clockSysvar".into(), k(2)?.into());
+                info.insert("stakeHistorySysvar".into(), k(3)?.into());
+            }
+            Parsed::new("merge", info.into())
         }
         Body::AuthorizeWithSeed(args, new_authorized) => {
             ix.need(2)?;
@@ -234,46 +263,59 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
                 "authoritySeed": args.seed,
                 "authorityOwner": b58(&args.owner),
             }));
-            extra(&mut info, "clockSysvar", 2);
-            extra(&mut info, "custodian", 3);
+            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
+            if legacy {
+                info.insert("clockSysvar".into(), k(2)?.into());
+            }
+            extra(&mut info, "custodian", if legacy { 3 } else { 2 });
             Parsed::new("authorizeWithSeed", info.into())
         }
         Body::InitializeChecked => {
-            ix.need(4)?;
-            Parsed::new(
-                "initializeChecked",
-                json!({
-                    "stakeAccount": k(0)?,
-                    "rentSysvar": k(1)?,
-                    "staker": k(2)?,
-                    "withdrawer": k(3)?,
-                }),
-            )
-        }
-        Body::AuthorizeChecked(authority_type) => {
-            ix.need(4)?;
+            let legacy = holds(ix, 1, &RENT_SYSVAR);
+            ix.need(if legacy { 4 } else { 3 })?;
+            let staker = if legacy { 2 } else { 1 };
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
-                "clockSysvar": k(1)?,
-                "authority": k(2)?,
-                "newAuthority": k(3)?,
+                "staker": k(staker)?,
+                "withdrawer": k(staker + 1)?,
+            }));
+            if legacy {
+                info.insert("rentSysvar".into(), k(1)?.into());
+            }
+            Parsed::new("initializeChecked", info.into())
+        }
+        Body::AuthorizeChecked(authority_type) => {
+            let legacy = holds(ix, 1, &CLOCK_SYSVAR);
+            ix.need(if legacy { 4 } else { 3 })?;
+            let authority = if legacy { 2 } else { 1 };
+            let mut info = object(json!({
+                "stakeAccount": k(0)?,
+                "authority": k(authority)?,
+                "newAuthority": k(authority + 1)?,
                 "authorityType": authority_type,
             }));
-            extra(&mut info, "custodian", 4);
+            if legacy {
+                info.insert("clockSysvar".into(), k(1)?.into());
+            }
+            extra(&mut info, "custodian", authority + 2);
             Parsed::new("authorizeChecked", info.into())
         }
         Body::AuthorizeCheckedWithSeed(args) => {
-            ix.need(4)?;
+            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
+            ix.need(if legacy { 4 } else { 3 })?;
+            let new_authorized = if legacy { 3 } else { 2 };
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
                 "authorityBase": k(1)?,
-                "clockSysvar": k(2)?,
-                "newAuthorized": k(3)?,
+                "newAuthorized": k(new_authorized)?,
                 "authorityType": args.authority_type,
                 "authoritySeed": args.seed,
                 "authorityOwner": b58(&args.owner),
             }));
-            extra(&mut info, "custodian", 4);
+            if legacy {
+                info.insert("clockSysvar".into(), k(2)?.into());
+            }
+            extra(&mut info, "custodian", new_authorized + 1);
             Parsed::new("authorizeCheckedWithSeed", info.into())
         }
         Body::SetLockupChecked(lockup) => {

@@ -1,8 +1,10 @@
-//! Agave's `parse_stake.rs` tests, transcribed (accounts in the builders' order).
+//! Agave's `parse_stake.rs` tests, transcribed (accounts in the builders' order): the older
+//! layout (with the sysvars, recognised by the sysvar's key) and the current builders' layout
+//! without them, both parsed as Agave 4.4 does.
 
 use serde_json::{Value, json};
 
-use crate::ids::STAKE;
+use crate::ids::{CLOCK_SYSVAR, RENT_SYSVAR, STAKE};
 use crate::tests::{Data, info, key, keys, parsed, s};
 
 fn check(accounts: &[[u8; 32]], data: &[u8], kind: &str, expected: Value) {
@@ -15,7 +17,8 @@ fn none(accounts: &[[u8; 32]], data: &[u8]) {
 
 #[test]
 fn initialize() {
-    let (stake, rent, staker, withdrawer, custodian) = (key(1), key(2), key(3), key(4), key(5));
+    let (stake, rent, staker, withdrawer, custodian) =
+        (key(1), RENT_SYSVAR, key(3), key(4), key(5));
     let data = Data::new()
         .u32(0)
         .key(&staker)
@@ -35,12 +38,23 @@ fn initialize() {
             "lockup": {"unixTimestamp": 1_234_567_890, "epoch": 11, "custodian": s(&custodian)},
         }),
     );
-    none(&[stake], &data);
+    // Without the rent sysvar: the current layout, one account.
+    check(
+        &[stake],
+        &data,
+        "initialize",
+        json!({
+            "stakeAccount": s(&stake),
+            "authorized": {"staker": s(&staker), "withdrawer": s(&withdrawer)},
+            "lockup": {"unixTimestamp": 1_234_567_890, "epoch": 11, "custodian": s(&custodian)},
+        }),
+    );
+    none(&[], &data);
 }
 
 #[test]
 fn authorize_staker_and_withdrawer_with_custodian() {
-    let (stake, clock, authority, new, custodian) = (key(1), key(2), key(3), key(4), key(5));
+    let (stake, clock, authority, new, custodian) = (key(1), CLOCK_SYSVAR, key(3), key(4), key(5));
     let data = Data::new().u32(1).key(&new).u32(0).0;
     let base = json!({
         "stakeAccount": s(&stake),
@@ -74,7 +88,8 @@ fn authorize_staker_and_withdrawer_with_custodian() {
 
 #[test]
 fn delegate_split_deactivate_merge() {
-    let a = keys(6);
+    let mut a = keys(6);
+    a[2] = CLOCK_SYSVAR;
     check(
         &a,
         &Data::new().u32(2).0,
@@ -104,13 +119,14 @@ fn delegate_split_deactivate_merge() {
     );
     none(&a[..2], &split);
 
+    let d = [a[0], CLOCK_SYSVAR, a[3]];
     check(
-        &a[..3],
+        &d,
         &Data::new().u32(5).0,
         "deactivate",
-        json!({"stakeAccount": s(&a[0]), "clockSysvar": s(&a[1]), "stakeAuthority": s(&a[2])}),
+        json!({"stakeAccount": s(&d[0]), "clockSysvar": s(&d[1]), "stakeAuthority": s(&d[2])}),
     );
-    none(&a[..2], &Data::new().u32(5).0);
+    none(&d[..2], &Data::new().u32(5).0);
 
     check(
         &a[..5],
@@ -129,7 +145,8 @@ fn delegate_split_deactivate_merge() {
 
 #[test]
 fn withdraw_with_and_without_custodian() {
-    let a = keys(6);
+    let mut a = keys(6);
+    a[2] = CLOCK_SYSVAR;
     let data = Data::new().u32(4).u64(55).0;
     let mut expected = json!({
         "stakeAccount": s(&a[0]),
@@ -148,7 +165,7 @@ fn withdraw_with_and_without_custodian() {
 #[test]
 fn authorize_with_seed() {
     let (stake, base, clock, custodian, owner, new) =
-        (key(1), key(2), key(3), key(4), key(5), key(6));
+        (key(1), key(2), CLOCK_SYSVAR, key(4), key(5), key(6));
     let data = |t: u32| {
         Data::new()
             .u32(8)
@@ -261,7 +278,8 @@ fn set_lockup_and_set_lockup_checked() {
 
 #[test]
 fn initialize_checked_and_authorize_checked() {
-    let a = keys(5);
+    let mut a = keys(5);
+    a[1] = RENT_SYSVAR;
     check(
         &a[..4],
         &Data::new().u32(9).0,
@@ -275,6 +293,7 @@ fn initialize_checked_and_authorize_checked() {
     );
     none(&a[..3], &Data::new().u32(9).0);
 
+    a[1] = CLOCK_SYSVAR;
     let mut expected = json!({
         "stakeAccount": s(&a[0]),
         "clockSysvar": s(&a[1]),
@@ -302,7 +321,7 @@ fn initialize_checked_and_authorize_checked() {
 #[test]
 fn authorize_checked_with_seed() {
     let a = keys(6);
-    let (stake, base, clock, new, custodian, owner) = (a[0], a[1], a[2], a[3], a[4], a[5]);
+    let (stake, base, clock, new, custodian, owner) = (a[0], a[1], CLOCK_SYSVAR, a[3], a[4], a[5]);
     let data = |t: u32| {
         Data::new()
             .u32(11)
@@ -394,4 +413,139 @@ fn deactivate_delinquent_and_redelegate() {
     );
     none(&a[..4], &Data::new().u32(15).0);
     none(&a, &Data::new().u32(18).0);
+}
+
+/// The current builders' layout (`solana-stake-interface` 5): no sysvar accounts, every later
+/// account one or more places earlier, and no sysvar field in the answer (Agave 4.4). A
+/// key other than the sysvar where it would stand means the current layout, whatever the
+/// count: an `authorize` with a custodian has the older layout's length.
+#[test]
+fn current_layouts_without_sysvars() {
+    let a = keys(4);
+    let (stake, authority, new, custodian) = (a[0], a[1], a[2], a[3]);
+    let staker = Data::new().u32(1).key(&new).u32(0).0;
+    let base = json!({
+        "stakeAccount": s(&stake),
+        "authority": s(&authority),
+        "newAuthority": s(&new),
+        "authorityType": "Staker",
+    });
+    check(&[stake, authority], &staker, "authorize", base.clone());
+    let mut with_custodian = base;
+    with_custodian["custodian"] = json!(s(&custodian));
+    check(
+        &[stake, authority, custodian],
+        &staker,
+        "authorize",
+        with_custodian,
+    );
+    none(&[stake], &staker);
+
+    let (vote, destination) = (a[1], a[1]);
+    check(
+        &[stake, vote, authority],
+        &Data::new().u32(2).0,
+        "delegate",
+        json!({
+            "stakeAccount": s(&stake),
+            "voteAccount": s(&vote),
+            "stakeAuthority": s(&authority),
+        }),
+    );
+    none(&[stake, vote], &Data::new().u32(2).0);
+
+    let withdraw = Data::new().u32(4).u64(55).0;
+    let mut expected = json!({
+        "stakeAccount": s(&stake),
+        "destination": s(&destination),
+        "withdrawAuthority": s(&a[2]),
+        "lamports": 55,
+    });
+    check(&a[..3], &withdraw, "withdraw", expected.clone());
+    expected["custodian"] = json!(s(&a[3]));
+    check(&a, &withdraw, "withdraw", expected);
+    none(&a[..2], &withdraw);
+
+    check(
+        &[stake, authority],
+        &Data::new().u32(5).0,
+        "deactivate",
+        json!({"stakeAccount": s(&stake), "stakeAuthority": s(&authority)}),
+    );
+    none(&[stake], &Data::new().u32(5).0);
+
+    check(
+        &a[..3],
+        &Data::new().u32(7).0,
+        "merge",
+        json!({"destination": s(&a[0]), "source": s(&a[1]), "stakeAuthority": s(&a[2])}),
+    );
+    none(&a[..2], &Data::new().u32(7).0);
+
+    let owner = key(9);
+    let seed = Data::new()
+        .u32(8)
+        .key(&new)
+        .u32(1)
+        .bincode_bytes(b"test_seed")
+        .key(&owner)
+        .0;
+    check(
+        &[stake, a[1], custodian],
+        &seed,
+        "authorizeWithSeed",
+        json!({
+            "stakeAccount": s(&stake),
+            "authorityBase": s(&a[1]),
+            "newAuthorized": s(&new),
+            "authorityType": "Withdrawer",
+            "authoritySeed": "test_seed",
+            "authorityOwner": s(&owner),
+            "custodian": s(&custodian),
+        }),
+    );
+
+    check(
+        &a[..3],
+        &Data::new().u32(9).0,
+        "initializeChecked",
+        json!({"stakeAccount": s(&a[0]), "staker": s(&a[1]), "withdrawer": s(&a[2])}),
+    );
+    none(&a[..2], &Data::new().u32(9).0);
+
+    check(
+        &a,
+        &Data::new().u32(10).u32(1).0,
+        "authorizeChecked",
+        json!({
+            "stakeAccount": s(&a[0]),
+            "authority": s(&a[1]),
+            "newAuthority": s(&a[2]),
+            "authorityType": "Withdrawer",
+            "custodian": s(&a[3]),
+        }),
+    );
+    none(&a[..2], &Data::new().u32(10).u32(1).0);
+
+    let checked_seed = Data::new()
+        .u32(11)
+        .u32(0)
+        .bincode_bytes(b"test_seed")
+        .key(&owner)
+        .0;
+    check(
+        &a,
+        &checked_seed,
+        "authorizeCheckedWithSeed",
+        json!({
+            "stakeAccount": s(&a[0]),
+            "authorityBase": s(&a[1]),
+            "newAuthorized": s(&a[2]),
+            "authorityType": "Staker",
+            "authoritySeed": "test_seed",
+            "authorityOwner": s(&owner),
+            "custodian": s(&a[3]),
+        }),
+    );
+    none(&a[..2], &checked_seed);
 }
