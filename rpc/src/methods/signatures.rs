@@ -103,13 +103,19 @@ pub(super) fn signatures_for_address(
 
     // One walk, newest first: every entry of the start slot (but those up to `before`),
     // then entries of older slots that count, until `limit` are found. Agave takes the
-    // start slot's entries whole, so the limit is checked only below it.
+    // start slot's entries whole before `until` filters them, so with an `until` the limit
+    // is checked only below the start slot; without one the first `limit` are the answer
+    // and the walk stops there (a busy address's start slot can hold thousands).
     let mut found: Vec<(Slot, u32, [u8; 64])> = Vec::new();
     let mut scan_error = None;
+    let whole_start_slot = cfg.until.is_some();
     store.address_signatures_rev(address, start, lowest.min(start), |e| {
         if e.slot == start {
             if !before_excluded.contains(&e.signature) {
                 found.push((e.slot, e.transaction_index, e.signature));
+            }
+            if !whole_start_slot && found.len() >= cfg.limit {
+                return ControlFlow::Break(());
             }
             return ControlFlow::Continue(());
         }
