@@ -1,5 +1,7 @@
-//! One way to read a stored block, for every reader of whole blocks: RPC `getBlock` and
-//! `FetchedBlock`, and the archive's block records (`Blockstore::block_record`). reth's
+//! One way to read a stored block, for every reader of blocks: RPC `getBlock` and
+//! `FetchedBlock`, the archive's block records (`Blockstore::block_record`), and
+//! `getTransaction`'s one transaction ([`BlockReader::block_transaction`], which reads the
+//! block only as far as the transaction). reth's
 //! `BlockReader` is the model: a trait over the store that answers with the block's frame
 //! and views, and its history rows on request.
 //!
@@ -19,7 +21,7 @@ use std::ops::Deref;
 use crate::error::{LedgerError, Result};
 use crate::fetch::block::{block_start, parent_blockhash};
 use crate::fetch::store_fetch::ranges_of;
-use crate::fetch::{DataSetView, FetchBuffer};
+use crate::fetch::{DataSetView, FetchBuffer, FoundTransaction};
 use crate::store::{Blockstore, KvEngine, SlotMeta};
 use crate::types::{Hash, Slot};
 
@@ -94,6 +96,18 @@ pub trait BlockReader {
 
     /// The `rewards` row of `slot`.
     fn block_rewards(&self, slot: Slot) -> Result<Option<Vec<u8>>>;
+
+    /// The transaction of `slot`'s block whose first signature is `signature`, with its
+    /// position among the block's transactions (`meta`: the slot's meta as the caller read
+    /// it). The same answers as [`Self::block`] for a missing, dead or purged slot, but only
+    /// the data sets up to the transaction's are read (`fetch::find_tx`).
+    fn block_transaction<'b>(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        signature: &[u8; 64],
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Option<FoundTransaction<'b>>>;
 }
 
 impl<E: KvEngine> BlockReader for Blockstore<E> {
@@ -150,6 +164,16 @@ impl<E: KvEngine> BlockReader for Blockstore<E> {
 
     fn block_rewards(&self, slot: Slot) -> Result<Option<Vec<u8>>> {
         self.rewards_row(slot)
+    }
+
+    fn block_transaction<'b>(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        signature: &[u8; 64],
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Option<FoundTransaction<'b>>> {
+        self.find_block_transaction(slot, meta, signature, buf)
     }
 }
 

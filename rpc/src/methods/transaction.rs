@@ -5,7 +5,7 @@
 //! confirmed block). A status that does not decode counts as absent, as in Agave.
 
 use bstore_ledger::entry::TransactionView;
-use bstore_ledger::fetch::FetchBuffer;
+use bstore_ledger::fetch::{BlockReader, FetchBuffer};
 use bstore_ledger::history::StatusMeta;
 use bstore_ledger::store::StatusLookup;
 use bstore_ledger::{LedgerError, Slot};
@@ -83,7 +83,7 @@ pub(crate) fn get_transaction(
         return Ok("null".into());
     };
     // Reads the block only as far as the data sets holding the transaction.
-    let found = match store.find_block_transaction(slot, &slot_meta, signature, buf) {
+    let found = match store.block_transaction(slot, &slot_meta, signature, buf) {
         Ok(found) => found,
         Err(LedgerError::DeadSlot { .. } | LedgerError::SlotCleanedUp { .. }) => {
             return Ok("null".into());
