@@ -12,7 +12,7 @@
 #   scripts/bench-insert-agave.sh [SLOTS] [DATA] [ROUNDS]          (default 200 64 7)
 #
 #   BSTORE_AGAVE_TOOL     a built agave-interop to use as is (nothing is built for Agave)
-#   BSTORE_AGAVE_VERSION  otherwise: 4.2 (default) or 4.3, built incrementally as
+#   BSTORE_AGAVE_VERSION  otherwise: 4.2 (default), 4.3 or 4.4, built incrementally as
 #                         scripts/interop-agave.sh does (first build ~60 min)
 #   BSTORE_AGAVE_TARGET   the tool's target dir (defaults as in scripts/interop-agave.sh)
 set -euo pipefail

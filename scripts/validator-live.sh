@@ -28,7 +28,7 @@
 #     --keep        keep the run's directory (ledger, logs, records) after the run
 #     --skip-load   skip the load comparison
 #   BSTORE_AGAVE_TOOL    an existing agave-interop binary (skips its build)
-#   BSTORE_AGAVE_VERSION 4.2 (default) or 4.3: which Agave the tool is built on
+#   BSTORE_AGAVE_VERSION 4.2 (default), 4.3 or 4.4: which Agave the tool is built on
 #   BSTORE_AGAVE_TARGET  target dir of the tool's build (default ~/.cache/bstore/target-agave4)
 #   CARGO_TARGET_DIR     target dir of the bstore workspace, honoured as everywhere
 #   BSTORE_LIVE_DIR      the run's directory (default: a new one under /tmp)
