@@ -3,9 +3,12 @@
 //! growing size (1, 2, 4, … sets), and the read stops at the group holding the transaction.
 //! A transaction early in a block costs a fraction of the whole fetch; one in the last set
 //! costs the whole fetch plus one bounded read call per doubling. The answer is the one
-//! [`fetch_block_views`](super::fetch_block_views) gives: the same meta read, dead check,
-//! purge guard and data-set checks, and the transaction's position counted among the
-//! block's transactions from its start ([`block_start`](super::block_start)).
+//! [`fetch_block_views`](super::fetch_block_views) gives: the same meta read, dead check and
+//! purge guard, the same checks on every data set read, and the transaction's position
+//! counted among the block's transactions from its start
+//! ([`block_start`](super::block_start)). The one difference: a damaged data set after the
+//! transaction's group is never read, so it cannot fail the lookup as it fails a whole-block
+//! fetch.
 
 use crate::entry::TransactionView;
 use crate::error::Result;

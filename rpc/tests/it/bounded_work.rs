@@ -38,18 +38,7 @@ fn a_burst_of_slot_methods_beyond_the_scan_pool_is_refused() {
     let mut busy = 0;
     // Bounded: 16 simultaneous calls on one thread with no queue collide within a few rounds.
     for _ in 0..20 {
-        let barrier = Arc::new(Barrier::new(16));
-        let handles: Vec<_> = (0..16)
-            .map(|_| {
-                let (barrier, body) = (Arc::clone(&barrier), body.clone());
-                std::thread::spawn(move || {
-                    barrier.wait();
-                    post(addr, body.as_bytes())
-                })
-            })
-            .collect();
-        for h in handles {
-            let (status, text) = h.join().expect("client thread");
+        for (status, text) in burst(addr, &body, 16) {
             assert_eq!(status, 200);
             let r: Value = serde_json::from_str(&text).expect("JSON");
             if r["error"]["code"] == -32005 {

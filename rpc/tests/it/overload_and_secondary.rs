@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bstore_ledger::Slot;
@@ -31,18 +31,7 @@ fn a_burst_beyond_the_workers_is_refused_not_queued() {
     let mut busy = 0;
     // Bounded: a burst of 16 on one worker with no queue collides within a few rounds.
     for _ in 0..20 {
-        let barrier = Arc::new(Barrier::new(16));
-        let handles: Vec<_> = (0..16)
-            .map(|_| {
-                let (barrier, body) = (Arc::clone(&barrier), body.clone());
-                std::thread::spawn(move || {
-                    barrier.wait();
-                    post(addr, body.as_bytes())
-                })
-            })
-            .collect();
-        for h in handles {
-            let (status, text) = h.join().expect("client thread");
+        for (status, text) in burst(addr, &body, 16) {
             assert_eq!(status, 200);
             let r: Value = serde_json::from_str(&text).expect("JSON");
             if r["error"]["code"] == -32005 {
@@ -96,20 +85,9 @@ fn point_reads_never_wait_for_the_scan_workers() {
                "params": [[signature], {"searchTransactionHistory": true}]}),
         json!({"jsonrpc": "2.0", "id": 1, "method": "getSlot", "params": []}),
     ];
-    let burst = |body: &Value, addr: std::net::SocketAddr| -> usize {
-        let barrier = Arc::new(Barrier::new(16));
-        let handles: Vec<_> = (0..16)
-            .map(|_| {
-                let (barrier, body) = (Arc::clone(&barrier), body.to_string());
-                std::thread::spawn(move || {
-                    barrier.wait();
-                    post(addr, body.as_bytes())
-                })
-            })
-            .collect();
+    let refused = |body: &Value, addr: std::net::SocketAddr| -> usize {
         let mut busy = 0;
-        for h in handles {
-            let (status, text) = h.join().expect("client thread");
+        for (status, text) in burst(addr, &body.to_string(), 16) {
             assert_eq!(status, 200);
             let r: Value = serde_json::from_str(&text).expect("JSON");
             if r["error"]["code"] == -32005 {
@@ -123,7 +101,7 @@ fn point_reads_never_wait_for_the_scan_workers() {
     for _ in 0..10 {
         for body in &point_reads {
             assert_eq!(
-                burst(body, addr),
+                refused(body, addr),
                 0,
                 "a point read waited for a scan worker: {body}"
             );
@@ -134,7 +112,7 @@ fn point_reads_never_wait_for_the_scan_workers() {
     let tx = json!({"jsonrpc": "2.0", "id": 1, "method": "getTransaction",
                     "params": [signature, {"maxSupportedTransactionVersion": 0}]});
     assert!(
-        (0..40).any(|_| burst(&tx, addr) > 0),
+        (0..40).any(|_| refused(&tx, addr) > 0),
         "16 simultaneous getTransaction calls on one scan worker never collided"
     );
     // With `inline_point_reads` off, the same point reads queue for the one worker too.
@@ -144,7 +122,7 @@ fn point_reads_never_wait_for_the_scan_workers() {
         ..RpcConfig::default()
     });
     assert!(
-        (0..40).any(|_| burst(&point_reads[0], pooled.addr()) > 0),
+        (0..40).any(|_| refused(&point_reads[0], pooled.addr()) > 0),
         "16 simultaneous pooled getSignaturesForAddress calls on one worker never collided"
     );
 }

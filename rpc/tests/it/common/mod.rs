@@ -360,6 +360,25 @@ pub(crate) fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
     (status, body.to_string())
 }
 
+/// `clients` threads post `body` to `addr` at the same moment (a barrier); every answer,
+/// as `post` returns it, in thread order.
+pub(crate) fn burst(addr: SocketAddr, body: &str, clients: usize) -> Vec<(u16, String)> {
+    let barrier = Arc::new(std::sync::Barrier::new(clients));
+    let handles: Vec<_> = (0..clients)
+        .map(|_| {
+            let (barrier, body) = (Arc::clone(&barrier), body.to_string());
+            std::thread::spawn(move || {
+                barrier.wait();
+                post(addr, body.as_bytes())
+            })
+        })
+        .collect();
+    handles
+        .into_iter()
+        .map(|h| h.join().expect("client thread"))
+        .collect()
+}
+
 /// Base64 of bytes (the tests compare transaction bytes as the clients print them).
 pub(crate) fn b64(bytes: &[u8]) -> String {
     use base64::Engine;
