@@ -37,8 +37,9 @@ pub(crate) async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result
 
 /// The block of `slot` by the ledger's [`BlockReader`], with Agave's answers for what is no
 /// block: a slot not stored, not full, without entries, or dead (checked by the reader
-/// unless the caller hands over a meta it checked itself) is "not available"; one purged (also during the read) is
-/// cleaned up (-32001, never a torn block); anything else is a ledger fault, logged with its
+/// unless the caller hands over a meta it checked itself) is "not available"; one purged
+/// (by this process, also during the read, or by another: not stored and below the first
+/// available block) is cleaned up (-32001, never a torn block); anything else is a ledger fault, logged with its
 /// context and reported as an internal error. `getBlock` and `FetchedBlock` both read here.
 pub(crate) fn read_block<'b>(
     chain: &Chain<'_>,
@@ -48,7 +49,20 @@ pub(crate) fn read_block<'b>(
 ) -> Result<Block<'b>, RpcError> {
     match chain.store().block(slot, read, buf) {
         Ok(Some(block)) => Ok(block),
-        Ok(None) | Err(LedgerError::DeadSlot { .. }) => Err(RpcError::BlockNotAvailable { slot }),
+        // A slot with no meta below the first available block was purged (by another
+        // process, whose purge marks this one cannot see): Agave's `check_slot_cleaned_up`.
+        Ok(None) => {
+            let first_available = chain.first_available_block()?;
+            Err(if slot < first_available {
+                RpcError::BlockCleanedUp {
+                    slot,
+                    first_available,
+                }
+            } else {
+                RpcError::BlockNotAvailable { slot }
+            })
+        }
+        Err(LedgerError::DeadSlot { .. }) => Err(RpcError::BlockNotAvailable { slot }),
         Err(LedgerError::SlotCleanedUp { .. }) => Err(RpcError::BlockCleanedUp {
             slot,
             first_available: chain.first_available_block()?,

@@ -8,6 +8,7 @@ use bstore_ledger::Hash;
 use bstore_ledger::Slot;
 use bstore_ledger::fetch::FetchBuffer;
 use bstore_ledger::store::columns::Meta;
+use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_rpc::params::BlockConfig;
 use bstore_rpc::{FetchedBlock, RpcConfig, RpcError, code};
 use serde_json::json;
@@ -59,4 +60,26 @@ fn a_purged_slot_is_cleaned_up_for_fetched_block_too() {
         "{err:?}"
     );
     assert_eq!(err.code(), code::BLOCK_CLEANED_UP);
+}
+
+/// A slot purged by the writer, seen from another process's store (which never saw the
+/// purge, only its result): cleaned up (-32001) below the first available block, as
+/// getBlock answers, not "not available".
+#[test]
+fn a_slot_purged_by_another_process_is_cleaned_up_for_fetched_block() {
+    let t = TestServer::start(RpcConfig::default());
+    // Everything up to the slot goes; roots S1 and S2 stay, so the first available block
+    // is S2 (a first root's block lacks its parent's blockhash).
+    let slot = Slot(SYNTH_FIRST);
+    t.ledger.store.purge_slots(Slot(0), slot).expect("purge");
+    let reader = Blockstore::open(t.ledger.dir.path(), AccessMode::ReadOnly).expect("read-only");
+    let mut buf = FetchBuffer::new();
+    let err = FetchedBlock::fetch(&reader, slot, &mut buf).expect_err("purged");
+    assert!(
+        matches!(err, RpcError::BlockCleanedUp { slot: s, .. } if s == slot),
+        "{err:?}"
+    );
+    // A slot above the ledger's end is still only "not available".
+    let err = FetchedBlock::fetch(&reader, Slot(u64::MAX - 1), &mut buf).expect_err("absent");
+    assert!(matches!(err, RpcError::BlockNotAvailable { .. }), "{err:?}");
 }
