@@ -65,21 +65,19 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// The block times of `slots`, in the order given: one multi-get.
     pub fn block_times(&self, slots: &[Slot]) -> Result<Vec<Option<i64>>> {
-        let mut order: Vec<usize> = (0..slots.len()).collect();
-        order.sort_unstable_by_key(|&i| slots.get(i).copied());
-        let keys: Vec<_> = order
+        let keys = slots
             .iter()
-            .filter_map(|&i| slots.get(i))
             .map(|&slot| BlockTime::encode_key(slot))
             .collect();
-        let values = self.engine.multi_get_pinned::<BlockTime>(&keys)?;
-        let mut out = vec![None; slots.len()];
-        for (&i, value) in order.iter().zip(values) {
-            if let (Some(out), Some(&slot), Some(bytes)) = (out.get_mut(i), slots.get(i), value) {
-                *out = Some(BlockTime::decode_value(slot, &bytes)?);
-            }
-        }
-        Ok(out)
+        rows_in_order::<E, BlockTime>(&self.engine, keys)?
+            .into_iter()
+            .zip(slots)
+            .map(|(value, &slot)| {
+                value
+                    .map(|bytes| BlockTime::decode_value(slot, &bytes))
+                    .transpose()
+            })
+            .collect()
     }
 
     /// The value at `signature ‖ slot` of a signature-keyed column.
@@ -150,24 +148,35 @@ fn signature_rows<'e, E: KvEngine, C: Column<KeyBytes = [u8; 72]>>(
     signature_rows_at::<E, C>(engine, &at)
 }
 
-/// Values of `C` at `signature ‖ slot` for each pair, in the order given: one multi-get
-/// over the keys sorted ascending (the engine's contract), mapped back.
+/// Values of `C` at `signature ‖ slot` for each pair, in the order given: one multi-get.
 fn signature_rows_at<'e, E: KvEngine, C: Column<KeyBytes = [u8; 72]>>(
     engine: &'e Engine<E>,
     at: &[(Slot, &[u8; 64])],
 ) -> Result<Vec<Option<E::Pinned<'e>>>> {
-    let mut keyed: Vec<([u8; 72], usize)> = at
+    let keys = at
         .iter()
-        .enumerate()
-        .map(|(i, (slot, sig))| (signature_slot_key(sig, *slot), i))
+        .map(|(slot, sig)| signature_slot_key(sig, *slot))
         .collect();
-    keyed.sort_unstable();
-    let keys: Vec<[u8; 72]> = keyed.iter().map(|(key, _)| *key).collect();
-    let values = engine.multi_get_pinned::<C>(&keys)?;
-    let mut out: Vec<Option<E::Pinned<'e>>> = at.iter().map(|_| None).collect();
-    for ((_, i), value) in keyed.iter().zip(values) {
-        if let Some(slot_out) = out.get_mut(*i) {
-            *slot_out = value;
+    rows_in_order::<E, C>(engine, keys)
+}
+
+/// Values of `C` at `keys`, in the order given: one multi-get over the keys sorted
+/// ascending (the engine's contract), mapped back to their places.
+fn rows_in_order<'e, E: KvEngine, C: Column>(
+    engine: &'e Engine<E>,
+    keys: Vec<C::KeyBytes>,
+) -> Result<Vec<Option<E::Pinned<'e>>>> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let key = |i: usize| keys.get(i).map(AsRef::as_ref).unwrap_or_default();
+        key(a).cmp(key(b))
+    });
+    let sorted: Vec<C::KeyBytes> = order.iter().filter_map(|&i| keys.get(i).copied()).collect();
+    let values = engine.multi_get_pinned::<C>(&sorted)?;
+    let mut out: Vec<Option<E::Pinned<'e>>> = keys.iter().map(|_| None).collect();
+    for (&i, value) in order.iter().zip(values) {
+        if let Some(place) = out.get_mut(i) {
+            *place = value;
         }
     }
     Ok(out)
