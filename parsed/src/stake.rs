@@ -116,10 +116,53 @@ fn decode(data: &[u8]) -> Option<Body<'_>> {
     })
 }
 
-/// Whether account `i` of `ix` is `sysvar` (the older layout, see the module docs).
-fn holds(ix: &Ix<'_>, i: usize, sysvar: &[u8; 32]) -> bool {
-    ix.accounts.get(i) == Some(sysvar)
+/// An instruction's account layout (module docs): in the older one, the sysvar accounts
+/// named `sysvars` stand from index `at` on, the first being `sysvar`; every account after
+/// them stands that many places later than in the current layout.
+struct Layout {
+    older: bool,
+    at: usize,
+    sysvars: &'static [&'static str],
 }
+
+impl Layout {
+    /// The layout of `ix`, which must hold `needs` accounts in the current layout (and the
+    /// sysvars besides in the older one: Agave's account-count check of each layout).
+    fn of(
+        ix: &Ix<'_>,
+        at: usize,
+        sysvar: &[u8; 32],
+        sysvars: &'static [&'static str],
+        needs: usize,
+    ) -> Option<Self> {
+        let older = ix.accounts.get(at) == Some(sysvar);
+        ix.need(if older { needs + sysvars.len() } else { needs })?;
+        Some(Self { older, at, sysvars })
+    }
+
+    /// Where account `i` of the current layout stands in this instruction.
+    fn index(&self, i: usize) -> usize {
+        if self.older && i >= self.at {
+            i + self.sysvars.len()
+        } else {
+            i
+        }
+    }
+
+    /// Adds the older layout's sysvar fields to `info` (nothing in the current layout).
+    fn add_sysvars(&self, ix: &Ix<'_>, info: &mut Map<String, Value>) -> Option<()> {
+        if self.older {
+            for (n, name) in self.sysvars.iter().enumerate() {
+                info.insert((*name).into(), ix.key(self.at + n)?.into());
+            }
+        }
+        Some(())
+    }
+}
+
+const CLOCK: &[&str] = &["clockSysvar"];
+const CLOCK_AND_HISTORY: &[&str] = &["clockSysvar", "stakeHistorySysvar"];
+const RENT: &[&str] = &["rentSysvar"];
 
 pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
     let body = decode(ix.data)?;
@@ -132,6 +175,8 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
             info.insert(name.into(), key.into());
         }
     };
+    // Accounts by their index in the current layout.
+    let at = |layout: &Layout, i: usize| ix.key(layout.index(i));
     match body {
         Body::Initialize {
             staker,
@@ -140,8 +185,7 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
             epoch,
             custodian,
         } => {
-            let legacy = holds(ix, 1, &RENT_SYSVAR);
-            ix.need(if legacy { 2 } else { 1 })?;
+            let layout = Layout::of(ix, 1, &RENT_SYSVAR, RENT, 1)?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
                 "authorized": {"staker": b58(&staker), "withdrawer": b58(&withdrawer)},
@@ -151,41 +195,30 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
                     "custodian": b58(&custodian),
                 },
             }));
-            if legacy {
-                info.insert("rentSysvar".into(), k(1)?.into());
-            }
+            layout.add_sysvars(ix, &mut info)?;
             Parsed::new("initialize", info.into())
         }
         Body::Authorize(new_authority, authority_type) => {
-            let legacy = holds(ix, 1, &CLOCK_SYSVAR);
-            ix.need(if legacy { 3 } else { 2 })?;
-            let authority = if legacy { 2 } else { 1 };
+            let layout = Layout::of(ix, 1, &CLOCK_SYSVAR, CLOCK, 2)?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
-                "authority": k(authority)?,
+                "authority": at(&layout, 1)?,
                 "newAuthority": b58(&new_authority),
                 "authorityType": authority_type,
             }));
-            if legacy {
-                info.insert("clockSysvar".into(), k(1)?.into());
-            }
-            extra(&mut info, "custodian", authority + 1);
+            layout.add_sysvars(ix, &mut info)?;
+            extra(&mut info, "custodian", layout.index(2));
             Parsed::new("authorize", info.into())
         }
         Body::Delegate => {
-            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
-            ix.need(if legacy { 6 } else { 3 })?;
-            let authority = if legacy { 5 } else { 2 };
+            let sysvars = &["clockSysvar", "stakeHistorySysvar", "stakeConfigAccount"];
+            let layout = Layout::of(ix, 2, &CLOCK_SYSVAR, sysvars, 3)?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
                 "voteAccount": k(1)?,
-                "stakeAuthority": k(authority)?,
+                "stakeAuthority": at(&layout, 2)?,
             }));
-            if legacy {
-                info.insert("clockSysvar".into(), k(2)?.into());
-                info.insert("stakeHistorySysvar".into(), k(3)?.into());
-                info.insert("stakeConfigAccount".into(), k(4)?.into());
-            }
+            layout.add_sysvars(ix, &mut info)?;
             Parsed::new("delegate", info.into())
         }
         Body::Split(lamports) => {
@@ -201,30 +234,24 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
             )
         }
         Body::Withdraw(lamports) => {
-            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
-            ix.need(if legacy { 5 } else { 3 })?;
-            let authority = if legacy { 4 } else { 2 };
+            let layout = Layout::of(ix, 2, &CLOCK_SYSVAR, CLOCK_AND_HISTORY, 3)?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
                 "destination": k(1)?,
-                "withdrawAuthority": k(authority)?,
+                "withdrawAuthority": at(&layout, 2)?,
                 "lamports": lamports,
             }));
-            if legacy {
-                info.insert("clockSysvar".into(), k(2)?.into());
-                info.insert("stakeHistorySysvar".into(), k(3)?.into());
-            }
-            extra(&mut info, "custodian", authority + 1);
+            layout.add_sysvars(ix, &mut info)?;
+            extra(&mut info, "custodian", layout.index(3));
             Parsed::new("withdraw", info.into())
         }
         Body::Deactivate => {
-            let legacy = holds(ix, 1, &CLOCK_SYSVAR);
-            ix.need(if legacy { 3 } else { 2 })?;
-            let authority = if legacy { 2 } else { 1 };
-            let mut info = object(json!({"stakeAccount": k(0)?, "stakeAuthority": k(authority)?}));
-            if legacy {
-                info.insert("clockSysvar".into(), k(1)?.into());
-            }
+            let layout = Layout::of(ix, 1, &CLOCK_SYSVAR, CLOCK, 2)?;
+            let mut info = object(json!({
+                "stakeAccount": k(0)?,
+                "stakeAuthority": at(&layout, 1)?,
+            }));
+            layout.add_sysvars(ix, &mut info)?;
             Parsed::new("deactivate", info.into())
         }
         Body::SetLockup(lockup) => {
@@ -239,22 +266,17 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
             )
         }
         Body::Merge => {
-            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
-            ix.need(if legacy { 5 } else { 3 })?;
-            let authority = if legacy { 4 } else { 2 };
+            let layout = Layout::of(ix, 2, &CLOCK_SYSVAR, CLOCK_AND_HISTORY, 3)?;
             let mut info = object(json!({
                 "destination": k(0)?,
                 "source": k(1)?,
-                "stakeAuthority": k(authority)?,
+                "stakeAuthority": at(&layout, 2)?,
             }));
-            if legacy {
-                info.insert("clockSysvar".into(), k(2)?.into());
-                info.insert("stakeHistorySysvar".into(), k(3)?.into());
-            }
+            layout.add_sysvars(ix, &mut info)?;
             Parsed::new("merge", info.into())
         }
         Body::AuthorizeWithSeed(args, new_authorized) => {
-            ix.need(2)?;
+            let layout = Layout::of(ix, 2, &CLOCK_SYSVAR, CLOCK, 2)?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
                 "authorityBase": k(1)?,
@@ -263,59 +285,44 @@ pub(super) fn parse(ix: &Ix<'_>) -> Option<Parsed> {
                 "authoritySeed": args.seed,
                 "authorityOwner": b58(&args.owner),
             }));
-            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
-            if legacy {
-                info.insert("clockSysvar".into(), k(2)?.into());
-            }
-            extra(&mut info, "custodian", if legacy { 3 } else { 2 });
+            layout.add_sysvars(ix, &mut info)?;
+            extra(&mut info, "custodian", layout.index(2));
             Parsed::new("authorizeWithSeed", info.into())
         }
         Body::InitializeChecked => {
-            let legacy = holds(ix, 1, &RENT_SYSVAR);
-            ix.need(if legacy { 4 } else { 3 })?;
-            let staker = if legacy { 2 } else { 1 };
+            let layout = Layout::of(ix, 1, &RENT_SYSVAR, RENT, 3)?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
-                "staker": k(staker)?,
-                "withdrawer": k(staker + 1)?,
+                "staker": at(&layout, 1)?,
+                "withdrawer": at(&layout, 2)?,
             }));
-            if legacy {
-                info.insert("rentSysvar".into(), k(1)?.into());
-            }
+            layout.add_sysvars(ix, &mut info)?;
             Parsed::new("initializeChecked", info.into())
         }
         Body::AuthorizeChecked(authority_type) => {
-            let legacy = holds(ix, 1, &CLOCK_SYSVAR);
-            ix.need(if legacy { 4 } else { 3 })?;
-            let authority = if legacy { 2 } else { 1 };
+            let layout = Layout::of(ix, 1, &CLOCK_SYSVAR, CLOCK, 3)?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
-                "authority": k(authority)?,
-                "newAuthority": k(authority + 1)?,
+                "authority": at(&layout, 1)?,
+                "newAuthority": at(&layout, 2)?,
                 "authorityType": authority_type,
             }));
-            if legacy {
-                info.insert("clockSysvar".into(), k(1)?.into());
-            }
-            extra(&mut info, "custodian", authority + 2);
+            layout.add_sysvars(ix, &mut info)?;
+            extra(&mut info, "custodian", layout.index(3));
             Parsed::new("authorizeChecked", info.into())
         }
         Body::AuthorizeCheckedWithSeed(args) => {
-            let legacy = holds(ix, 2, &CLOCK_SYSVAR);
-            ix.need(if legacy { 4 } else { 3 })?;
-            let new_authorized = if legacy { 3 } else { 2 };
+            let layout = Layout::of(ix, 2, &CLOCK_SYSVAR, CLOCK, 3)?;
             let mut info = object(json!({
                 "stakeAccount": k(0)?,
                 "authorityBase": k(1)?,
-                "newAuthorized": k(new_authorized)?,
+                "newAuthorized": at(&layout, 2)?,
                 "authorityType": args.authority_type,
                 "authoritySeed": args.seed,
                 "authorityOwner": b58(&args.owner),
             }));
-            if legacy {
-                info.insert("clockSysvar".into(), k(2)?.into());
-            }
-            extra(&mut info, "custodian", new_authorized + 1);
+            layout.add_sysvars(ix, &mut info)?;
+            extra(&mut info, "custodian", layout.index(3));
             Parsed::new("authorizeCheckedWithSeed", info.into())
         }
         Body::SetLockupChecked(lockup) => {
