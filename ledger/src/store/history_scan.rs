@@ -1,9 +1,9 @@
 //! Scans of the signature-keyed history columns (`docs/history.md#columns`), bounded:
 //!
-//! - the slots holding a status for one signature (`transaction_status`, key
-//!   signature ‖ slot), for `getTransaction` / `getSignatureStatuses`, and
-//!   [`StatusLookup`], which finds the first accepted status of many signatures through one
-//!   cursor (`getSignaturesForAddress` looks up one per entry);
+//! - the statuses of signatures (`transaction_status`, key signature ‖ slot) through
+//!   [`StatusLookup`], which finds the first accepted status of many signatures with one
+//!   cursor, for `getTransaction`, `getSignatureStatuses` and `getSignaturesForAddress`
+//!   (one lookup per entry);
 //! - the signatures touching one address (`address_signatures`, key address ‖ slot ‖
 //!   transaction index (u32 BE) ‖ signature), newest first, for `getSignaturesForAddress`.
 //!
@@ -52,28 +52,6 @@ impl<E: KvEngine> Blockstore<E> {
                 .engine
                 .cursor::<TransactionStatus>(&[], None, Direction::Forward),
         }
-    }
-
-    /// The slots at or above `from` holding a status for `signature`, ascending, at most
-    /// [`MAX_SLOTS_PER_SIGNATURE`].
-    pub fn status_slots(&self, signature: &[u8; 64], from: Slot) -> Result<Vec<Slot>> {
-        let lower = signature_slot_key(signature, from);
-        let upper = next_prefix(signature);
-        let mut cursor = self.engine.cursor::<TransactionStatus>(
-            &lower,
-            upper.as_ref().map(|u| &u[..]),
-            Direction::Forward,
-        );
-        let mut slots = Vec::new();
-        while let Some(entry) = cursor.advance() {
-            let (key, _) = entry?;
-            let (_, slot) = TransactionStatus::decode_key(key)?;
-            slots.push(slot);
-            if slots.len() >= MAX_SLOTS_PER_SIGNATURE {
-                break;
-            }
-        }
-        Ok(slots)
     }
 
     /// The entries of `address` in `slot`, in key order (transaction index, signature).
