@@ -9,14 +9,14 @@
 //!
 //! Each case reports the round trip; the ratio inline / pooled is what the hand-off costs.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_rpc::{RpcConfig, RpcServer};
+use bstore_testkit::http::KeepAlive;
 use criterion::{Criterion, criterion_main};
 
 /// The allocator the `bstore` binary uses.
@@ -27,50 +27,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const ADDRESS: &str = "GQJ2rGU6Mo7SQa5ceBWZYPvimkxLP7pHNjxdD3i6NN2m";
 const SIGNATURE: &str =
     "NmUnZ9g1uKN2iSMR52CcqBRaJRN2q2TTxAFxfEAbA3dSAgVo14LwNDL5XJpLGfoFJT8B3DtHfkxz2ZuaAYUijgS";
-
-/// One keep-alive HTTP/1.1 connection.
-struct Client {
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
-}
-
-impl Client {
-    fn connect(addr: SocketAddr) -> Self {
-        let writer = TcpStream::connect(addr).expect("connect");
-        writer.set_nodelay(true).expect("nodelay");
-        let reader = BufReader::new(writer.try_clone().expect("clone"));
-        Self { reader, writer }
-    }
-
-    /// Posts `body` and returns the response body.
-    fn post(&mut self, body: &str) -> String {
-        let request = format!(
-            "POST / HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        self.writer
-            .write_all(request.as_bytes())
-            .expect("write request");
-        let mut length = None;
-        let mut line = String::new();
-        loop {
-            line.clear();
-            self.reader.read_line(&mut line).expect("read header");
-            let header = line.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':')
-                && name.eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse::<usize>().ok();
-            }
-        }
-        let mut body = vec![0; length.expect("Content-Length")];
-        self.reader.read_exact(&mut body).expect("read body");
-        String::from_utf8(body).expect("utf-8 body")
-    }
-}
 
 fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>) {
     let tar =
@@ -124,14 +80,17 @@ fn bench(c: &mut Criterion) {
     for (method, body) in &cases {
         let mut group = c.benchmark_group(format!("rpc_point_reads/{method}"));
         for (name, server) in &servers {
-            let mut client = Client::connect(server.local_addr());
+            let mut client = KeepAlive::connect(server.local_addr()).expect("connect");
             // The answer is a real one (entries, a status, a slot), the same from both.
-            let first = client.post(body);
+            let first = client.post(body).expect("answer");
             assert!(
                 first.contains("\"result\":") && !first.contains("\"result\":[]"),
                 "{method}: {first}"
             );
-            group.bench_function(*name, |b| b.iter(|| client.post(body)));
+            let mut sink = Vec::new();
+            group.bench_function(*name, |b| {
+                b.iter(|| client.post_into(body, &mut sink).expect("answer"))
+            });
         }
         group.finish();
     }

@@ -10,7 +10,7 @@
 //! Bounded in count and time: each run stops at `--requests` requests or `--seconds`.
 //! usage: rpc_load [--slots N] [--shreds N] [--requests N] [--seconds S] [--workers N]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,6 +22,7 @@ use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 use bstore_rpc::params::BlockConfig;
 use bstore_rpc::{FetchedBlock, Limits, RpcConfig, RpcServer};
+use bstore_testkit::http::KeepAlive;
 use serde_json::{Value, json};
 
 struct Args {
@@ -164,50 +165,6 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// One keep-alive HTTP/1.1 connection.
-struct Conn {
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
-}
-
-impl Conn {
-    fn open(addr: SocketAddr) -> Self {
-        let s = TcpStream::connect(addr).expect("connect");
-        s.set_nodelay(true).expect("nodelay");
-        Self {
-            reader: BufReader::new(s.try_clone().expect("clone")),
-            writer: s,
-        }
-    }
-
-    /// Returns the body length and whether it was a JSON-RPC error.
-    fn post(&mut self, addr: SocketAddr, body: &str, sink: &mut Vec<u8>) -> (usize, bool) {
-        let head = format!(
-            "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        );
-        self.writer.write_all(head.as_bytes()).expect("write");
-        self.writer.write_all(body.as_bytes()).expect("write");
-        let mut len = 0usize;
-        let mut line = String::new();
-        loop {
-            line.clear();
-            self.reader.read_line(&mut line).expect("read header");
-            let l = line.trim_end();
-            if l.is_empty() {
-                break;
-            }
-            if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
-                len = v.trim().parse().expect("length");
-            }
-        }
-        sink.resize(len, 0);
-        self.reader.read_exact(sink).expect("read body");
-        let head_of_body = &sink[..sink.len().min(40)];
-        (len, head_of_body.windows(8).any(|w| w == b"\"error\":"))
-    }
-}
-
 struct LoadResult {
     requests: u64,
     errors: u64,
@@ -228,7 +185,7 @@ fn load(addr: SocketAddr, a: &Args, clients: usize, cfg: &Value) -> LoadResult {
             let (next, errors, bytes, cfg) = (next.clone(), errors.clone(), bytes.clone(), cfg.clone());
             let (total, slots) = (a.requests, a.slots);
             std::thread::spawn(move || {
-                let mut conn = Conn::open(addr);
+                let mut conn = KeepAlive::connect(addr).expect("connect");
                 let mut sink = Vec::new();
                 let mut lat = Vec::new();
                 loop {
@@ -239,9 +196,11 @@ fn load(addr: SocketAddr, a: &Args, clients: usize, cfg: &Value) -> LoadResult {
                     let slot = FIRST_SLOT + 1 + n % (slots - 1);
                     let body = json!({"jsonrpc": "2.0", "id": n, "method": "getBlock", "params": [slot, cfg]}).to_string();
                     let t = Instant::now();
-                    let (len, is_err) = conn.post(addr, &body, &mut sink);
+                    conn.post_into(&body, &mut sink).expect("answer");
                     lat.push(t.elapsed());
-                    bytes.fetch_add(len as u64, Ordering::Relaxed);
+                    bytes.fetch_add(sink.len() as u64, Ordering::Relaxed);
+                    let head_of_body = &sink[..sink.len().min(40)];
+                    let is_err = head_of_body.windows(8).any(|w| w == b"\"error\":");
                     if is_err {
                         errors.fetch_add(1, Ordering::Relaxed);
                     }

@@ -17,6 +17,14 @@ pub enum TestkitError {
         /// The ledger's error.
         source: LedgerError,
     },
+    /// An HTTP client step failed: which, and the socket's error.
+    #[error("http: {what}: {source}")]
+    Http {
+        /// The step (connect, write the request, read a header, ...).
+        what: &'static str,
+        /// The socket's error.
+        source: std::io::Error,
+    },
     /// A thread or service of the run went away: which, and what happened.
     #[error("pipeline: {0}")]
     Stopped(&'static str),

@@ -8,6 +8,7 @@
 //! - [`contention`]: the controls the pipeline's readers run under so they do not starve
 //!   replay (a permit gate and a lower thread priority).
 //! - [`floor`]: the fetch benchmarks' floor (the reads of a fetch and one copy, no checks).
+//! - [`http`]: a keep-alive JSON-RPC client for the RPC benchmarks and load tools.
 //!
 //! Production admission is the RPC server's fetch workers (`bstore_rpc`), not these: see
 //! `docs/admission.md` in the repository.
@@ -15,6 +16,7 @@
 pub mod contention;
 mod error;
 pub mod floor;
+pub mod http;
 pub mod pipeline;
 
 pub use error::TestkitError;
