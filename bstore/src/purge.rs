@@ -87,6 +87,7 @@ pub(crate) fn purge(
         "slots_with_meta": stats.slots_with_meta,
         "data_shreds": stats.data_shreds,
         "history_unreadable_slots": stats.history_unreadable,
+        "placeholders_kept": stats.placeholders_kept,
         "bytes_before": before,
         "bytes_after": after,
         "space_reserve_bytes": reserve.len()?,

@@ -63,13 +63,7 @@ fn purging_history_leaves_the_rows_agaves_purge_leaves() {
     let before = super::common::history_rows(&agave_side);
 
     let purged: Purged = agave(&["purge", "--ledger", s(&agave_side), "101", "102"]);
-    assert_eq!(
-        purged,
-        Purged {
-            start: 101,
-            end: 102
-        }
-    );
+    assert_eq!((purged.start, purged.end), (101, 102), "{purged:?}");
     super::common::bstore(&["ledger", "purge", "--ledger", s(&bstore_side), "101", "102"]);
 
     let by_agave = super::common::history_rows(&agave_side);

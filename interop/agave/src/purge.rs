@@ -26,7 +26,11 @@ pub fn purge(ledger: &Path, start: u64, end: u64) -> Result<Purged> {
     let blockstore = open::blockstore(ledger, Access::Primary)?;
     agave_api::purge(&blockstore, start, end)
         .context(format!("Agave purge of slots {start}..={end}"))?;
-    Ok(Purged { start, end })
+    Ok(Purged {
+        start,
+        end,
+        agave: agave_api::AGAVE_VERSION.to_string(),
+    })
 }
 
 /// For each slot, what replay and RPC write once the slot is replayed: the bank hash

@@ -19,14 +19,17 @@ pub struct MarkedDead {
     pub dead: Vec<u64>,
 }
 
-/// `purge`: the inclusive slot range purged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// `purge`: the inclusive slot range purged, and by which Agave release (4.2 removes a purged
+/// slot whose child survives; 4.3 and later keep it as a placeholder meta).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Purged {
     /// The first slot purged.
     pub start: u64,
     /// The last slot purged (included).
     pub end: u64,
+    /// The Agave release the tool is built on (`4.2.2`, `4.3.2`, `4.4.0`).
+    pub agave: String,
 }
 
 /// `set-replay-rows`: the slots given the rows replay and RPC keep.

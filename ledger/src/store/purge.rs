@@ -18,6 +18,7 @@ use super::Column;
 use super::blockstore::Blockstore;
 use super::columns::{self, DataShred, Meta};
 use super::kv::{Direction, KvEngine};
+use super::slot_meta::SlotMeta;
 use crate::error::{LedgerError, Result};
 use crate::types::Slot;
 
@@ -35,6 +36,22 @@ pub struct PurgeStats {
     /// Slots whose transactions did not read back (corrupt shreds), so their rows of the
     /// signature-keyed history columns could not be found and stay.
     pub history_unreadable: u64,
+    /// Purged slots left as a placeholder meta (no parent, nothing received, only the
+    /// `next_slots` above the range), because a child above the range survives.
+    pub placeholders_kept: u64,
+}
+
+/// What a purge does to the links between the purged slots and the slots around them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Chaining {
+    /// Agave 4.3+'s `purge_slots_cleanup_chaining` (agave-ledger-tool's `purge`): surviving
+    /// parents below the range forget every child in the range, and a purged slot with a
+    /// child above the range keeps a placeholder meta holding only those children, so the
+    /// link comes back when the slot is inserted again.
+    KeepForSurvivors,
+    /// Retention from the bottom (Agave's cleanup service, `purge_slots` without chaining
+    /// cleanup): surviving parents forget their purged children, nothing of the range stays.
+    Drop,
 }
 
 /// Slot ranges purged by this process (inclusive, disjoint, ascending, adjacent ones
@@ -157,10 +174,21 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// Deletes every row of slots `from..=to` (inclusive, as agave-ledger-tool's `purge`) from
     /// every slot-keyed column (bstore's and Agave's other slot-keyed ones), in one atomic
-    /// write, removes the purged slots from their parents' `next_slots`, then compacts the
-    /// range. Waits for a running insert call; fails on a store not opened read-write.
+    /// write, removes the purged slots from their parents' `next_slots`, keeps a placeholder
+    /// meta for a purged slot whose child lies above the range (as Agave 4.3+), then compacts
+    /// the range. Waits for a running insert call; fails on a store not opened read-write.
     pub fn purge_slots(&self, from: Slot, to: Slot) -> Result<PurgeStats> {
-        let stats = self.delete_slot_rows(from, to)?;
+        self.purge_slots_chained(from, to, Chaining::KeepForSurvivors)
+    }
+
+    /// [`Self::purge_slots`] with the given treatment of the links around the range.
+    pub(crate) fn purge_slots_chained(
+        &self,
+        from: Slot,
+        to: Slot,
+        chaining: Chaining,
+    ) -> Result<PurgeStats> {
+        let stats = self.delete_slot_rows(from, to, chaining)?;
         self.compact_slots(from, to)?;
         Ok(stats)
     }
@@ -179,9 +207,15 @@ impl<E: KvEngine> Blockstore<E> {
     }
 
     /// [`Self::purge_slots`] without the compaction: the rows of `from..=to` are deleted in
-    /// one atomic write and the parents' `next_slots` updated; the disk space comes back
+    /// one atomic write, the parents' `next_slots` updated and (with
+    /// [`Chaining::KeepForSurvivors`]) the placeholders written; the disk space comes back
     /// when the range is compacted.
-    pub(crate) fn delete_slot_rows(&self, from: Slot, to: Slot) -> Result<PurgeStats> {
+    pub(crate) fn delete_slot_rows(
+        &self,
+        from: Slot,
+        to: Slot,
+        chaining: Chaining,
+    ) -> Result<PurgeStats> {
         let mut stats = PurgeStats {
             from,
             to,
@@ -191,18 +225,32 @@ impl<E: KvEngine> Blockstore<E> {
             return Ok(stats);
         }
         let mut cache = self.lock_writer();
-        let mut parents: Vec<(Slot, Vec<Slot>)> = Vec::new();
+        // Parents below the range, and the placeholders the range keeps (slot, children
+        // above the range).
+        let mut parents: Vec<Slot> = Vec::new();
+        let mut placeholders: Vec<SlotMeta> = Vec::new();
         for meta in self.slot_metas(from..=to) {
             let meta = meta?;
             stats.slots_with_meta += 1;
             stats.data_shreds += meta.received;
-            if let Some(parent) = meta.parent_slot.filter(|p| *p < from) {
-                match parents.iter_mut().find(|(p, _)| *p == parent) {
-                    Some((_, children)) => children.push(meta.slot),
-                    None => parents.push((parent, vec![meta.slot])),
-                }
+            if let Some(parent) = meta.parent_slot.filter(|p| *p < from)
+                && !parents.contains(&parent)
+            {
+                parents.push(parent);
+            }
+            let above: Vec<Slot> = meta
+                .next_slots
+                .iter()
+                .copied()
+                .filter(|c| *c > to)
+                .collect();
+            if chaining == Chaining::KeepForSurvivors && !above.is_empty() {
+                let mut kept = SlotMeta::new_orphan(meta.slot);
+                kept.next_slots = above;
+                placeholders.push(kept);
             }
         }
+        stats.placeholders_kept = placeholders.len() as u64;
         let (lower, upper) = (from.0.to_be_bytes(), upper_key(to));
         let mut batch = self.engine.batch()?;
         if self.has_history()? {
@@ -213,14 +261,18 @@ impl<E: KvEngine> Blockstore<E> {
                 }
             }
         }
-        for (parent, children) in parents {
+        for parent in parents {
             if let Some(mut meta) = self.meta(parent)? {
-                meta.next_slots.retain(|c| !children.contains(c));
+                meta.next_slots.retain(|c| *c < from || *c > to);
                 batch.put::<Meta>(parent, &meta)?;
             }
         }
         for cf in purged_columns() {
             batch.delete_range_raw(cf, &lower, &upper)?;
+        }
+        // After the range deletion: a batch applies in order, so the placeholders stay.
+        for kept in &placeholders {
+            batch.put::<Meta>(kept.slot, kept)?;
         }
         // Readers must see the mark before any row goes; a write that fails deleted nothing,
         // so the mark is taken back.
@@ -266,7 +318,9 @@ impl<E: KvEngine> Blockstore<E> {
             }
         }
         match cutoff {
-            Some(to) => self.purge_slots(lowest, to).map(Some),
+            Some(to) => self
+                .purge_slots_chained(lowest, to, Chaining::Drop)
+                .map(Some),
             None => Ok(None),
         }
     }

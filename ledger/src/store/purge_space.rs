@@ -3,7 +3,7 @@
 //! small and frees whatever needs no room first.
 
 use super::blockstore::Blockstore;
-use super::purge::{PurgeStats, last_key, purged_columns};
+use super::purge::{Chaining, PurgeStats, last_key, purged_columns};
 use super::rocks::RocksEngine;
 use crate::error::Result;
 use crate::types::Slot;
@@ -24,7 +24,7 @@ impl Blockstore<RocksEngine> {
     /// not write; the rows are already deleted by then (step 1 is atomic), so running the
     /// purge again with more room finishes giving the space back.
     pub fn purge_slots_reclaiming(&self, from: Slot, to: Slot) -> Result<PurgeStats> {
-        let stats = self.delete_slot_rows(from, to)?;
+        let stats = self.delete_slot_rows(from, to, Chaining::KeepForSurvivors)?;
         if from > to {
             return Ok(stats);
         }

@@ -111,7 +111,11 @@ fn small_writes_and_benches_print_back_byte_for_byte() {
     assert_eq!(round_trip::<MarkedDead>("set-dead.json").dead, vec![12]);
     assert_eq!(
         round_trip::<Purged>("purge.json"),
-        Purged { start: 12, end: 12 }
+        Purged {
+            start: 12,
+            end: 12,
+            agave: "4.2.2".into()
+        }
     );
     round_trip::<ReplayRowsWritten>("replay-rows.json");
     let fetch: FetchBench = round_trip("fetch-bench.json");
