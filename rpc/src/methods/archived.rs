@@ -1,4 +1,4 @@
-//! The archive fallbacks (`crate::archive`), as Agave's RPC falls back to its long-term
+//! The archive fallbacks (`crate::methods::archive`), as Agave's RPC falls back to its long-term
 //! storage: the local answer first, the archive when the ledger no longer has it.
 //!
 //! - `getBlock`: a block the ledger cleaned up, does not have (-32004: on a ledger with no
@@ -19,13 +19,14 @@ use std::sync::Arc;
 use bstore_ledger::Slot;
 use serde_json::json;
 
+use super::archive::ArchiveFault;
 use super::{Answer, Ctx, to_text};
-use crate::archive::BlockArchive;
-use crate::chain::{Chain, MAX_BLOCKS_RANGE};
-use crate::error::{ArchiveFault, RpcError};
-use crate::history_params::TransactionConfig;
+use crate::error::RpcError;
+use crate::methods::archive::BlockArchive;
+use crate::methods::chain::{Chain, MAX_BLOCKS_RANGE};
+use crate::methods::record_block::RecordBlock;
+use crate::params::history::TransactionConfig;
 use crate::params::{BlockConfig, ContextConfig};
-use crate::record_block::RecordBlock;
 
 /// A failed archive call `what` (logged with the other internal errors by the caller).
 fn archive_error(what: &str, fault: ArchiveFault) -> RpcError {

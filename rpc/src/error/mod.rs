@@ -188,8 +188,8 @@ pub enum RpcError {
         reason: String,
     },
 
-    /// A call to the archive tier behind the ledger failed (`crate::archive`); `what` names
-    /// the call (`block 5`, `signature lookup`). The code is chosen from the fault's kind
+    /// A call to the archive tier behind the ledger (a `BlockArchive`) failed; `what`
+    /// names the call (`block 5`, `signature lookup`). The code is chosen from the fault's kind
     /// ([`RpcError::code`]); the data names the archive, the call and the archive's message.
     #[error("Internal error")]
     Archive {
