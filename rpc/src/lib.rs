@@ -5,15 +5,19 @@
 //! clients
 //! (`@solana/web3.js`, the Python `solana` / `solders` client) work against it unchanged.
 //!
-//! The crate is three layers, each a folder, and each uses only the ones below it:
+//! The crate is three layers, transport, methods and parameters, with the encoders and the
+//! errors beneath them; each is a folder and uses only the folders listed after it
+//! (`docs/rpc.md#code-layout`):
 //!
-//! | Layer | Folder | What it holds |
-//! |---|---|---|
-//! | transport | `transport/` | [`RpcServer`], the bounded accept loop (`conn.rs`), the limits, the JSON-RPC runner (`jsonrpc.rs`) and the response body |
-//! | methods | `methods/` | one file per method family, commitment and availability (`chain.rs`), history rows, the archive trait, the worker pools (`workers.rs`) and the response memory budget (`budget.rs`) |
-//! | encode | `encode/` | block and transaction → JSON, straight from the fetch views |
-//! | parameters | `params/` | the envelope ([`request`]), typed calls ([`args`]), configs ([`params`], [`history_params`]) |
-//! | errors | `error/` | [`RpcError`] and its JSON-RPC [`code`]s |
+//! - `transport/`: [`RpcServer`], the bounded accept loop (`conn.rs`), the limits, the
+//!   JSON-RPC runner (`jsonrpc.rs`) and the response body;
+//! - `methods/`: one file per method family, commitment and availability (`chain.rs`),
+//!   history rows, the archive trait ([`archive`]), the worker pools (`workers.rs`) and the
+//!   response memory budget (`budget.rs`);
+//! - `encode/`: block and transaction → JSON, straight from the fetch views;
+//! - `params/`: the envelope ([`request`]), typed calls ([`args`]), configs ([`params`],
+//!   [`history_params`]);
+//! - `error/`: [`RpcError`] and its JSON-RPC [`code`]s.
 //!
 //! Start reading at [`RpcServer::start`], then `transport/conn.rs`, [`request`] and
 //! [`args`], `methods/mod.rs` (where each method's work runs) and `encode/`.

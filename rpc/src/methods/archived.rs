@@ -1,4 +1,4 @@
-//! The archive fallbacks (`crate::methods::archive`), as Agave's RPC falls back to its long-term
+//! The archive fallbacks (`crate::archive`), as Agave's RPC falls back to its long-term
 //! storage: the local answer first, the archive when the ledger no longer has it.
 //!
 //! - `getBlock`: a block the ledger cleaned up, does not have (-32004: on a ledger with no
@@ -19,10 +19,9 @@ use std::sync::Arc;
 use bstore_ledger::Slot;
 use serde_json::json;
 
-use super::archive::ArchiveFault;
 use super::{Answer, Ctx, to_text};
 use crate::error::RpcError;
-use crate::methods::archive::BlockArchive;
+use crate::methods::archive::{ArchiveFault, BlockArchive};
 use crate::methods::chain::{Chain, MAX_BLOCKS_RANGE};
 use crate::methods::record_block::RecordBlock;
 use crate::params::history::TransactionConfig;

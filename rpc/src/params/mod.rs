@@ -7,7 +7,7 @@
 //!   [`ContextConfig`], [`Commitment`], [`Encoding`], [`TransactionDetails`]);
 //! - [`history`]: the params of the history methods (signatures, addresses, their limits).
 //!
-//! Depends only on [`crate::error`].
+//! Uses nothing of the crate but its errors ([`RpcError`](crate::RpcError)).
 
 pub mod args;
 mod config;

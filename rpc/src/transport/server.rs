@@ -18,7 +18,6 @@ use axum::routing::{get, post};
 use bstore_ledger::store::Blockstore;
 use tokio::sync::oneshot;
 
-use super::reply_body::ReplyBody;
 use crate::error::RpcError;
 use crate::methods::Ctx;
 use crate::methods::budget::{Budget, BudgetStats};
@@ -26,6 +25,7 @@ use crate::methods::workers::FetchWorkers;
 use crate::transport::conn;
 use crate::transport::jsonrpc::{Reply, handle_body};
 use crate::transport::limits::{CatchUp, Limits, RpcConfig, Signals};
+use crate::transport::reply_body::ReplyBody;
 
 struct AppState {
     ctx: Ctx,
@@ -118,7 +118,7 @@ impl RpcServer {
         Self::start_with_archive(store, config, None)
     }
 
-    /// [`Self::start`] with an archive tier behind the ledger (`crate::methods::archive`): blocks and
+    /// [`Self::start`] with an archive tier behind the ledger (`crate::archive`): blocks and
     /// transactions the ledger no longer has are answered from it. Its futures run on the
     /// server's Tokio runtime.
     pub fn start_with_archive(
