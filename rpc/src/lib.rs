@@ -5,61 +5,53 @@
 //! clients
 //! (`@solana/web3.js`, the Python `solana` / `solders` client) work against it unchanged.
 //!
-//! Start reading at [`RpcServer::start`], then `conn.rs` (the bounded accept loop),
-//! [`request`] (the envelope) and [`args`] (typed params), `methods/` (one file per
-//! family), [`chain`] (commitment and availability from the blockstore alone), [`encode`]
-//! (block → JSON straight from the fetch views), `workers.rs` (the bounded worker pools)
-//! and `budget.rs` (the memory budget of responses in flight).
+//! The crate is three layers, transport, methods and parameters, with the encoders and the
+//! errors beneath them; each is a folder and uses only the folders listed after it
+//! (`docs/rpc.md#code-layout`):
 //!
-//! Features: `server` (default) is the server over RocksDB. Without it only [`request`],
-//! [`args`], [`params`] and [`history_params`] are built: the supported parsing API the
-//! fuzz targets use. The jsonParsed instruction parsers are a crate of their own,
-//! `bstore-parsed`, which `encode/` calls for each instruction.
+//! - `transport/`: [`RpcServer`], the bounded accept loop (`conn.rs`), the limits, the
+//!   JSON-RPC runner (`jsonrpc.rs`) and the response body;
+//! - `methods/`: one file per method family, commitment and availability (`chain.rs`),
+//!   history rows, the archive trait ([`archive`]), the worker pools (`workers.rs`) and the
+//!   response memory budget (`budget.rs`);
+//! - `encode/`: block and transaction → JSON, straight from the fetch views;
+//! - `params/`: the envelope ([`request`]), typed calls ([`args`]), configs ([`params`],
+//!   [`history_params`]);
+//! - `error/`: [`RpcError`] and its JSON-RPC [`code`]s.
 //!
-//! Design: `docs/consumers.md#rpc-getblock` and `docs/threading-and-admission.md#rpc-admission`
-//! in the repository; the limits and their flags are in the README.
+//! Start reading at [`RpcServer::start`], then `transport/conn.rs`, [`request`] and
+//! [`args`], `methods/mod.rs` (where each method's work runs) and `encode/`.
+//!
+//! Features: `server` (default) is the server over RocksDB. Without it only [`params`] (with
+//! [`request`], [`args`] and [`history_params`]) and the errors are built: the supported
+//! parsing API the fuzz targets use. The jsonParsed instruction parsers are a crate of their
+//! own, `bstore-parsed`, which `encode/` calls for each instruction.
+//!
+//! Design: `docs/consumers.md#rpc-getblock`, `docs/threading-and-admission.md#rpc-admission`
+//! and `docs/rpc.md#code-layout` in the repository; the limits and their flags are in the
+//! README.
 
-pub mod args;
 mod error;
-pub mod history_params;
 pub mod params;
-pub mod request;
 
-#[cfg(feature = "server")]
-pub mod archive;
-#[cfg(feature = "server")]
-mod block_api;
-#[cfg(feature = "server")]
-mod budget;
-#[cfg(feature = "server")]
-mod chain;
-#[cfg(feature = "server")]
-mod conn;
-#[cfg(feature = "server")]
-mod conn_refuse;
 #[cfg(feature = "server")]
 mod encode;
 #[cfg(feature = "server")]
-mod history;
-#[cfg(feature = "server")]
-mod jsonrpc;
-#[cfg(feature = "server")]
-mod limits;
-#[cfg(feature = "server")]
 mod methods;
 #[cfg(feature = "server")]
-mod record_block;
-#[cfg(feature = "server")]
-mod server;
-#[cfg(feature = "server")]
-mod workers;
+mod transport;
+
+pub use error::{RpcError, code};
+pub use params::history as history_params;
+pub use params::{args, request};
 
 #[cfg(feature = "server")]
-pub use block_api::FetchedBlock;
+pub use methods::archive;
 #[cfg(feature = "server")]
-pub use budget::BudgetStats;
-pub use error::{RpcError, code};
+pub use methods::block_api::FetchedBlock;
 #[cfg(feature = "server")]
-pub use limits::{CatchUp, ConnLimits, Limits, RpcConfig, Signals};
+pub use methods::budget::BudgetStats;
 #[cfg(feature = "server")]
-pub use server::RpcServer;
+pub use transport::limits::{CatchUp, ConnLimits, Limits, RpcConfig, Signals};
+#[cfg(feature = "server")]
+pub use transport::server::RpcServer;

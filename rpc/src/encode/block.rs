@@ -24,7 +24,8 @@ pub(crate) struct BlockHeader {
     pub block_height: Option<u64>,
 }
 
-/// What the validator recorded about a block's execution (`crate::history`).
+/// What the validator recorded about a block's execution: its history rows, as the methods
+/// read them from the ledger.
 #[derive(Debug, Default)]
 pub(crate) struct BlockHistory<'a> {
     /// One status per transaction, in block order; `None` when the ledger holds no status

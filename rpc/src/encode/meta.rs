@@ -13,8 +13,8 @@
 
 use bstore_ledger::history::{InnerInstruction, Reward, StatusMeta, TokenBalance};
 
+use super::instruction::{write_compiled_instruction, write_parsed_instruction};
 use super::json::JsonOut;
-use super::transaction::write_compiled_instruction;
 use super::tx_error::write_err_and_status;
 
 /// Which of Agave's meta shapes to write.
@@ -103,7 +103,7 @@ pub(super) fn write_meta(
 /// One inner instruction: compiled (`UiCompiledInstruction`), or parsed for jsonParsed.
 fn write_inner(out: &mut JsonOut, ix: &InnerInstruction<'_>, style: MetaStyle<'_>) {
     if let MetaStyle::Parsed(keys) = style {
-        super::parsed_ix::write_parsed_instruction(
+        write_parsed_instruction(
             out,
             keys,
             ix.program_id_index,

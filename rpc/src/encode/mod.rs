@@ -3,15 +3,15 @@
 //!
 //! - [`json`]: the minimal writer; `base58`: a fast base58 encoder.
 //! - [`transaction`]: one transaction in each encoding and detail level; `meta`: its
-//!   status; `tx_error`: its error; `parsed_ix`: one jsonParsed instruction.
+//!   status; `tx_error`: its error; `instruction`: one instruction, compiled or jsonParsed.
 //! - [`accounts`]: signer / writable flags and sources of a transaction's keys.
 
 pub(crate) mod accounts;
 mod base58;
 mod block;
+mod instruction;
 pub(crate) mod json;
 mod meta;
-mod parsed_ix;
 mod transaction;
 mod tx_error;
 

@@ -7,9 +7,9 @@ use bstore_ledger::entry::{MessageView, TransactionConfig, TransactionView, TxVe
 use bstore_ledger::history::StatusMeta;
 
 use super::accounts::{ParsedKey, parsed_keys};
+use super::instruction::{write_compiled_instruction, write_parsed_instruction};
 use super::json::JsonOut;
 use super::meta::{MetaStyle, write_meta};
-use super::parsed_ix::write_parsed_instruction;
 use crate::error::RpcError;
 use crate::params::{BlockConfig, Encoding, TransactionDetails};
 
@@ -168,25 +168,6 @@ fn write_config(out: &mut JsonOut, c: &TransactionConfig) {
     out.opt_u64(c.loaded_accounts_data_size_limit.map(u64::from));
     out.raw(",\"heapSize\":");
     out.opt_u64(c.heap_size.map(u64::from));
-    out.raw("}");
-}
-
-/// `UiCompiledInstruction`: key indexes, base58 data, the stack height (`null` unknown).
-pub(super) fn write_compiled_instruction(
-    out: &mut JsonOut,
-    program_id_index: u8,
-    accounts: &[u8],
-    data: &[u8],
-    stack_height: Option<u32>,
-) {
-    out.raw("{\"programIdIndex\":");
-    out.u64(u64::from(program_id_index));
-    out.raw(",\"accounts\":");
-    out.u8_array(accounts);
-    out.raw(",\"data\":");
-    out.b58(data);
-    out.raw(",\"stackHeight\":");
-    out.opt_u64(stack_height.map(u64::from));
     out.raw("}");
 }
 

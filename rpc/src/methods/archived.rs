@@ -20,12 +20,12 @@ use bstore_ledger::Slot;
 use serde_json::json;
 
 use super::{Answer, Ctx, to_text};
-use crate::archive::BlockArchive;
-use crate::chain::{Chain, MAX_BLOCKS_RANGE};
-use crate::error::{ArchiveFault, RpcError};
-use crate::history_params::TransactionConfig;
+use crate::error::RpcError;
+use crate::methods::archive::{ArchiveFault, BlockArchive};
+use crate::methods::chain::{Chain, MAX_BLOCKS_RANGE};
+use crate::methods::record_block::RecordBlock;
+use crate::params::history::TransactionConfig;
 use crate::params::{BlockConfig, ContextConfig};
-use crate::record_block::RecordBlock;
 
 /// A failed archive call `what` (logged with the other internal errors by the caller).
 fn archive_error(what: &str, fault: ArchiveFault) -> RpcError {

@@ -8,11 +8,11 @@ use bstore_ledger::store::Blockstore;
 use bstore_ledger::{LedgerError, Slot};
 
 use super::{Answer, Ctx};
-use crate::budget::Budget;
-use crate::chain::Chain;
 use crate::encode::{BlockHeader, encode_block, encoded_size_hint};
 use crate::error::RpcError;
-use crate::history::{self, HistoryRows};
+use crate::methods::budget::Budget;
+use crate::methods::chain::Chain;
+use crate::methods::history::{self, HistoryRows};
 use crate::params::BlockConfig;
 
 /// How a block fetch is bounded besides the worker pool.

@@ -1,16 +1,36 @@
-//! The methods. Params are parsed first ([`Call::parse`], no ledger access); then ledger
-//! work bounded by a small constant runs on the I/O thread ([`inline`]), and the rest on
-//! two bounded pools: `getBlock` on the fetch workers, the other ledger methods on the scan
+//! The methods layer: a typed call in, the answer's JSON text out, read from the ledger
+//! through its fetch and block-reading API and written by [`crate::encode`].
+//!
+//! Params are parsed first ([`Call::parse`], no ledger access); then ledger work bounded by
+//! a small constant runs on the I/O thread ([`inline`]), and the rest on two bounded pools
+//! ([`workers`]): `getBlock` on the fetch workers, the other ledger methods on the scan
 //! workers (nothing runs on Tokio's unbounded blocking pool). Every result is reserved
-//! against the response budget before it is handed to the HTTP layer.
+//! against the response budget ([`budget`]) before it is handed to the HTTP layer.
+//!
+//! - one file per family: [`block`] (`getBlock`), [`transaction`] (`getTransaction`,
+//!   `getSignatureStatuses`), [`signatures`] (`getSignaturesForAddress`), [`slots`] (the
+//!   slot methods), [`node`] (`getHealth`, `getVersion`), [`archived`] (the archive
+//!   fallbacks);
+//! - what they read with: [`chain`] (commitment and availability from the blockstore
+//!   alone), [`history`] (a block's history rows), [`archive`] (the archive tier's trait),
+//!   [`record_block`] (an archived block as the same views and rows as a local one);
+//! - [`block_api`]: [`FetchedBlock`](block_api::FetchedBlock), `getBlock`'s result without
+//!   the server.
 
+pub mod archive;
 mod archived;
-pub(crate) mod block;
+mod block;
+pub(crate) mod block_api;
+pub(crate) mod budget;
+mod chain;
+mod history;
 mod inline;
 mod node;
+mod record_block;
 mod signatures;
 mod slots;
-pub(crate) mod transaction;
+mod transaction;
+pub(crate) mod workers;
 
 use std::sync::Arc;
 
@@ -18,12 +38,12 @@ use serde_json::Value;
 
 use bstore_ledger::store::Blockstore;
 
-use crate::archive::BlockArchive;
-use crate::args::Call;
-use crate::budget::{Budget, Reservation};
-use crate::chain::Chain;
 use crate::error::RpcError;
-use crate::workers::FetchWorkers;
+use crate::params::args::Call;
+use archive::BlockArchive;
+use budget::{Budget, Reservation};
+use chain::Chain;
+use workers::FetchWorkers;
 
 /// What every method may use.
 #[derive(Debug)]

@@ -1,4 +1,4 @@
-//! `getHealth` and `getVersion` (their params were checked by [`crate::args::Call`]).
+//! `getHealth` and `getVersion` (their params were checked by [`crate::params::args::Call`]).
 
 use serde_json::{Value, json};
 

@@ -20,12 +20,12 @@ use bstore_ledger::history::{StatusMeta, decode_memo};
 use bstore_ledger::{LedgerError, Slot};
 
 use super::transaction::StatusFinder;
-use crate::chain::Chain;
 use crate::encode::json::JsonOut;
 use crate::encode::write_tx_error;
 use crate::error::RpcError;
-use crate::history::{self, block_signatures, read_rows};
-use crate::history_params::SignaturesConfig;
+use crate::methods::chain::Chain;
+use crate::methods::history::{self, block_signatures, read_rows};
+use crate::params::history::SignaturesConfig;
 
 /// The block's first signatures, last transaction first (Agave's `get_block_signatures_rev`,
 /// which reads the complete block: a block whose history is incomplete fails the request,

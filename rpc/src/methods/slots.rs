@@ -1,13 +1,13 @@
 //! The slot methods: which blocks exist, the tips by commitment, block time and height.
-//! Commitment semantics (and the scan bounds) are those of [`crate::chain`]. Params were
-//! parsed by [`crate::args::Call`].
+//! Commitment semantics (and the scan bounds) are those of [`crate::methods::chain`]. Params were
+//! parsed by [`crate::params::args::Call`].
 
 use bstore_ledger::Slot;
 use serde_json::{Value, json};
 
-use crate::args::Call;
-use crate::chain::Chain;
 use crate::error::RpcError;
+use crate::methods::chain::Chain;
+use crate::params::args::Call;
 use crate::params::{Commitment, ContextConfig};
 
 /// `minContextSlot`: the answer's slot must be at least this.

@@ -10,11 +10,11 @@ use bstore_ledger::history::StatusMeta;
 use bstore_ledger::store::StatusLookup;
 use bstore_ledger::{LedgerError, Slot};
 
-use crate::chain::Chain;
 use crate::encode::json::JsonOut;
 use crate::encode::{write_err_and_status, write_transaction_members};
 use crate::error::RpcError;
-use crate::history_params::TransactionConfig;
+use crate::methods::chain::Chain;
+use crate::params::history::TransactionConfig;
 use crate::params::{BlockConfig, Commitment, TransactionDetails};
 
 /// Slots Agave's bank status cache covers (`MAX_CACHE_ENTRIES`): without

@@ -18,13 +18,14 @@ use axum::routing::{get, post};
 use bstore_ledger::store::Blockstore;
 use tokio::sync::oneshot;
 
-use crate::budget::{Budget, BudgetStats, ReplyBody};
-use crate::conn;
 use crate::error::RpcError;
-use crate::jsonrpc::{Reply, handle_body};
-use crate::limits::{CatchUp, Limits, RpcConfig, Signals};
 use crate::methods::Ctx;
-use crate::workers::FetchWorkers;
+use crate::methods::budget::{Budget, BudgetStats};
+use crate::methods::workers::FetchWorkers;
+use crate::transport::conn;
+use crate::transport::jsonrpc::{Reply, handle_body};
+use crate::transport::limits::{CatchUp, Limits, RpcConfig, Signals};
+use crate::transport::reply_body::ReplyBody;
 
 struct AppState {
     ctx: Ctx,
@@ -123,7 +124,7 @@ impl RpcServer {
     pub fn start_with_archive(
         store: Arc<Blockstore>,
         config: RpcConfig,
-        archive: Option<Arc<dyn crate::archive::BlockArchive>>,
+        archive: Option<Arc<dyn crate::methods::archive::BlockArchive>>,
     ) -> Result<Self, RpcError> {
         let listener =
             std::net::TcpListener::bind(config.addr).map_err(|source| RpcError::Bind {

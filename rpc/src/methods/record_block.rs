@@ -9,10 +9,10 @@ use bstore_ledger::history::{BlockRecord, StatusMeta};
 
 use crate::encode::{BlockHeader, encode_block};
 use crate::error::RpcError;
-use crate::history::{self, HistoryRows};
-use crate::history_params::TransactionConfig;
+use crate::methods::history::{self, HistoryRows};
 use crate::methods::transaction::confirmed_transaction_json;
 use crate::params::BlockConfig;
+use crate::params::history::TransactionConfig;
 
 /// An archived block, parsed (views borrow the record).
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 //! than taken from a framework so that every error code is the one Solana clients expect
 //! (frameworks reuse codes such as -32007 that Solana gives another meaning).
 //!
-//! This module and [`crate::args`] build without the `server` feature: they are what the
+//! This module and [`crate::params::args`] build without the `server` feature: they are what the
 //! `jsonrpc_request` fuzz target exercises. Parsing is linear in the body: one serde_json
 //! pass, then a walk over the batch items.
 

@@ -6,7 +6,7 @@ use bstore_ledger::Slot;
 use serde_json::Value;
 
 use crate::error::RpcError;
-use crate::history_params::{self, SignaturesConfig, TransactionConfig};
+use crate::params::history::{self, SignaturesConfig, TransactionConfig};
 use crate::params::{BlockConfig, ContextConfig, Params, parse};
 
 /// A request the server knows how to answer, with its params parsed.
@@ -155,7 +155,7 @@ impl Call {
                 p.at_most(2)?;
                 let text: String = p.required(0, "signature")?;
                 Self::GetTransaction {
-                    signature: history_params::signature(&text)?,
+                    signature: history::signature(&text)?,
                     config: TransactionConfig::from_param(p.raw(1))?,
                 }
             }
@@ -163,14 +163,14 @@ impl Call {
                 p.at_most(2)?;
                 let text: String = p.required(0, "address")?;
                 Self::GetSignaturesForAddress {
-                    address: history_params::pubkey(&text)?,
+                    address: history::pubkey(&text)?,
                     config: SignaturesConfig::from_param(p.raw(1))?,
                 }
             }
             "getSignatureStatuses" => {
                 p.at_most(2)?;
                 let list: Value = p.required(0, "signatures")?;
-                let (signatures, search) = history_params::signature_statuses(&list, p.raw(1))?;
+                let (signatures, search) = history::signature_statuses(&list, p.raw(1))?;
                 Self::GetSignatureStatuses {
                     signatures,
                     search_transaction_history: search,

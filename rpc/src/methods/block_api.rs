@@ -7,11 +7,11 @@ use bstore_ledger::fetch::{BlockReader, DataSetView, FetchBuffer, SlotRead};
 use bstore_ledger::store::Blockstore;
 use bstore_ledger::{Hash, Slot};
 
-use crate::chain::Chain;
 use crate::encode::{BlockHeader, encode_block};
 use crate::error::RpcError;
-use crate::history::{self, HistoryRows};
 use crate::methods::block::{block_header, read_block};
+use crate::methods::chain::Chain;
+use crate::methods::history::{self, HistoryRows};
 use crate::params::BlockConfig;
 
 /// A full block fetched as zero-copy views over the caller's buffer.

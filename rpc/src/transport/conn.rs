@@ -31,8 +31,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tokio::time::Instant;
 
-use crate::conn_refuse;
-use crate::limits::ConnLimits;
+use crate::transport::conn_refuse;
+use crate::transport::limits::ConnLimits;
 
 /// When a connection last moved bytes, and how many of its requests are being handled.
 #[derive(Debug)]

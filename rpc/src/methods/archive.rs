@@ -16,7 +16,7 @@ use std::pin::Pin;
 use bstore_ledger::Slot;
 use bstore_ledger::history::BlockRecord;
 
-pub use crate::error::{ArchiveFault, ArchiveFaultKind};
+pub use crate::error::archive::{ArchiveFault, ArchiveFaultKind};
 
 /// A boxed future of an archive answer. A failure is typed by its kind, which picks the
 /// JSON-RPC answer (`RpcError::Archive`); its detail is for the operator (logged, and

@@ -1,13 +1,13 @@
-//! Runs the requests of one HTTP body ([`crate::request`] parses it) and assembles the
+//! Runs the requests of one HTTP body ([`crate::params::request`] parses it) and assembles the
 //! response as chunks: each result's text is moved into the body as it is, never copied
 //! into a bigger string, and its budget reservation moves with it.
 
 use axum::body::Bytes;
 
-use crate::budget::{Budget, Reservation};
 use crate::error::RpcError;
+use crate::methods::budget::{Budget, Reservation};
 use crate::methods::{Ctx, call};
-use crate::request::{
+use crate::params::request::{
     Envelope, RESULT_PREFIX, Request, error_response, error_text, parse_body, result_suffix,
 };
 

@@ -1,11 +1,30 @@
-//! One instruction for jsonParsed (`UiInstruction`): parsed when its program is one Agave
+//! One instruction, in the two forms Agave writes: compiled (`UiCompiledInstruction`: key
+//! indexes), and for jsonParsed (`UiInstruction`): parsed when its program is one Agave
 //! parses and the data parses (`bstore_parsed`), else `UiPartiallyDecodedInstruction`
 //! (program id and accounts as base58 keys, data as base58). Keys are resolved against the
 //! transaction's full key list; an index past it (never in a sanitized transaction, possible
 //! in a corrupt status) keeps the compiled form instead of failing the block.
 
 use super::json::JsonOut;
-use super::transaction::write_compiled_instruction;
+
+/// `UiCompiledInstruction`: key indexes, base58 data, the stack height (`null` unknown).
+pub(super) fn write_compiled_instruction(
+    out: &mut JsonOut,
+    program_id_index: u8,
+    accounts: &[u8],
+    data: &[u8],
+    stack_height: Option<u32>,
+) {
+    out.raw("{\"programIdIndex\":");
+    out.u64(u64::from(program_id_index));
+    out.raw(",\"accounts\":");
+    out.u8_array(accounts);
+    out.raw(",\"data\":");
+    out.b58(data);
+    out.raw(",\"stackHeight\":");
+    out.opt_u64(stack_height.map(u64::from));
+    out.raw("}");
+}
 
 /// Writes one instruction given by key indexes into `keys`.
 pub(super) fn write_parsed_instruction(

@@ -1,0 +1,20 @@
+//! The transport layer: everything between a socket and [`crate::methods::call`].
+//!
+//! - `server.rs`: [`RpcServer`](server::RpcServer), the axum router on its own Tokio
+//!   runtime, startup and graceful shutdown;
+//! - `conn.rs` + `conn_refuse.rs`: the bounded accept loop and the answer a connection
+//!   past the cap gets;
+//! - `limits.rs`: every bound and its default ([`limits::RpcConfig`]);
+//! - `jsonrpc.rs`: runs the calls of one body (single or batch) and assembles the
+//!   response from their answers;
+//! - `reply_body.rs`: the response body that holds its budget reservation until sent.
+//!
+//! The worker pools and the response budget the methods run under are built here
+//! (`server.rs`) but live in [`crate::methods`], which uses them.
+
+pub(crate) mod conn;
+mod conn_refuse;
+pub(crate) mod jsonrpc;
+pub(crate) mod limits;
+mod reply_body;
+pub(crate) mod server;
