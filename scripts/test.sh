@@ -27,6 +27,9 @@ cargo nextest run --release --workspace --all-features --no-fail-fast
 log "tests: bstore-ledger without RocksDB (formats, and the store on the in-memory engine)"
 cargo nextest run --release -p bstore-ledger --no-default-features --lib --tests --no-fail-fast
 
+log "live-validator scripts offline (comparer, load clients, freshness, restart phases on loopback stubs)"
+(cd interop/live && python3 -m unittest test_live)
+
 if [ -x scripts/fuzz-smoke.sh ]; then
     log "fuzz smoke"
     scripts/fuzz-smoke.sh

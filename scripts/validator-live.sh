@@ -187,6 +187,7 @@ python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
 if [ "$SKIP_LOAD" = 0 ]; then
     log "load"
     python3 "$LIVE/load.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
+        --validator-pid "$VALIDATOR_PID" --bstore-pid "$BSTORE_PID" \
         --record "$RUN/workload.json" --out "$RUN/load.json" || STATUS=1
 fi
 # Both catch-up pacings over the same slots at the same time, each against the validator:
@@ -268,6 +269,11 @@ if l:
         rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in l[server].items() if isinstance(v, dict)}
         print(f"load {server}: {l[server]['per_s']} req/s, p50/p99 ms {rows}")
     print(f"validator slots/s: {l['validator_slots_per_s']}")
+    fixed = l.get("fixed_rate")
+    if fixed:
+        for name in ("idle", "bstore", "validator"):
+            shown = {k: v for k, v in fixed[name].items() if k != "served"}
+            print(f"at {fixed['rate']:g} req/s, {name} serving: {shown}")
 EOF
 [ "$STATUS" = 0 ] && log "no difference" || log "differences or failures: see above (run directory $RUN)"
 exit "$STATUS"

@@ -2,7 +2,8 @@
 """A short load comparison of a live validator's RPC and bstore on the same requests.
 
 usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
-               [--seconds 20] [--max-requests 20000] [--slot-rate-seconds 30] [--out load.json]
+               [--seconds 20] [--max-requests 20000] [--slot-rate-seconds 30]
+               [--rate 400 --validator-pid PID --bstore-pid PID] [--out load.json]
 
 1. For each server in turn: `--clients` processes, each with its own keep-alive connection,
    send the same request list (getBlock json full for the slots holding the workload's
@@ -13,6 +14,12 @@ usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
 2. The validator's slot rate (getSlot processed, read `--slot-rate-seconds` apart): with no
    load, while the clients load bstore for that long, and while they load the validator's
    own RPC instead.
+3. The same at a fixed request rate (`--rate` requests/s in all, spread over the clients,
+   each sending on its own schedule whatever the answers take): the validator's slot rate
+   and the CPU time each server process used in the window (`/proc/PID/stat`, with
+   `--validator-pid` and `--bstore-pid`), idle, while bstore serves the rate, and while the
+   validator's own RPC serves it. Saturating clients (2.) send as fast as the faster server
+   answers, so they load it more; a fixed rate asks the same work of both.
 Both servers share this machine's cores with the load generator, so the numbers compare the
 two servers under the same conditions, not either alone.
 """
@@ -20,6 +27,7 @@ two servers under the same conditions, not either alone.
 import argparse
 import json
 import multiprocessing
+import os
 import threading
 import time
 
@@ -45,12 +53,19 @@ def request_list(record):
 
 def client_loop(args):
     """One client: its own process and keep-alive connection, from its own offset in the
-    request list, until the deadline or its share of the request budget."""
-    url, requests, offset, deadline, budget = args
+    request list, until the deadline or its share of the request budget. With a `period`,
+    request k is sent at `k * period` after the start (at once when it is already late):
+    a fixed rate; without one, each request as soon as the last was answered."""
+    url, requests, offset, deadline, budget, period = args
     client = Client(url, timeout=30.0)
     mine = []
     i = offset
+    start = time.monotonic()
     while time.monotonic() < deadline and len(mine) < budget:
+        if period is not None:
+            wait = start + len(mine) * period - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
         method, params = requests[i % len(requests)]
         i += 1
         started = time.perf_counter()
@@ -63,14 +78,17 @@ def client_loop(args):
     return mine
 
 
-def run_load(url, requests, clients, seconds, max_requests):
+def run_load(url, requests, clients, seconds, max_requests, rate=None):
+    """`clients` processes against `url` for `seconds`; `rate`: requests/s in all, at fixed
+    times (None: as fast as answered)."""
     # One process per client: Python threads would share one interpreter lock, so a
     # client's measured latency would include waiting for the other clients' Python code
     # rather than for the server.
     deadline = time.monotonic() + seconds
     started = time.monotonic()
+    period = None if rate is None else clients / rate
     jobs = [
-        (url, requests, k * len(requests) // clients, deadline, max_requests // clients)
+        (url, requests, k * len(requests) // clients, deadline, max_requests // clients, period)
         for k in range(clients)
     ]
     with multiprocessing.get_context("fork").Pool(clients) as pool:
@@ -109,6 +127,45 @@ def slot_rate(validator_url, seconds, load=None):
     return round((last - first) / (ended - started), 3)
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """User plus system CPU time process `pid` has used so far (all its threads), or None
+    without a pid."""
+    if pid is None:
+        return None
+    with open(f"/proc/{pid}/stat") as f:
+        # The command name (field 2) may hold spaces: count fields after its ')'.
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def fixed_rate_phase(args, requests, target):
+    """One window of `--slot-rate-seconds`: the validator's slot rate and each server's CPU
+    time, while the clients send `--rate` requests/s to `target` (None: idle)."""
+    pids = {"validator": args.validator_pid, "bstore": args.bstore_pid}
+    before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+    served = {}
+
+    def load(seconds):
+        served.update(
+            run_load(target, requests, args.clients, seconds, 10**9, rate=args.rate)
+        )
+
+    started = time.monotonic()
+    slots = slot_rate(args.validator, args.slot_rate_seconds, None if target is None else load)
+    wall = time.monotonic() - started
+    out = {"validator_slots_per_s": slots, "seconds": round(wall, 1)}
+    for name, pid in pids.items():
+        if pid is not None:
+            used = cpu_seconds(pid) - before[name]
+            out[f"{name}_cpu_percent"] = round(100.0 * used / wall, 1)
+    if served:
+        out["served"] = served
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--validator", required=True)
@@ -118,6 +175,10 @@ def main():
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--max-requests", type=int, default=20_000)
     parser.add_argument("--slot-rate-seconds", type=float, default=30.0)
+    parser.add_argument("--rate", type=float, default=400.0,
+                        help="requests/s in all for the fixed-rate phases (0: skip them)")
+    parser.add_argument("--validator-pid", type=int)
+    parser.add_argument("--bstore-pid", type=int)
     parser.add_argument("--out")
     args = parser.parse_args()
     with open(args.record) as f:
@@ -150,6 +211,16 @@ def main():
         f"load: validator slots/s idle {idle}, while bstore is loaded {loaded}, "
         f"while the validator's own RPC is loaded {own}"
     )
+    if args.rate > 0:
+        phases = {
+            "idle": fixed_rate_phase(args, requests, None),
+            "bstore": fixed_rate_phase(args, requests, args.bstore),
+            "validator": fixed_rate_phase(args, requests, args.validator),
+        }
+        result["fixed_rate"] = {"rate": args.rate, **phases}
+        for name, phase in phases.items():
+            shown = {k: v for k, v in phase.items() if k != "served"}
+            print(f"load at {args.rate:g} req/s, {name} serving: {json.dumps(shown)}")
     if args.out:
         with open(args.out, "w") as f:
             json.dump(result, f, indent=1)

@@ -10,6 +10,7 @@
 import json
 import tempfile
 import threading
+import time
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -216,6 +217,31 @@ class Load(unittest.TestCase):
         self.assertEqual(out["getBlock"]["errors"], 0)
         self.assertEqual(out["getTransaction"]["errors"], out["getTransaction"]["count"])
         self.assertGreater(out["getBlock"]["p50_ms"], 0)
+
+    def test_a_fixed_rate_sends_on_schedule_not_as_fast_as_answered(self):
+        from load import run_load
+
+        stub = Stub(lambda m, params: {"result": params[0]})
+        try:
+            # 40 requests/s over 2 clients for 1 s: about 40, where a saturating client
+            # against this stub sends hundreds.
+            out = run_load(stub.url, [("getBlock", [1])], 2, 1.0, 10**6, rate=40.0)
+        finally:
+            stub.close()
+        self.assertGreaterEqual(out["requests"], 36)
+        self.assertLessEqual(out["requests"], 42)
+
+    def test_cpu_seconds_of_this_process_grow_with_work(self):
+        import os
+
+        from load import cpu_seconds
+
+        self.assertIsNone(cpu_seconds(None))
+        before = cpu_seconds(os.getpid())
+        deadline = time.process_time() + 0.3
+        while time.process_time() < deadline:
+            pass
+        self.assertGreaterEqual(cpu_seconds(os.getpid()) - before, 0.2)
 
 
 class Restart(unittest.TestCase):
