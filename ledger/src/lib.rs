@@ -27,12 +27,14 @@
 //! `docs/formats-entries.md`, store: `docs/on-disk-layout.md`, fetch:
 //! `docs/fetch-pipeline.md`).
 
+mod defect;
 pub mod error;
 pub mod fetch;
 pub mod history;
 pub mod store;
 #[cfg(feature = "synth")]
 pub mod synth;
+mod wire;
 
 // The wire formats live in `bstore-formats` (no storage); they are re-exported under their
 // old paths so that `bstore_ledger::shred::ShredRef` and `crate::entry::...` keep naming

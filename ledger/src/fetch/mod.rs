@@ -6,21 +6,24 @@ mod api;
 mod assembly;
 mod block;
 mod block_reader;
+mod block_record;
 mod components;
-mod defect;
+mod decode;
 mod deshred;
 mod find_tx;
 #[cfg(feature = "fetch-pool")]
 mod pool;
+mod purge_history;
 mod ranges;
 mod store_fetch;
 
+pub use crate::defect::DataDefect;
 pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch, last_entry_hash};
 pub use assembly::{SlotShreds, group_by_slot};
 pub use block::{block_start, fetch_block_views, parent_blockhash};
 pub use block_reader::{Block, BlockReader, SlotRead, first_signatures};
-pub use components::{Component, ComponentFetch, SlotComponent, SlotComponents};
-pub use defect::DataDefect;
+pub use components::{ComponentFetch, SlotComponent, SlotComponents};
+pub use decode::Component;
 pub use deshred::{check_range_into, deshred, deshred_into};
 pub use find_tx::FoundTransaction;
 #[cfg(feature = "fetch-pool")]

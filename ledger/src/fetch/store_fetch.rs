@@ -6,13 +6,13 @@
 
 use std::ops::Range;
 
-use crate::FormatError;
 use crate::block::{BlockMarker, DataSet, parse_data_set};
+use crate::defect::DataDefect;
 use crate::entry::{EntriesView, Entry};
 use crate::error::{LedgerError, Result};
 use crate::fetch::api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
-use crate::fetch::components::{Component, decode_component};
-use crate::fetch::{DataDefect, check_range_into, completed_ranges};
+use crate::fetch::decode::{Component, decode_component, entries_error};
+use crate::fetch::{check_range_into, completed_ranges};
 use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
 use crate::store::{Blockstore, KvEngine, ReadPath, SlotMeta};
 use crate::types::{ShredIndex, Slot};
@@ -388,27 +388,4 @@ pub(super) fn range_payloads<'p, P: AsRef<[u8]>>(
         }
     }
     Ok(payloads)
-}
-
-pub(super) fn entries_error(slot: Slot, range: &Range<u32>, e: FormatError) -> LedgerError {
-    match e {
-        FormatError::InvalidBlockMarker { offset, defect } => LedgerError::InvalidShredData {
-            slot,
-            start: range.start,
-            end: range.end,
-            cause: DataDefect::Marker { offset, defect },
-        },
-        FormatError::BlockAborted => LedgerError::BlockAborted {
-            slot,
-            start: range.start,
-            end: range.end,
-        },
-        FormatError::InvalidEntries { offset, defect } => LedgerError::InvalidShredData {
-            slot,
-            start: range.start,
-            end: range.end,
-            cause: DataDefect::Entries { offset, defect },
-        },
-        other => other.into(),
-    }
 }
