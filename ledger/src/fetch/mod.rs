@@ -18,7 +18,10 @@ mod ranges;
 mod store_fetch;
 
 pub use crate::defect::DataDefect;
-pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch, last_entry_hash};
+pub use api::{
+    AllowDead, DataSetView, EntryFetch, FetchBuffer, ShredRanges, SlotEntries, SlotViews,
+    ViewFetch, last_entry_hash,
+};
 pub use assembly::{SlotShreds, group_by_slot};
 pub use block::{block_start, fetch_block_views, parent_blockhash};
 pub use block_reader::{Block, BlockReader, SlotRead, first_signatures};
@@ -29,4 +32,3 @@ pub use find_tx::FoundTransaction;
 #[cfg(feature = "fetch-pool")]
 pub use pool::FetchPool;
 pub use ranges::completed_ranges;
-pub use store_fetch::{AllowDead, DataSetView, FetchBuffer, SlotViews};
