@@ -1,6 +1,11 @@
 //! The fetch path (`docs/fetch-pipeline.md#the-fetch-pipeline`): completed ranges, deshredding, and
 //! (with the `storage` feature)
 //! the one-multi-get fetch of a slot's completed data sets from the blockstore.
+//!
+//! The fetch path sits above the store (`docs/library.md#module-layers-of-bstore-ledger`),
+//! so the store's operations that need a block read back are here too:
+//! `Blockstore::block_record` (`block_record.rs`) and the purge of the history rows keyed
+//! by signature or address (`purge_history.rs`).
 
 mod api;
 mod assembly;
