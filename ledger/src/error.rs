@@ -3,8 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::fetch::DataDefect;
-use crate::store::InsertDefect;
+use crate::defect::{DataDefect, InsertDefect};
 use bstore_formats::FormatError;
 
 use crate::types::{ShredIndex, Slot};

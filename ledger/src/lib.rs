@@ -16,6 +16,10 @@
 //! - `synth` (feature `synth`, not default): deterministic mainnet-like slots for tests,
 //!   benchmarks and the demo.
 //!
+//! Modules import from the bottom up: the defects (`defect/`) and the wire reader
+//! (`wire.rs`), [`error`], [`history`], [`store`], [`fetch`], `synth`
+//! (`docs/library.md#module-layers-of-bstore-ledger`).
+//!
 //! Start reading at [`shred::ShredRef`], then `store::Blockstore::insert_shreds`
 //! (`docs/on-disk-layout.md#inserting-shreds`),
 //! then the fetch side: the traits in `fetch/api.rs` ([`fetch::ViewFetch`],
@@ -27,12 +31,14 @@
 //! `docs/formats-entries.md`, store: `docs/on-disk-layout.md`, fetch:
 //! `docs/fetch-pipeline.md`).
 
+mod defect;
 pub mod error;
 pub mod fetch;
 pub mod history;
 pub mod store;
 #[cfg(feature = "synth")]
 pub mod synth;
+mod wire;
 
 // The wire formats live in `bstore-formats` (no storage); they are re-exported under their
 // old paths so that `bstore_ledger::shred::ShredRef` and `crate::entry::...` keep naming

@@ -7,15 +7,78 @@
 //!   the completed-data-sets service, RPC).
 //! - [`EntryFetch`]: the same as owned entries, as Agave's getters return them.
 //!
-//! `Blockstore<E>` implements all three over any engine; each fetch is one multi-get over
-//! every shred of every range and decodes on the caller's thread.
+//! `Blockstore<E>` implements all three over any engine (`store_fetch.rs`); each fetch is
+//! one read of every shred of every range and decodes on the caller's thread. The types the
+//! traits take and return ([`AllowDead`], [`FetchBuffer`], [`SlotViews`]) are here too.
 
 use std::ops::Range;
 
-use crate::entry::Entry;
+use crate::block::BlockMarker;
+use crate::entry::{EntriesView, Entry};
 use crate::error::Result;
-use crate::fetch::{AllowDead, FetchBuffer, SlotViews};
 use crate::types::{Hash, Slot};
+
+/// Whether a fetch may read a slot marked dead (RPC and replay refuse; tools may not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllowDead {
+    /// Read dead slots too.
+    Yes,
+    /// A dead slot is `LedgerError::DeadSlot`.
+    No,
+}
+
+/// A reusable buffer for view fetches: callers that fetch repeatedly (replay) keep one and
+/// reach a steady state with no allocation per call.
+#[derive(Debug, Default)]
+pub struct FetchBuffer {
+    pub(super) data: Vec<u8>,
+    /// The scanned payloads of the last fetch (`ReadPath::Scan`), reused.
+    pub(super) arena: Vec<u8>,
+    /// Byte span of each data set inside `data`, parallel to the fetched ranges.
+    pub(super) spans: Vec<Range<usize>>,
+}
+
+impl FetchBuffer {
+    /// An empty buffer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bytes currently reserved (for memory accounting).
+    pub fn capacity(&self) -> usize {
+        self.data.capacity() + self.arena.capacity()
+    }
+}
+
+/// One completed data set of a view fetch: an entry batch, or (in an Alpenglow slot) a
+/// block marker, whose `entries` are then empty (`docs/block-components.md`).
+#[derive(Debug)]
+pub struct DataSetView<'b> {
+    /// Its shred range, `start..end` (end exclusive).
+    pub range: Range<u32>,
+    /// Its entries, borrowed from the caller's [`FetchBuffer`]; empty for a marker.
+    pub entries: EntriesView<'b>,
+    /// The block marker this data set is, if it is one.
+    pub marker: Option<BlockMarker>,
+}
+
+/// The result of a view fetch.
+#[derive(Debug)]
+pub struct SlotViews<'b> {
+    /// Every data set that completed since `start`, in order.
+    pub sets: Vec<DataSetView<'b>>,
+    /// `last.end - start`: how far the caller's running shred count advances.
+    pub num_shreds: u64,
+    /// The slot is full (every shred up to the last-in-slot one is present).
+    pub is_full: bool,
+}
+
+impl SlotViews<'_> {
+    /// Number of entries over all sets.
+    pub fn num_entries(&self) -> usize {
+        self.sets.iter().map(|s| s.entries.len()).sum()
+    }
+}
 
 /// Entries completed since a shred index, with what Agave's
 /// `get_slot_entries_with_shred_info` returns beside them.

@@ -10,22 +10,13 @@
 
 use std::ops::Range;
 
-use crate::block::{BlockMarker, UpdateParent, is_block_marker};
-use crate::entry::{Entry, decode_entries};
+use crate::block::{BlockMarker, UpdateParent};
+use crate::entry::Entry;
 use crate::error::Result;
-use crate::fetch::AllowDead;
-use crate::fetch::store_fetch::{FetchBuffer, entries_error};
+use crate::fetch::decode::{Component, decode_component};
+use crate::fetch::{AllowDead, FetchBuffer};
 use crate::store::{Blockstore, KvEngine};
 use crate::types::{Hash, Slot};
-
-/// One completed data set of a slot, owned.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Component {
-    /// An entry batch (never empty).
-    EntryBatch(Vec<Entry>),
-    /// A block marker.
-    Marker(BlockMarker),
-}
 
 /// A component and the shred range it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,18 +120,5 @@ impl<E: KvEngine> ComponentFetch for Blockstore<E> {
                 is_full: plan.is_full,
             })
         })
-    }
-}
-
-/// One deshredded data set as an owned component, with Agave's rules (module docs).
-pub(super) fn decode_component(slot: Slot, range: &Range<u32>, bytes: &[u8]) -> Result<Component> {
-    if is_block_marker(bytes) {
-        BlockMarker::parse(bytes)
-            .map(Component::Marker)
-            .map_err(|e| entries_error(slot, range, e))
-    } else {
-        decode_entries(bytes)
-            .map(Component::EntryBatch)
-            .map_err(|e| entries_error(slot, range, e))
     }
 }

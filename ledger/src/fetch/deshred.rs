@@ -10,8 +10,8 @@
 use std::ops::Range;
 
 use crate::FormatError;
+use crate::defect::DataDefect;
 use crate::error::{LedgerError, Result};
-use crate::fetch::DataDefect;
 use crate::shred::{ShredDefect, ShredRef};
 use crate::types::Slot;
 

@@ -1,29 +1,39 @@
 //! The fetch path (`docs/fetch-pipeline.md#the-fetch-pipeline`): completed ranges, deshredding, and
 //! (with the `storage` feature)
 //! the one-multi-get fetch of a slot's completed data sets from the blockstore.
+//!
+//! The fetch path sits above the store (`docs/library.md#module-layers-of-bstore-ledger`),
+//! so the store's operations that need a block read back are here too:
+//! `Blockstore::block_record` (`block_record.rs`) and the purge of the history rows keyed
+//! by signature or address (`purge_history.rs`).
 
 mod api;
 mod assembly;
 mod block;
 mod block_reader;
+mod block_record;
 mod components;
-mod defect;
+mod decode;
 mod deshred;
 mod find_tx;
 #[cfg(feature = "fetch-pool")]
 mod pool;
+mod purge_history;
 mod ranges;
 mod store_fetch;
 
-pub use api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch, last_entry_hash};
+pub use crate::defect::DataDefect;
+pub use api::{
+    AllowDead, DataSetView, EntryFetch, FetchBuffer, ShredRanges, SlotEntries, SlotViews,
+    ViewFetch, last_entry_hash,
+};
 pub use assembly::{SlotShreds, group_by_slot};
 pub use block::{block_start, fetch_block_views, parent_blockhash};
 pub use block_reader::{Block, BlockReader, SlotRead, first_signatures};
-pub use components::{Component, ComponentFetch, SlotComponent, SlotComponents};
-pub use defect::DataDefect;
+pub use components::{ComponentFetch, SlotComponent, SlotComponents};
+pub use decode::Component;
 pub use deshred::{check_range_into, deshred, deshred_into};
 pub use find_tx::FoundTransaction;
 #[cfg(feature = "fetch-pool")]
 pub use pool::FetchPool;
 pub use ranges::completed_ranges;
-pub use store_fetch::{AllowDead, DataSetView, FetchBuffer, SlotViews};

@@ -13,9 +13,9 @@ use rayon::prelude::*;
 
 use crate::entry::Entry;
 use crate::error::{LedgerError, Result};
-use crate::fetch::components::{Component, decode_component};
-use crate::fetch::store_fetch::{AllowDead, check_ranges, range_payloads};
-use crate::fetch::{SlotEntries, deshred_into};
+use crate::fetch::decode::{Component, decode_component};
+use crate::fetch::store_fetch::{check_ranges, range_payloads};
+use crate::fetch::{AllowDead, SlotEntries, deshred_into};
 use crate::store::{Blockstore, KvEngine};
 use crate::types::Slot;
 

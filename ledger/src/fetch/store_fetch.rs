@@ -6,78 +6,18 @@
 
 use std::ops::Range;
 
-use crate::FormatError;
-use crate::block::{BlockMarker, DataSet, parse_data_set};
+use crate::block::{DataSet, parse_data_set};
+use crate::defect::DataDefect;
 use crate::entry::{EntriesView, Entry};
 use crate::error::{LedgerError, Result};
-use crate::fetch::api::{EntryFetch, ShredRanges, SlotEntries, ViewFetch};
-use crate::fetch::components::{Component, decode_component};
-use crate::fetch::{DataDefect, check_range_into, completed_ranges};
+use crate::fetch::api::{
+    AllowDead, DataSetView, EntryFetch, FetchBuffer, ShredRanges, SlotEntries, SlotViews, ViewFetch,
+};
+use crate::fetch::decode::{Component, decode_component, entries_error};
+use crate::fetch::{check_range_into, completed_ranges};
 use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
 use crate::store::{Blockstore, KvEngine, ReadPath, SlotMeta};
 use crate::types::{ShredIndex, Slot};
-
-/// Whether a fetch may read a slot marked dead (RPC and replay refuse; tools may not).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AllowDead {
-    /// Read dead slots too.
-    Yes,
-    /// A dead slot is `LedgerError::DeadSlot`.
-    No,
-}
-
-/// A reusable buffer for view fetches: callers that fetch repeatedly (replay) keep one and
-/// reach a steady state with no allocation per call.
-#[derive(Debug, Default)]
-pub struct FetchBuffer {
-    pub(super) data: Vec<u8>,
-    /// The scanned payloads of the last fetch (`ReadPath::Scan`), reused.
-    arena: Vec<u8>,
-    /// Byte span of each data set inside `data`, parallel to the fetched ranges.
-    pub(super) spans: Vec<Range<usize>>,
-}
-
-impl FetchBuffer {
-    /// An empty buffer.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Bytes currently reserved (for memory accounting).
-    pub fn capacity(&self) -> usize {
-        self.data.capacity() + self.arena.capacity()
-    }
-}
-
-/// One completed data set of a view fetch: an entry batch, or (in an Alpenglow slot) a
-/// block marker, whose `entries` are then empty (`docs/block-components.md`).
-#[derive(Debug)]
-pub struct DataSetView<'b> {
-    /// Its shred range, `start..end` (end exclusive).
-    pub range: Range<u32>,
-    /// Its entries, borrowed from the caller's [`FetchBuffer`]; empty for a marker.
-    pub entries: EntriesView<'b>,
-    /// The block marker this data set is, if it is one.
-    pub marker: Option<BlockMarker>,
-}
-
-/// The result of a view fetch.
-#[derive(Debug)]
-pub struct SlotViews<'b> {
-    /// Every data set that completed since `start`, in order.
-    pub sets: Vec<DataSetView<'b>>,
-    /// `last.end - start`: how far the caller's running shred count advances.
-    pub num_shreds: u64,
-    /// The slot is full (every shred up to the last-in-slot one is present).
-    pub is_full: bool,
-}
-
-impl SlotViews<'_> {
-    /// Number of entries over all sets.
-    pub fn num_entries(&self) -> usize {
-        self.sets.iter().map(|s| s.entries.len()).sum()
-    }
-}
 
 /// What the meta says a fetch from `start` should read.
 pub(super) struct Plan {
@@ -388,27 +328,4 @@ pub(super) fn range_payloads<'p, P: AsRef<[u8]>>(
         }
     }
     Ok(payloads)
-}
-
-pub(super) fn entries_error(slot: Slot, range: &Range<u32>, e: FormatError) -> LedgerError {
-    match e {
-        FormatError::InvalidBlockMarker { offset, defect } => LedgerError::InvalidShredData {
-            slot,
-            start: range.start,
-            end: range.end,
-            cause: DataDefect::Marker { offset, defect },
-        },
-        FormatError::BlockAborted => LedgerError::BlockAborted {
-            slot,
-            start: range.start,
-            end: range.end,
-        },
-        FormatError::InvalidEntries { offset, defect } => LedgerError::InvalidShredData {
-            slot,
-            start: range.start,
-            end: range.end,
-            cause: DataDefect::Entries { offset, defect },
-        },
-        other => other.into(),
-    }
 }

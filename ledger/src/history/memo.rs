@@ -1,7 +1,7 @@
 //! A `transaction_memos` value: the memo text of a transaction (Agave joins the memos of
 //! its memo instructions), stored as a bincode `String` (u64 LE length, UTF-8 bytes).
 
-use crate::store::wire::Reader;
+use crate::wire::Reader;
 
 /// Most bytes a memo may claim (a transaction is at most 1232 bytes; this leaves room for
 /// Agave's formatting of several memos).

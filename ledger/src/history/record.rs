@@ -16,8 +16,8 @@
 //! hostile object costs at most its own size.
 
 use crate::error::{LedgerError, Result};
-use crate::store::wire::Reader;
 use crate::types::{Hash, Slot};
+use crate::wire::Reader;
 
 const MAGIC: &[u8; 4] = b"BSBR";
 const VERSION: u8 = 1;

@@ -5,7 +5,7 @@
 //! ignores trailing bytes, so Agave does too (an old `BorshIoError(String)` reads as the
 //! unit variant of today).
 
-use crate::store::wire::Reader;
+use crate::wire::Reader;
 
 /// The unit variants of `TransactionError`, by variant index (`None`: a variant with data).
 pub(super) const TX_UNIT: [Option<&str>; 39] = [

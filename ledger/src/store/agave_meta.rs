@@ -15,9 +15,9 @@
 //!   length ‖ the bytes.
 
 use super::index_set::{BITMAP_BYTES, ShredIndexSet};
-use super::wire::Reader;
 use crate::shred::ShredKind;
 use crate::types::{Hash, Slot};
+use crate::wire::Reader;
 
 /// Agave's `ShredType` byte for data shreds (`MerkleRootMeta::first_received_shred_type`).
 const SHRED_TYPE_DATA: u8 = 0b1010_0101;

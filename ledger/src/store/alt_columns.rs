@@ -9,8 +9,8 @@
 //! block-id repair), but reads them typed, keeps them on every open and deletes their rows
 //! of purged slots (every key starts with the slot), as Agave does.
 
-use super::wire::Reader;
 use crate::types::Hash;
+use crate::wire::Reader;
 
 pub use super::columns::{
     AltDataShred, AltIndex, AltMerkleRootMeta, AltMeta, DoubleMerkleMetaColumn,

@@ -125,7 +125,7 @@ impl Blockstore<super::rocks::RocksEngine> {
         let read_only = OpenOptions::existing(AccessMode::ReadOnly)
             .with_wal_recovery(Some(options.wal_recovery_mode()));
         let existing = Self::open_with(ledger_path, &read_only)?;
-        existing.check_row_formats(&db)
+        super::formats::check_row_formats(existing.kv(), &db)
     }
 }
 

@@ -7,27 +7,14 @@
 //! connected flags: a ledger that starts at a snapshot slot other than 0 has no connected
 //! slots unless its first slot's meta is marked by other means.
 
-use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
 
-use super::insert::SlotWork;
 use super::kv::KvEngine;
 use super::slot_meta::SlotMeta;
+use super::slot_work::{SlotWork, slot_work};
 use super::typed::Engine;
 use crate::error::Result;
 use crate::types::Slot;
-
-/// The call's state of `slot`, loading its stored meta on first touch.
-pub(super) fn slot_work<'m, E: KvEngine>(
-    slots: &'m mut BTreeMap<Slot, SlotWork>,
-    engine: &Engine<E>,
-    slot: Slot,
-) -> Result<&'m mut SlotWork> {
-    Ok(match slots.entry(slot) {
-        Entry::Occupied(e) => e.into_mut(),
-        Entry::Vacant(e) => e.insert(SlotWork::load(engine, slot)?),
-    })
-}
 
 /// Adds every slot whose parent this call set to its parent's `next_slots`, creating the
 /// parent's placeholder meta when missing, and inherits the parent's connectedness.

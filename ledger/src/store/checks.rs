@@ -18,10 +18,10 @@
 use std::collections::BTreeMap;
 
 use super::columns::DataShred;
-use super::defect::InsertDefect;
 use super::index_set::ShredIndexSet;
 use super::kv::KvEngine;
 use super::typed::Engine;
+use crate::defect::InsertDefect;
 use crate::error::{LedgerError, Result};
 use crate::shred::{NodeMemo, ShredRef, merkle_root, merkle_root_with, verify_signature};
 use crate::types::{Hash, Pubkey, ShredIndex, Signature, Slot};

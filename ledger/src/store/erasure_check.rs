@@ -12,11 +12,11 @@
 
 use super::agave_meta::ErasureMeta;
 use super::columns::SetKey;
-use super::defect::InsertDefect;
 use super::duplicates::DuplicateKind;
 use super::index_set::ShredIndexSet;
 use super::insert::{Verdict, Work};
 use super::kv::KvEngine;
+use crate::defect::InsertDefect;
 use crate::error::{LedgerError, Result};
 use crate::shred::{FirstCodeIndex, ShredKind, ShredRef};
 use crate::types::Slot;

@@ -8,7 +8,6 @@
 use std::path::Path;
 
 use super::Column;
-use super::blockstore::Blockstore;
 use super::columns::{ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta};
 use super::families;
 use super::kv::{Direction, KvEngine};
@@ -23,26 +22,24 @@ pub(super) fn unknown_columns(names: &[String]) -> Vec<&str> {
         .collect()
 }
 
-impl<E: KvEngine> Blockstore<E> {
-    /// Decodes the newest row of every column insert rewrites (`meta`, `index`,
-    /// `erasure_meta`, `merkle_root_meta`); an error names the column and why.
-    pub(crate) fn check_row_formats(&self, path: &Path) -> Result<()> {
-        let refuse = |column: &str, e: LedgerError| LedgerError::UnknownFormat {
-            path: path.to_path_buf(),
-            reason: format!("the newest {column} row does not decode: {e}"),
-        };
-        newest::<E, Meta>(self).map_err(|e| refuse(Meta::NAME, e))?;
-        newest::<E, Index>(self).map_err(|e| refuse(Index::NAME, e))?;
-        newest::<E, ErasureMetaColumn>(self).map_err(|e| refuse(ErasureMetaColumn::NAME, e))?;
-        newest::<E, MerkleRootMetaColumn>(self)
-            .map_err(|e| refuse(MerkleRootMetaColumn::NAME, e))?;
-        Ok(())
-    }
+/// Decodes the newest row of every column insert rewrites (`meta`, `index`,
+/// `erasure_meta`, `merkle_root_meta`) in the ledger at `path` opened as `kv`; an error
+/// names the column and why.
+pub(super) fn check_row_formats<E: KvEngine>(kv: &E, path: &Path) -> Result<()> {
+    let refuse = |column: &str, e: LedgerError| LedgerError::UnknownFormat {
+        path: path.to_path_buf(),
+        reason: format!("the newest {column} row does not decode: {e}"),
+    };
+    newest::<E, Meta>(kv).map_err(|e| refuse(Meta::NAME, e))?;
+    newest::<E, Index>(kv).map_err(|e| refuse(Index::NAME, e))?;
+    newest::<E, ErasureMetaColumn>(kv).map_err(|e| refuse(ErasureMetaColumn::NAME, e))?;
+    newest::<E, MerkleRootMetaColumn>(kv).map_err(|e| refuse(MerkleRootMetaColumn::NAME, e))?;
+    Ok(())
 }
 
 /// Decodes the last row of column `C` (none is fine).
-fn newest<E: KvEngine, C: Column>(store: &Blockstore<E>) -> Result<()> {
-    let mut cursor = store.kv().cursor(C::NAME, &[], None, Direction::Reverse);
+fn newest<E: KvEngine, C: Column>(kv: &E) -> Result<()> {
+    let mut cursor = kv.cursor(C::NAME, &[], None, Direction::Reverse);
     if let Some(row) = super::kv::KvCursor::advance(&mut cursor) {
         let (key, value) = row?;
         C::decode_value(C::decode_key(key)?, value)?;

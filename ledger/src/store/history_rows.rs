@@ -1,19 +1,27 @@
 //! Raw reads of the history columns Agave's validator writes after executing a block
 //! (`docs/history.md#columns`): `transaction_status` and `transaction_memos` keyed by
-//! signature ‖ slot (u64 BE), `rewards` keyed by slot, and the [`BlockRecord`] of a slot.
-//! Values are returned as stored; `crate::history` decodes them.
+//! signature ‖ slot (u64 BE), `rewards` keyed by slot. Values are returned as stored;
+//! `crate::history` decodes them. A slot's block with its rows (`Blockstore::block_record`)
+//! needs the block read back, so it is the fetch path's (`fetch/block_record.rs`).
 
 use super::blockstore::Blockstore;
 use super::column::Column;
 use super::columns::{BlockTime, Rewards, TransactionMemos, TransactionStatus, signature_slot_key};
-use super::kv::KvEngine;
+use super::kv::{Direction, KvCursor, KvEngine};
 use super::typed::Engine;
-use crate::error::{LedgerError, Result};
-use crate::fetch::{BlockReader, FetchBuffer, SlotRead};
-use crate::history::BlockRecord;
+use crate::error::Result;
 use crate::types::{Signature, Slot};
 
 impl<E: KvEngine> Blockstore<E> {
+    /// Whether the ledger holds any transaction status at all (a ledger bstore ingested
+    /// from shreds has none, and its purges skip reading the slots back).
+    pub(crate) fn has_history(&self) -> Result<bool> {
+        let mut cursor = self
+            .engine
+            .cursor::<TransactionStatus>(&[], None, Direction::Forward);
+        Ok(cursor.advance().transpose()?.is_some())
+    }
+
     /// The `transaction_status` values of `slot` for `signatures`, in the order given: one
     /// multi-get over the keys sorted ascending (the engine's contract), mapped back.
     pub fn transaction_status_rows(
@@ -93,48 +101,6 @@ impl<E: KvEngine> Blockstore<E> {
     /// The slot's `rewards` value.
     pub fn rewards_row(&self, slot: Slot) -> Result<Option<Vec<u8>>> {
         Ok(self.engine.get_pinned::<Rewards>(slot)?.map(|v| v.to_vec()))
-    }
-
-    /// The full block of `slot` with its history rows, owned: what an archive stores, read
-    /// by the [`BlockReader`] rules. A slot this process purged is `SlotCleanedUp`, a dead
-    /// one `DeadSlot`; a slot without a meta, not full or without entries is
-    /// `InvalidBlockRecord` naming which.
-    pub fn block_record(&self, slot: Slot, buf: &mut FetchBuffer) -> Result<BlockRecord> {
-        let Some(block) = self.block(slot, SlotRead::Unread, buf)? else {
-            // Only on this error path is the meta read again, to say why.
-            let why = match self.meta(slot)? {
-                None => "no slot meta",
-                Some(meta) if !meta.is_full() => "the slot is not full",
-                Some(_) => "the slot has no entries",
-            };
-            return Err(not_a_block(slot, why));
-        };
-        let statuses = self
-            .block_statuses(&block)?
-            .into_iter()
-            .map(|row| row.map(|row| row.to_vec()))
-            .collect();
-        Ok(BlockRecord {
-            slot,
-            parent_slot: block.parent_slot(),
-            blockhash: block.blockhash,
-            previous_blockhash: block.previous_blockhash.unwrap_or_default(),
-            block_time: block.block_time,
-            block_height: block.block_height,
-            entry_sets: block
-                .sets
-                .iter()
-                .map(|set| set.entries.bytes().to_vec())
-                .collect(),
-            statuses,
-            rewards: self.block_rewards(slot)?,
-        })
-    }
-}
-
-fn not_a_block(slot: Slot, why: &str) -> LedgerError {
-    LedgerError::InvalidBlockRecord {
-        reason: format!("slot {slot}: {why}"),
     }
 }
 

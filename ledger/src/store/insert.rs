@@ -17,7 +17,6 @@ use super::columns::{
     CodeShred, DataShred, DeadSlots, ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta, Orphans,
 };
 use super::data_sets::newly_completed;
-use super::defect::InsertDefect;
 use super::duplicates::{CallDuplicates, DuplicateKind, DuplicateSlot};
 use super::index_set::ShredIndexSet;
 use super::kv::KvEngine;
@@ -26,8 +25,10 @@ use super::presence::{PresenceCache, ShredColumn};
 use super::sets::{CallSets, Origin};
 use super::shape_rules::{self, ShapeRules};
 use super::slot_meta::SlotMeta;
+use super::slot_work::{SlotWork, slot_work};
 use super::typed::{Engine, RowBatch};
 use crate::FormatError;
+use crate::defect::InsertDefect;
 use crate::error::{LedgerError, Result};
 use crate::shred::{ShredDefect, ShredKind, ShredRef, retransmitter_signature, verify_signature};
 use crate::types::{ShredIndex, Signature, Slot};
@@ -80,53 +81,6 @@ pub struct CompletedDataSet {
     pub start: u32,
     /// One past the index of its last data shred (the one flagged data-complete).
     pub end: u32,
-}
-
-/// One slot's state during a call.
-#[derive(Debug)]
-pub(super) struct SlotWork {
-    /// The meta as it will be written; `None` while the slot has none.
-    pub(super) meta: Option<SlotMeta>,
-    /// The stored meta was full before this call.
-    was_full: bool,
-    /// `meta` must be written.
-    pub(super) dirty: bool,
-    /// The parent was set by this call: link the slot into its parent's `next_slots`.
-    pub(super) new_parent: bool,
-    pub(super) data: Option<ShredIndexSet>,
-    pub(super) code: Option<ShredIndexSet>,
-    new_data: Vec<u32>,
-    /// A shred of the slot was stored: its `index` row must be written.
-    stored_any: bool,
-    /// `Some(true)`: the slot became an orphan (a placeholder parent), `Some(false)`: it
-    /// stopped being one (it learned its parent); written to `orphans` as Agave does.
-    pub(super) orphan: Option<bool>,
-}
-
-impl SlotWork {
-    /// `consumed` counting the data shreds stored so far in this call (`finish` writes it);
-    /// `None` while the slot has no meta or its data shreds are not loaded.
-    fn consumed_now(&self) -> Option<u64> {
-        let (meta, present) = (self.meta.as_ref()?, self.data.as_ref()?);
-        let consumed = u32::try_from(meta.consumed).unwrap_or(u32::MAX);
-        Some(u64::from(present.first_absent_from(consumed)).max(meta.consumed))
-    }
-
-    /// Loads the slot's stored meta.
-    pub(super) fn load<E: KvEngine>(engine: &Engine<E>, slot: Slot) -> Result<Self> {
-        let meta = engine.get::<Meta>(slot)?;
-        Ok(Self {
-            was_full: meta.as_ref().is_some_and(SlotMeta::is_full),
-            meta,
-            dirty: false,
-            new_parent: false,
-            data: None,
-            code: None,
-            new_data: Vec::new(),
-            stored_any: false,
-            orphan: None,
-        })
-    }
 }
 
 pub(super) enum Verdict {
@@ -374,7 +328,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             return Ok(reject(slot, index, defect));
         }
         let (engine, cache, now_ms) = (self.engine, self.cache, self.now_ms);
-        let w = chain::slot_work(&mut self.slots, engine, slot)?;
+        let w = slot_work(&mut self.slots, engine, slot)?;
         if w.data.is_none() {
             w.data = Some(cache.load(engine, slot, ShredColumn::Data, w.meta.as_ref())?);
         }
@@ -452,7 +406,7 @@ impl<E: KvEngine> Work<'_, '_, '_, E> {
             return Ok(reject(slot, index, defect));
         }
         let (engine, cache) = (self.engine, self.cache);
-        let w = chain::slot_work(&mut self.slots, engine, slot)?;
+        let w = slot_work(&mut self.slots, engine, slot)?;
         if w.code.is_none() {
             w.code = Some(cache.load(engine, slot, ShredColumn::Code, None)?);
         }

@@ -31,17 +31,18 @@ pub mod alt_columns;
 mod alt_listing;
 pub mod column;
 pub mod columns;
-mod defect;
 pub mod families;
 mod index_set;
 pub mod keys;
 mod slot_meta;
+mod slot_work;
 
 mod blockstore;
 #[cfg(feature = "storage")]
 mod catch_up_pacer;
 mod chain;
 mod checks;
+mod data_scan;
 mod data_sets;
 mod duplicates;
 mod ends_memo;
@@ -61,7 +62,6 @@ mod open_options;
 mod parent_info;
 mod presence;
 mod purge;
-mod purge_history;
 #[cfg(feature = "storage")]
 mod purge_space;
 mod read_path;
@@ -80,13 +80,12 @@ pub mod space_reserve;
 mod typed;
 mod values;
 mod wal_mode;
-pub(crate) mod wire;
 
+pub use crate::defect::{InsertDefect, ParentInfoDefect};
 pub use agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};
 pub use alt_columns::{BlockLocation, DoubleMerkleMeta};
 pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};
 pub use column::{Column, Family, KeyStart, Values};
-pub use defect::InsertDefect;
 pub use duplicates::{DuplicateKind, DuplicateSlot};
 pub use ends_memo::LedgerEnd;
 pub use fault_engine::{FaultCursor, FaultEngine, FaultHandle, FaultPoint, InjectedFault};
@@ -104,7 +103,6 @@ pub use kv::{AccessMode, KvEngine};
 pub use listing::{DeadSlotIter, DuplicateSlotIter};
 pub use mem_engine::{MemBytes, MemEngine};
 pub use open_options::{Create, OpenOptions};
-pub use parent_info::ParentInfoDefect;
 pub use purge::PurgeStats;
 pub use read_path::ReadPath;
 #[cfg(feature = "storage")]

@@ -7,16 +7,11 @@
 //! in order, where the multi-get searches the index for every key (`bstore bench fetch`,
 //! BENCHMARKS.md). The scan copies each payload once into a reused arena (the cursor's value
 //! is valid only until it moves); the multi-get pins values without a copy.
+//!
+//! The blockstore holds a `ReadPathCell`; the switch and the scan itself are methods of
+//! `Blockstore` in `data_scan.rs`.
 
-use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering};
-
-use super::Column;
-use super::blockstore::Blockstore;
-use super::columns::DataShred;
-use super::kv::{Direction, KvCursor, KvEngine};
-use crate::error::{LedgerError, Result};
-use crate::types::{ShredIndex, Slot};
 
 /// How a fetch reads data shreds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,74 +28,18 @@ pub enum ReadPath {
 pub(crate) struct ReadPathCell(AtomicU8);
 
 impl ReadPathCell {
-    fn get(&self) -> ReadPath {
+    pub(super) fn get(&self) -> ReadPath {
         match self.0.load(Ordering::Relaxed) {
             1 => ReadPath::MultiGet,
             _ => ReadPath::Scan,
         }
     }
 
-    fn set(&self, path: ReadPath) {
+    pub(super) fn set(&self, path: ReadPath) {
         let v = match path {
             ReadPath::Scan => 0,
             ReadPath::MultiGet => 1,
         };
         self.0.store(v, Ordering::Relaxed);
-    }
-}
-
-impl<E: KvEngine> Blockstore<E> {
-    /// How fetches read data shreds.
-    pub fn read_path(&self) -> ReadPath {
-        self.read_path.get()
-    }
-
-    /// Chooses how fetches read data shreds (benchmarks compare the two).
-    pub fn set_read_path(&self, path: ReadPath) {
-        self.read_path.set(path);
-    }
-
-    /// The data shreds `start..end` of `slot` with ONE bounded forward scan, each payload
-    /// copied into `arena` (cleared first): element `i` is the byte range of index
-    /// `start + i`, `None` when not stored. The caller bounds the range.
-    pub fn scan_data_shreds(
-        &self,
-        slot: Slot,
-        start: u32,
-        end: u32,
-        arena: &mut Vec<u8>,
-    ) -> Result<Vec<Option<Range<usize>>>> {
-        arena.clear();
-        let len = end.saturating_sub(start) as usize;
-        let mut spans: Vec<Option<Range<usize>>> = vec![None; len];
-        let lower = DataShred::encode_key((slot, ShredIndex(start)));
-        let upper = DataShred::encode_key((slot, ShredIndex(end)));
-        let mut cursor =
-            self.engine
-                .kv()
-                .cursor(DataShred::NAME, &lower, Some(&upper), Direction::Forward);
-        while let Some(row) = cursor.advance() {
-            let (key, value) = row?;
-            let (key_slot, index) = DataShred::decode_key(key)?;
-            // The bounds keep every key inside the slot's range; anything else is an
-            // engine fault, reported rather than indexed.
-            let offset = index.0.checked_sub(start).map(|o| o as usize);
-            let Some(cell) = offset
-                .filter(|_| key_slot == slot)
-                .and_then(|o| spans.get_mut(o))
-            else {
-                return Err(LedgerError::CorruptKey {
-                    column: DataShred::NAME,
-                    key: format!(
-                        "({key_slot}, {index}) outside the scan of ({slot}, {start}..{end})"
-                    ),
-                    reason: "a range scan returned a key outside its bounds".to_string(),
-                });
-            };
-            let begin = arena.len();
-            arena.extend_from_slice(value);
-            *cell = Some(begin..arena.len());
-        }
-        Ok(spans)
     }
 }

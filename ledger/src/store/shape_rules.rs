@@ -17,7 +17,7 @@
 //! - a Merkle proof of 6 entries: a fixed 32:32 set has 64 leaves (Agave 4.4's
 //!   `enforce_correct_proof_size`, SIMD-0317; any proof size of a 4.x shredder's shreds).
 
-use super::defect::InsertDefect;
+use crate::defect::InsertDefect;
 use crate::shred::{ShredRef, ShredVariant};
 
 /// Data (and coding) shreds of a fixed FEC set.

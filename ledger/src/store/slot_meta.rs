@@ -20,9 +20,9 @@
 //! allocated, so corrupt bytes give an error, never a panic or a huge allocation.
 
 use super::index_set::{BITMAP_BYTES, CompletedDataIndexes};
-use super::wire::Reader;
 use crate::shred::MAX_SHREDS_PER_SLOT;
 use crate::types::{Hash, Slot};
+use crate::wire::Reader;
 
 /// Per-slot bookkeeping of the shreds held. See the module docs for the byte layout.
 #[derive(Debug, Clone, PartialEq, Eq)]

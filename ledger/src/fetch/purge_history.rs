@@ -4,27 +4,21 @@
 //! purged slot's transactions are read back (their first signature, static keys, and the
 //! keys their status says were loaded from lookup tables) and each row they own is deleted
 //! in the purge's own batch.
+//!
+//! Reading the slots back is the fetch path's work, so this part of the purge lives here;
+//! the store's purge (`store/purge.rs`) calls it from inside the one atomic write that also
+//! deletes the slot range: the one place where the store calls up into the fetch path.
 
-use super::blockstore::Blockstore;
-use super::columns::{AddressSignatures, TransactionMemos, TransactionStatus};
-use super::keys::AddressRowKey;
-use super::kv::{Direction, KvCursor, KvEngine};
-use super::typed::RowBatch;
 use crate::error::Result;
 use crate::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use crate::history::StatusMeta;
+use crate::store::columns::{
+    AddressRowKey, AddressSignatures, TransactionMemos, TransactionStatus,
+};
+use crate::store::{Blockstore, KvEngine, RowBatch};
 use crate::types::{Pubkey, Signature, Slot};
 
 impl<E: KvEngine> Blockstore<E> {
-    /// Whether the ledger holds any transaction status at all (a ledger bstore ingested
-    /// from shreds has none, and its purges skip reading the slots back).
-    pub(crate) fn has_history(&self) -> Result<bool> {
-        let mut cursor = self
-            .engine
-            .cursor::<TransactionStatus>(&[], None, Direction::Forward);
-        Ok(cursor.advance().transpose()?.is_some())
-    }
-
     /// Adds to `batch` the deletion of every history row of `slot`'s transactions; `false`
     /// when the slot's shreds do not read back (corrupt): its rows stay (counted in
     /// `PurgeStats::history_unreadable`) and the purge of the range goes on.

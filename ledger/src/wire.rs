@@ -2,6 +2,9 @@
 //!
 //! Every read is bounds-checked and fails with the name of the field that ran out; no
 //! length read from the bytes is trusted before it is compared with the bytes left.
+//!
+//! It sits below the store and the history rows, which both decode with it (the store's
+//! metas and Agave 4.x values, the history's memos, errors and block records).
 
 /// Cursor over little-endian fields; errors name the field that ran out.
 pub(crate) struct Reader<'a> {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::parent_info::ParentInfoDefect;
+use super::ParentInfoDefect;
 use crate::types::{Hash, Slot};
 
 /// A shred that contradicts the slot's `SlotMeta` (`docs/on-disk-layout.md#inserting-shreds`).
