@@ -17,7 +17,8 @@
 //!   benchmarks and the demo.
 //!
 //! Modules import from the bottom up: the defects (`defect/`) and the wire reader
-//! (`wire.rs`), [`error`], [`history`], [`store`], [`fetch`], `synth`
+//! (`wire.rs`), [`error`], [`history`], [`store`], [`fetch`], `retention` (purging slot
+//! ranges), `synth`
 //! (`docs/library.md#module-layers-of-bstore-ledger`).
 //!
 //! Start reading at [`shred::ShredRef`], then `store::Blockstore::insert_shreds`
@@ -35,6 +36,7 @@ mod defect;
 pub mod error;
 pub mod fetch;
 pub mod history;
+mod retention;
 pub mod store;
 #[cfg(feature = "synth")]
 pub mod synth;

@@ -3,9 +3,8 @@
 //! the one-multi-get fetch of a slot's completed data sets from the blockstore.
 //!
 //! The fetch path sits above the store (`docs/library.md#module-layers-of-bstore-ledger`),
-//! so the store's operations that need a block read back are here too:
-//! `Blockstore::block_record` (`block_record.rs`) and the purge of the history rows keyed
-//! by signature or address (`purge_history.rs`).
+//! so `Blockstore::block_record` (`block_record.rs`), a block with its history rows, is here
+//! too; the purge, which reads purged slots back, is one layer up (`crate::retention`).
 
 mod api;
 mod assembly;
@@ -18,7 +17,6 @@ mod deshred;
 mod find_tx;
 #[cfg(feature = "fetch-pool")]
 mod pool;
-mod purge_history;
 mod ranges;
 mod store_fetch;
 

@@ -25,7 +25,7 @@ use super::open_checks::{self, DirState};
 #[cfg(feature = "storage")]
 use super::open_options::OpenOptions;
 use super::presence::PresenceCache;
-use super::purge::PurgedRanges;
+use super::purged_ranges::PurgedRanges;
 use super::read_path::ReadPathCell;
 use super::slot_meta::SlotMeta;
 use super::typed::{Engine, RangeIter};
@@ -50,7 +50,7 @@ pub struct Blockstore<E: KvEngine = DefaultEngine> {
     pub(super) writer: Mutex<PresenceCache>,
     /// The slot ranges this process purged, merged. Extended before a purge deletes
     /// anything, never shrunk; readers check it before and after a read.
-    pub(super) purged: PurgedRanges,
+    pub(crate) purged: PurgedRanges,
     /// How fetches read data shreds (`read_path.rs`).
     pub(super) read_path: ReadPathCell,
     /// The ledger's ends, remembered between catch-ups (`ends_memo.rs`).
@@ -151,7 +151,8 @@ impl<E: KvEngine> Blockstore<E> {
     }
 
     /// The engine underneath (inside the crate only: callers go through typed columns,
-    /// `rows.rs`).
+    /// `rows.rs`). Only RocksDB's space work and the tests need it.
+    #[cfg(any(test, feature = "storage"))]
     pub(crate) fn kv(&self) -> &E {
         self.engine.kv()
     }
@@ -199,7 +200,7 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// The writer lock. A writer that panicked mid-call may have left the cache ahead of
     /// what it committed, so a poisoned lock is taken over with an empty cache.
-    pub(super) fn lock_writer(&self) -> MutexGuard<'_, PresenceCache> {
+    pub(crate) fn lock_writer(&self) -> MutexGuard<'_, PresenceCache> {
         self.writer.lock().unwrap_or_else(|poisoned| {
             let mut guard = poisoned.into_inner();
             guard.clear();

@@ -21,8 +21,8 @@
 //! - Damage (`docs/damage-and-repair.md`): `open_checks.rs` (never create over existing
 //!   files; every live SST file present), [`WalRecoveryMode`], [`check`] and [`repair`].
 //! - A full disk (`docs/damage-and-repair.md#a-full-disk`): `rocks_space.rs` (opens write
-//!   no table file), `purge_space.rs` (a purge that frees what needs no room first),
-//!   [`space_reserve`] (room held back for a purge).
+//!   no table file), [`space_reserve`] (room held back for a purge); the purge that frees
+//!   what needs no room first is `retention/purge_space.rs`.
 //!
 //! Start reading at [`Blockstore`], then `insert.rs`.
 
@@ -62,8 +62,7 @@ mod open_options;
 mod parent_info;
 mod presence;
 mod purge;
-#[cfg(feature = "storage")]
-mod purge_space;
+mod purged_ranges;
 mod read_path;
 mod recover;
 #[cfg(feature = "storage")]
@@ -104,6 +103,9 @@ pub use listing::{DeadSlotIter, DuplicateSlotIter};
 pub use mem_engine::{MemBytes, MemEngine};
 pub use open_options::{Create, OpenOptions};
 pub use purge::PurgeStats;
+#[cfg(feature = "storage")]
+pub(crate) use purge::last_key;
+pub(crate) use purge::{Chaining, purged_columns, upper_key};
 pub use read_path::ReadPath;
 #[cfg(feature = "storage")]
 pub use rocks::{PinnedBytes, RocksEngine};

@@ -2,10 +2,8 @@
 //! (`docs/damage-and-repair.md#a-full-disk`): the order of its steps keeps the room it needs
 //! small and frees whatever needs no room first.
 
-use super::blockstore::Blockstore;
-use super::purge::{Chaining, PurgeStats, last_key, purged_columns};
-use super::rocks::RocksEngine;
 use crate::error::Result;
+use crate::store::{Blockstore, Chaining, PurgeStats, RocksEngine, last_key, purged_columns};
 use crate::types::Slot;
 
 impl Blockstore<RocksEngine> {

@@ -5,9 +5,9 @@
 //! keys their status says were loaded from lookup tables) and each row they own is deleted
 //! in the purge's own batch.
 //!
-//! Reading the slots back is the fetch path's work, so this part of the purge lives here;
-//! the store's purge (`store/purge.rs`) calls it from inside the one atomic write that also
-//! deletes the slot range: the one place where the store calls up into the fetch path.
+//! Reading the slots back is the fetch path's work, which is why the purge lives above both
+//! the store and the fetch path: `purge.rs` calls this from inside the one atomic write that
+//! also deletes the slot range.
 
 use crate::error::Result;
 use crate::fetch::{AllowDead, FetchBuffer, ViewFetch};
