@@ -38,6 +38,9 @@ pub mod params;
 mod encode;
 #[cfg(feature = "server")]
 mod methods;
+#[doc(hidden)]
+#[cfg(feature = "server")]
+pub mod testing;
 #[cfg(feature = "server")]
 mod transport;
 
