@@ -16,6 +16,11 @@
 //!   [`record_block`] (an archived block as the same views and rows as a local one);
 //! - [`block_api`]: [`FetchedBlock`](block_api::FetchedBlock), `getBlock`'s result without
 //!   the server.
+//!
+//! Every method is generic over the ledger's storage engine `E` ([`Ctx<E>`](Ctx),
+//! [`Chain<'_, E>`](chain::Chain), [`FetchWorkers<E>`](workers::FetchWorkers)), with
+//! RocksDB as the default: the server's code is the RocksDB instance of it, and the tests
+//! also run the in-memory one (`crate::testing`).
 
 pub mod archive;
 mod archived;
