@@ -13,7 +13,9 @@
 //!   JSON-RPC runner (`jsonrpc.rs`) and the response body;
 //! - `methods/`: one file per method family, commitment and availability (`chain.rs`),
 //!   history rows, the archive trait ([`archive`]), the worker pools (`workers.rs`) and the
-//!   response memory budget (`budget.rs`);
+//!   response memory budget (`budget.rs`); generic over the ledger's storage engine
+//!   (`Blockstore<E>`, RocksDB by default), so the tests also run them on the in-memory
+//!   engine (the hidden `testing` entry);
 //! - `encode/`: block and transaction → JSON, straight from the fetch views;
 //! - `params/`: the envelope ([`request`]), typed calls ([`args`]), configs ([`params`],
 //!   [`history_params`]);
@@ -38,6 +40,9 @@ pub mod params;
 mod encode;
 #[cfg(feature = "server")]
 mod methods;
+#[doc(hidden)]
+#[cfg(feature = "server")]
+pub mod testing;
 #[cfg(feature = "server")]
 mod transport;
 

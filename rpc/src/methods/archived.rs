@@ -17,6 +17,7 @@
 use std::sync::Arc;
 
 use bstore_ledger::Slot;
+use bstore_ledger::store::KvEngine;
 use serde_json::json;
 
 use super::{Answer, Ctx, to_text};
@@ -36,8 +37,8 @@ fn archive_error(what: &str, fault: ArchiveFault) -> RpcError {
 }
 
 /// `getBlock` with the archive behind the ledger.
-pub(super) async fn get_block(
-    ctx: &Ctx,
+pub(super) async fn get_block<E: KvEngine + 'static>(
+    ctx: &Ctx<E>,
     archive: &Arc<dyn BlockArchive>,
     slot: Slot,
     cfg: BlockConfig,
@@ -68,8 +69,8 @@ pub(super) async fn get_block(
 }
 
 /// `getTransaction` with the archive behind the ledger.
-pub(super) async fn get_transaction(
-    ctx: &Ctx,
+pub(super) async fn get_transaction<E: KvEngine + 'static>(
+    ctx: &Ctx<E>,
     archive: &Arc<dyn BlockArchive>,
     signature: [u8; 64],
     cfg: TransactionConfig,
@@ -105,7 +106,7 @@ pub(super) async fn get_transaction(
 /// The ledger's first available block (on a scan worker), or `None` when the ledger has no
 /// root (a fresh node, or everything purged): then it serves no finalized block, and every
 /// one is the archive's.
-async fn local_first(ctx: &Ctx) -> Result<Option<Slot>, RpcError> {
+async fn local_first<E: KvEngine + 'static>(ctx: &Ctx<E>) -> Result<Option<Slot>, RpcError> {
     let window = ctx.confirmed_window;
     ctx.scans
         .run(move |store, _| {
@@ -118,8 +119,8 @@ async fn local_first(ctx: &Ctx) -> Result<Option<Slot>, RpcError> {
 }
 
 /// `getFirstAvailableBlock`: the lower of the archive's first slot and the ledger's.
-pub(super) async fn first_available_block(
-    ctx: &Ctx,
+pub(super) async fn first_available_block<E: KvEngine + 'static>(
+    ctx: &Ctx<E>,
     archive: &Arc<dyn BlockArchive>,
 ) -> Result<Answer, RpcError> {
     let local = local_first(ctx).await?;
@@ -137,8 +138,8 @@ pub(super) async fn first_available_block(
 
 /// `getBlocks` / `getBlocksWithLimit` with archived slots below the ledger's first block.
 /// `end` is the inclusive end (`getBlocks`), `limit` the count (`getBlocksWithLimit`).
-pub(super) async fn blocks(
-    ctx: &Ctx,
+pub(super) async fn blocks<E: KvEngine + 'static>(
+    ctx: &Ctx<E>,
     archive: &Arc<dyn BlockArchive>,
     start: Slot,
     end: Option<Slot>,

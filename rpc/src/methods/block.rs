@@ -4,7 +4,7 @@
 //! move bytes.
 
 use bstore_ledger::fetch::{Block, BlockReader, FetchBuffer, SlotRead};
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, KvEngine};
 use bstore_ledger::{LedgerError, Slot};
 
 use super::{Answer, Ctx};
@@ -25,7 +25,11 @@ pub(crate) struct BlockBounds {
 }
 
 /// `getBlock` on a fetch worker.
-pub(crate) async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result<Answer, RpcError> {
+pub(crate) async fn get_block<E: KvEngine + 'static>(
+    ctx: &Ctx<E>,
+    slot: Slot,
+    cfg: BlockConfig,
+) -> Result<Answer, RpcError> {
     let bounds = BlockBounds {
         budget: ctx.budget.clone(),
         confirmed_window: ctx.confirmed_window,
@@ -41,8 +45,8 @@ pub(crate) async fn get_block(ctx: &Ctx, slot: Slot, cfg: BlockConfig) -> Result
 /// (by this process, also during the read, or by another: not stored and below the first
 /// available block) is cleaned up (-32001, never a torn block); anything else is a ledger fault, logged with its
 /// context and reported as an internal error. `getBlock` and `FetchedBlock` both read here.
-pub(crate) fn read_block<'b>(
-    chain: &Chain<'_>,
+pub(crate) fn read_block<'b, E: KvEngine>(
+    chain: &Chain<'_, E>,
     slot: Slot,
     read: SlotRead,
     buf: &'b mut FetchBuffer,
@@ -92,8 +96,8 @@ pub(crate) fn block_header(block: &Block<'_>) -> BlockHeader {
 /// Fetches `slot` and encodes it per `cfg` (what a fetch worker runs). The text's size is
 /// reserved from the fetched data bytes before encoding, then set to the text's capacity:
 /// a block that does not fit the budget is refused before its text exists.
-pub(crate) fn block_json(
-    store: &Blockstore,
+pub(crate) fn block_json<E: KvEngine>(
+    store: &Blockstore<E>,
     buf: &mut FetchBuffer,
     slot: Slot,
     cfg: &BlockConfig,

@@ -4,7 +4,7 @@
 //! budget around the same two steps.
 
 use bstore_ledger::fetch::{BlockReader, DataSetView, FetchBuffer, SlotRead};
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, KvEngine};
 use bstore_ledger::{Hash, Slot};
 
 use crate::encode::{BlockHeader, encode_block};
@@ -27,8 +27,8 @@ impl<'b> FetchedBlock<'b> {
     /// Fetches `slot` (one multi-get for the parent's last data set, one for the slot) by
     /// the same reader and with the same errors as `getBlock`: a slot not stored, not full
     /// or dead is `BlockNotAvailable`, one purged `BlockCleanedUp`.
-    pub fn fetch(
-        store: &Blockstore,
+    pub fn fetch<E: KvEngine>(
+        store: &Blockstore<E>,
         slot: Slot,
         buf: &'b mut FetchBuffer,
     ) -> Result<Self, RpcError> {

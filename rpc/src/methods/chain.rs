@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use std::ops::Bound;
 
 use bstore_ledger::Slot;
-use bstore_ledger::store::{Blockstore, LedgerEnd, SlotMeta};
+use bstore_ledger::store::{Blockstore, DefaultEngine, KvEngine, LedgerEnd, SlotMeta};
 
 use crate::error::RpcError;
 use crate::params::Commitment;
@@ -55,10 +55,10 @@ pub(crate) struct Available {
 }
 
 /// Ledger queries for the RPC methods, for one request (see the module docs: the ledger's
-/// ends are read once per `Chain`).
+/// ends are read once per `Chain`), over any storage engine `E`.
 #[derive(Debug)]
-pub(crate) struct Chain<'a> {
-    store: &'a Blockstore,
+pub(crate) struct Chain<'a, E: KvEngine = DefaultEngine> {
+    store: &'a Blockstore<E>,
     /// `Limits::confirmed_window_slots` (at least 1).
     window: u64,
     /// Read on first use, then fixed for this request.
@@ -91,10 +91,10 @@ fn memo<T: Copy>(
     Ok(*cell.get_or_init(|| v))
 }
 
-impl<'a> Chain<'a> {
+impl<'a, E: KvEngine> Chain<'a, E> {
     /// Queries over `store`; unrooted slots count as confirmed only within `window` slots
     /// of the highest stored slot.
-    pub(crate) fn new(store: &'a Blockstore, window: u64) -> Self {
+    pub(crate) fn new(store: &'a Blockstore<E>, window: u64) -> Self {
         Self {
             store,
             window: window.max(1),
@@ -199,7 +199,7 @@ impl<'a> Chain<'a> {
         memo(&self.lowest_root, || Ok(self.store.lowest_root()?))
     }
 
-    pub(crate) fn store(&self) -> &'a Blockstore {
+    pub(crate) fn store(&self) -> &'a Blockstore<E> {
         self.store
     }
 

@@ -9,7 +9,7 @@
 
 use bstore_ledger::Slot;
 use bstore_ledger::history::{SlotRewards, StatusMeta};
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, KvEngine};
 
 use crate::encode::BlockHistory;
 use crate::error::RpcError;
@@ -29,8 +29,8 @@ pub(crate) struct Incomplete(pub String);
 pub(crate) use bstore_ledger::fetch::first_signatures as block_signatures;
 
 /// Reads the block's statuses (one multi-get) and rewards.
-pub(crate) fn read_rows<'s>(
-    store: &'s Blockstore,
+pub(crate) fn read_rows<'s, E: KvEngine>(
+    store: &'s Blockstore<E>,
     slot: Slot,
     signatures: &[&[u8; 64]],
 ) -> Result<HistoryRows<impl AsRef<[u8]> + 's>, RpcError> {

@@ -18,7 +18,7 @@
 //! at once as there are I/O threads.
 
 use bstore_ledger::fetch::FetchBuffer;
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, KvEngine};
 
 /// The largest `getSignaturesForAddress` limit answered on an I/O thread (each entry is a
 /// status seek, a memo and a block time: about a hundred point reads at this limit).
@@ -28,6 +28,9 @@ pub(crate) const MAX_SIGNATURES: usize = 16;
 
 /// Runs `f` here, on the calling I/O thread. Inline work fetches no block, so its fetch
 /// buffer stays empty (no allocation).
-pub(crate) fn run<T>(store: &Blockstore, f: impl FnOnce(&Blockstore, &mut FetchBuffer) -> T) -> T {
+pub(crate) fn run<E: KvEngine, T>(
+    store: &Blockstore<E>,
+    f: impl FnOnce(&Blockstore<E>, &mut FetchBuffer) -> T,
+) -> T {
     f(store, &mut FetchBuffer::new())
 }

@@ -16,6 +16,11 @@
 //!   [`record_block`] (an archived block as the same views and rows as a local one);
 //! - [`block_api`]: [`FetchedBlock`](block_api::FetchedBlock), `getBlock`'s result without
 //!   the server.
+//!
+//! Every method is generic over the ledger's storage engine `E` ([`Ctx<E>`](Ctx),
+//! [`Chain<'_, E>`](chain::Chain), [`FetchWorkers<E>`](workers::FetchWorkers)), with
+//! RocksDB as the default: the server's code is the RocksDB instance of it, and the tests
+//! also run the in-memory one (`crate::testing`).
 
 pub mod archive;
 mod archived;
@@ -36,7 +41,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::fetch::FetchBuffer;
+use bstore_ledger::store::{Blockstore, DefaultEngine, KvEngine};
 
 use crate::error::RpcError;
 use crate::params::args::Call;
@@ -45,17 +51,18 @@ use budget::{Budget, Reservation};
 use chain::Chain;
 use workers::FetchWorkers;
 
-/// What every method may use.
+/// What every method may use, over the ledger's storage engine `E` (the server's is the
+/// default engine; the methods are monomorphized for each engine, nothing is dispatched).
 #[derive(Debug)]
-pub(crate) struct Ctx {
+pub(crate) struct Ctx<E: KvEngine + 'static = DefaultEngine> {
     /// The ledger, for work run on the I/O thread ([`inline`]).
-    pub store: Arc<Blockstore>,
+    pub store: Arc<Blockstore<E>>,
     /// `RpcConfig::inline_point_reads`: whether [`inline`]'s work may run on the I/O thread.
     pub inline_point_reads: bool,
     /// `getBlock` fetch + encode.
-    pub workers: FetchWorkers,
+    pub workers: FetchWorkers<E>,
     /// The other ledger methods (scans and point reads).
-    pub scans: FetchWorkers,
+    pub scans: FetchWorkers<E>,
     /// Bytes of results in flight, shared by every request.
     pub budget: Budget,
     /// `Limits::confirmed_window_slots`.
@@ -86,8 +93,8 @@ fn to_text(value: &Value) -> Result<String, RpcError> {
 }
 
 /// Calls `method` with `params`.
-pub(crate) async fn call(
-    ctx: &Ctx,
+pub(crate) async fn call<E: KvEngine + 'static>(
+    ctx: &Ctx<E>,
     method: &str,
     params: Option<Value>,
 ) -> Result<Answer, RpcError> {
@@ -180,7 +187,7 @@ pub(crate) async fn call(
         other => {
             let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
             let here = ctx.inline_point_reads && slots::reads_a_few_rows(&other);
-            let answer = move |store: &Blockstore| {
+            let answer = move |store: &Blockstore<E>| {
                 let value = slots::answer(&Chain::new(store, window), &other)?;
                 Answer::reserve(to_text(&value)?, &budget)
             };
@@ -195,14 +202,13 @@ pub(crate) async fn call(
 
 /// Runs a history method (JSON text out) here on the I/O thread when `here` (its work is
 /// bounded small, see [`inline`]), else on the scan workers, and reserves its answer.
-async fn history_call<F>(ctx: &Ctx, here: bool, f: F) -> Result<Answer, RpcError>
+async fn history_call<E, F>(ctx: &Ctx<E>, here: bool, f: F) -> Result<Answer, RpcError>
 where
-    F: FnOnce(&Chain<'_>, &mut bstore_ledger::fetch::FetchBuffer) -> Result<String, RpcError>
-        + Send
-        + 'static,
+    E: KvEngine + 'static,
+    F: FnOnce(&Chain<'_, E>, &mut FetchBuffer) -> Result<String, RpcError> + Send + 'static,
 {
     let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
-    let answer = move |store: &Blockstore, buf: &mut bstore_ledger::fetch::FetchBuffer| {
+    let answer = move |store: &Blockstore<E>, buf: &mut FetchBuffer| {
         let text = f(&Chain::new(store, window), buf)?;
         Answer::reserve(text, &budget)
     };

@@ -17,6 +17,7 @@ use std::ops::ControlFlow;
 
 use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use bstore_ledger::history::{StatusMeta, decode_memo};
+use bstore_ledger::store::KvEngine;
 use bstore_ledger::{LedgerError, Slot};
 
 use super::transaction::StatusFinder;
@@ -30,8 +31,8 @@ use crate::params::history::SignaturesConfig;
 /// The block's first signatures, last transaction first (Agave's `get_block_signatures_rev`,
 /// which reads the complete block: a block whose history is incomplete fails the request,
 /// with Agave's message).
-fn block_signatures_rev(
-    chain: &Chain<'_>,
+fn block_signatures_rev<E: KvEngine>(
+    chain: &Chain<'_, E>,
     slot: Slot,
     buf: &mut FetchBuffer,
 ) -> Result<Vec<[u8; 64]>, RpcError> {
@@ -54,8 +55,8 @@ fn block_signatures_rev(
 }
 
 /// `getSignaturesForAddress`' result as JSON text.
-pub(super) fn signatures_for_address(
-    chain: &Chain<'_>,
+pub(super) fn signatures_for_address<E: KvEngine>(
+    chain: &Chain<'_, E>,
     buf: &mut FetchBuffer,
     address: &[u8; 32],
     cfg: &SignaturesConfig,
@@ -176,9 +177,9 @@ struct Entry<'e> {
 }
 
 /// One `RpcConfirmedTransactionStatusWithSignature`.
-fn write_entry(
-    chain: &Chain<'_>,
-    statuses: &mut StatusFinder<'_, '_>,
+fn write_entry<E: KvEngine>(
+    chain: &Chain<'_, E>,
+    statuses: &mut StatusFinder<'_, '_, E>,
     out: &mut JsonOut,
     entry: &Entry<'_>,
     max_root: Option<Slot>,

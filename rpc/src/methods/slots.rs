@@ -3,6 +3,7 @@
 //! parsed by [`crate::params::args::Call`].
 
 use bstore_ledger::Slot;
+use bstore_ledger::store::KvEngine;
 use serde_json::{Value, json};
 
 use crate::error::RpcError;
@@ -34,7 +35,7 @@ pub(super) fn reads_a_few_rows(call: &Call) -> bool {
 }
 
 /// Answers every call except `getBlock` (the fetch workers) and the node methods.
-pub(super) fn answer(chain: &Chain<'_>, call: &Call) -> Result<Value, RpcError> {
+pub(super) fn answer<E: KvEngine>(chain: &Chain<'_, E>, call: &Call) -> Result<Value, RpcError> {
     let store = chain.store();
     match call {
         Call::GetBlocks { start, end, config } => {

@@ -7,7 +7,7 @@
 use bstore_ledger::entry::TransactionView;
 use bstore_ledger::fetch::{BlockReader, FetchBuffer};
 use bstore_ledger::history::StatusMeta;
-use bstore_ledger::store::StatusLookup;
+use bstore_ledger::store::{KvEngine, StatusLookup};
 use bstore_ledger::{LedgerError, Slot};
 
 use crate::encode::json::JsonOut;
@@ -23,14 +23,14 @@ pub(crate) const STATUS_CACHE_SLOTS: u64 = 300;
 
 /// Finds signatures' statuses at one commitment for one request: one ledger cursor sought
 /// per signature (`StatusLookup`), and slot facts remembered by the request's [`Chain`].
-pub(crate) struct StatusFinder<'c, 'a> {
-    chain: &'c Chain<'a>,
-    lookup: StatusLookup<'a>,
+pub(crate) struct StatusFinder<'c, 'a, E: KvEngine> {
+    chain: &'c Chain<'a, E>,
+    lookup: StatusLookup<'a, E>,
     commitment: Commitment,
 }
 
-impl<'c, 'a> StatusFinder<'c, 'a> {
-    pub(crate) fn new(chain: &'c Chain<'a>, commitment: Commitment) -> Self {
+impl<'c, 'a, E: KvEngine> StatusFinder<'c, 'a, E> {
+    pub(crate) fn new(chain: &'c Chain<'a, E>, commitment: Commitment) -> Self {
         Self {
             chain,
             lookup: chain.store().status_lookup(),
@@ -52,8 +52,8 @@ impl<'c, 'a> StatusFinder<'c, 'a> {
 }
 
 /// The slot and raw status of `signature` at `commitment`, if any (one lookup).
-pub(crate) fn find_status(
-    chain: &Chain<'_>,
+pub(crate) fn find_status<E: KvEngine>(
+    chain: &Chain<'_, E>,
     signature: &[u8; 64],
     commitment: Commitment,
 ) -> Result<Option<(Slot, Vec<u8>)>, RpcError> {
@@ -61,8 +61,8 @@ pub(crate) fn find_status(
 }
 
 /// `getTransaction`'s result as JSON text (`null` when not found).
-pub(crate) fn get_transaction(
-    chain: &Chain<'_>,
+pub(crate) fn get_transaction<E: KvEngine>(
+    chain: &Chain<'_, E>,
     buf: &mut FetchBuffer,
     signature: &[u8; 64],
     cfg: &TransactionConfig,
@@ -139,8 +139,8 @@ pub(crate) fn confirmed_transaction_json(
 /// `getSignatureStatuses`' `value`: one status or `null` per signature. Every answer is a
 /// rooted slot's (`confirmations: null`, `finalized`); without `searchTransactionHistory`
 /// only the newest [`STATUS_CACHE_SLOTS`] roots count, as Agave's status cache.
-pub(crate) fn signature_statuses(
-    chain: &Chain<'_>,
+pub(crate) fn signature_statuses<E: KvEngine>(
+    chain: &Chain<'_, E>,
     signatures: &[[u8; 64]],
     search: bool,
 ) -> Result<String, RpcError> {

@@ -8,19 +8,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 
 use bstore_ledger::fetch::FetchBuffer;
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, DefaultEngine, KvEngine};
 use crossbeam_channel::{Sender, TrySendError};
 use tokio::sync::oneshot;
 
 use crate::error::RpcError;
 
-type Job = Box<dyn FnOnce(&Blockstore, &mut FetchBuffer) + Send>;
+type Job<E> = Box<dyn FnOnce(&Blockstore<E>, &mut FetchBuffer) + Send>;
 
 /// The worker pool. Dropping it closes the queue; queued jobs still run, then the threads
 /// exit and are joined.
 #[derive(Debug)]
-pub(crate) struct FetchWorkers {
-    queue: Option<Sender<Job>>,
+pub(crate) struct FetchWorkers<E: KvEngine + 'static = DefaultEngine> {
+    queue: Option<Sender<Job<E>>>,
     threads: Vec<JoinHandle<()>>,
     /// Jobs admitted and not yet finished (queued + running).
     in_flight: Arc<AtomicUsize>,
@@ -36,10 +36,10 @@ impl Drop for InFlight {
     }
 }
 
-impl FetchWorkers {
+impl<E: KvEngine + 'static> FetchWorkers<E> {
     /// `workers` threads (at least one) named `{name}NN`, and room for `queued` waiting jobs.
     pub(crate) fn new(
-        store: Arc<Blockstore>,
+        store: Arc<Blockstore<E>>,
         name: &str,
         workers: usize,
         queued: usize,
@@ -48,7 +48,7 @@ impl FetchWorkers {
         // Admission is by the in-flight count (at most `workers + queued`), so the channel
         // can hold every admitted job: a worker that has just answered but not yet returned
         // to `recv` never makes an admitted request look busy.
-        let (tx, rx) = crossbeam_channel::bounded::<Job>(workers + queued);
+        let (tx, rx) = crossbeam_channel::bounded::<Job<E>>(workers + queued);
         let mut threads = Vec::with_capacity(workers);
         for i in 0..workers {
             let rx = rx.clone();
@@ -77,7 +77,7 @@ impl FetchWorkers {
     pub(crate) async fn run<T, F>(&self, f: F) -> Result<T, RpcError>
     where
         T: Send + 'static,
-        F: FnOnce(&Blockstore, &mut FetchBuffer) -> Result<T, RpcError> + Send + 'static,
+        F: FnOnce(&Blockstore<E>, &mut FetchBuffer) -> Result<T, RpcError> + Send + 'static,
     {
         let queue = self.queue.as_ref().ok_or_else(|| RpcError::Internal {
             reason: "fetch workers are shut down".into(),
@@ -92,7 +92,7 @@ impl FetchWorkers {
                 limit: self.limit,
             });
         }
-        let job: Job = Box::new(move |store, buf| {
+        let job: Job<E> = Box::new(move |store, buf| {
             let result = f(store, buf);
             // Free the slot before answering: a client that has its answer may send again.
             drop(guard);
@@ -121,7 +121,7 @@ impl FetchWorkers {
     }
 }
 
-impl Drop for FetchWorkers {
+impl<E: KvEngine + 'static> Drop for FetchWorkers<E> {
     fn drop(&mut self) {
         self.queue = None;
         for t in self.threads.drain(..) {

@@ -15,11 +15,12 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use bstore_ledger::store::Blockstore;
+use bstore_ledger::store::{Blockstore, KvEngine};
 use tokio::sync::oneshot;
 
 use crate::error::RpcError;
 use crate::methods::Ctx;
+use crate::methods::archive::BlockArchive;
 use crate::methods::budget::{Budget, BudgetStats};
 use crate::methods::workers::FetchWorkers;
 use crate::transport::conn;
@@ -101,6 +102,37 @@ async fn stop_signal() {
     }
 }
 
+/// What the methods run with over `store`, bounded as `config` says: the fetch and scan
+/// worker pools, the response budget, the confirmed window and the archive tier. The
+/// server's, and [`crate::testing`]'s over any engine.
+pub(crate) fn methods_ctx<E: KvEngine + 'static>(
+    store: &Arc<Blockstore<E>>,
+    config: &RpcConfig,
+    archive: Option<Arc<dyn BlockArchive>>,
+) -> Result<Ctx<E>, RpcError> {
+    let workers = FetchWorkers::new(
+        Arc::clone(store),
+        "bstoreRpcFetch",
+        config.limits.max_concurrent_fetches,
+        config.limits.max_queued_fetches,
+    )?;
+    let scans = FetchWorkers::new(
+        Arc::clone(store),
+        "bstoreRpcScan",
+        config.limits.max_concurrent_scans,
+        config.limits.max_queued_scans,
+    )?;
+    Ok(Ctx {
+        store: Arc::clone(store),
+        inline_point_reads: config.inline_point_reads,
+        workers,
+        scans,
+        budget: Budget::new(config.limits.response_budget_bytes),
+        confirmed_window: config.limits.confirmed_window_slots,
+        archive,
+    })
+}
+
 /// A running server. Drop or [`RpcServer::stop`] shuts it down gracefully: in-flight
 /// requests finish, then the fetch workers are joined.
 #[derive(Debug)]
@@ -124,7 +156,7 @@ impl RpcServer {
     pub fn start_with_archive(
         store: Arc<Blockstore>,
         config: RpcConfig,
-        archive: Option<Arc<dyn crate::methods::archive::BlockArchive>>,
+        archive: Option<Arc<dyn BlockArchive>>,
     ) -> Result<Self, RpcError> {
         let listener =
             std::net::TcpListener::bind(config.addr).map_err(|source| RpcError::Bind {
@@ -145,30 +177,11 @@ impl RpcServer {
             .enable_all()
             .build()
             .map_err(|source| RpcError::Io { source })?;
-        let workers = FetchWorkers::new(
-            Arc::clone(&store),
-            "bstoreRpcFetch",
-            config.limits.max_concurrent_fetches,
-            config.limits.max_queued_fetches,
-        )?;
-        let scans = FetchWorkers::new(
-            Arc::clone(&store),
-            "bstoreRpcScan",
-            config.limits.max_concurrent_scans,
-            config.limits.max_queued_scans,
-        )?;
+        let ctx = methods_ctx(&store, &config, archive)?;
+        let budget = ctx.budget.clone();
         let catch_up = CatchUpThread::start(Arc::clone(&store), config.catch_up)?;
-        let budget = Budget::new(config.limits.response_budget_bytes);
         let state = Arc::new(AppState {
-            ctx: Ctx {
-                store: Arc::clone(&store),
-                inline_point_reads: config.inline_point_reads,
-                workers,
-                scans,
-                budget: budget.clone(),
-                confirmed_window: config.limits.confirmed_window_slots,
-                archive,
-            },
+            ctx,
             limits: config.limits,
             body_read_timeout: config.conn.body_read_timeout,
         });

@@ -10,6 +10,7 @@ mod client_python;
 mod client_web3js;
 mod common;
 mod connection_limits;
+mod engine_parity;
 mod errors_and_limits;
 mod get_block_encodings;
 mod get_block_reader;

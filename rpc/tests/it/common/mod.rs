@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bstore_ledger::entry::{Entry, decode_entries, encode_transaction_into};
-use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::store::{AccessMode, Blockstore, KvEngine};
 use bstore_ledger::synth::{GeneratedSlot, SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 use bstore_rpc::{RpcConfig, RpcServer};
@@ -138,10 +138,21 @@ fn testnet_entries(expected: &Value) -> Vec<Entry> {
     entries
 }
 
-/// Builds the ledger described at the top of this file.
+/// Builds the ledger described at the top of this file on RocksDB.
 pub(crate) fn build_ledger() -> TestLedger {
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open ledger");
+    let blocks = fill_ledger(&store);
+    TestLedger {
+        dir,
+        store: Arc::new(store),
+        blocks,
+    }
+}
+
+/// Writes the ledger described at the top of this file into `store` (an empty ledger on
+/// any engine); returns what each block must look like.
+pub(crate) fn fill_ledger<E: KvEngine>(store: &Blockstore<E>) -> Vec<ExpectedBlock> {
     let mut blocks = Vec::new();
 
     // Agave's slots 10, 11, 12: the same entries each.
@@ -235,7 +246,7 @@ pub(crate) fn build_ledger() -> TestLedger {
             .generate(slot, parent.0, parent.1, spec)
             .expect("generate slot");
         store.insert_shreds(&g.data_shreds).expect("insert synth");
-        bstore_ledger::synth::history::write_history(&store, slot, &g.entries)
+        bstore_ledger::synth::history::write_history(store, slot, &g.entries)
             .expect("synthetic history");
         let signatures: Vec<[u8; 64]> = g
             .entries
@@ -276,12 +287,7 @@ pub(crate) fn build_ledger() -> TestLedger {
     roots.push(Slot(TESTNET_SLOT));
     roots.extend((0..3).map(|i| Slot(SYNTH_FIRST + i)));
     store.set_roots(roots).expect("roots");
-
-    TestLedger {
-        dir,
-        store: Arc::new(store),
-        blocks,
-    }
+    blocks
 }
 
 /// A server over a fresh test ledger on 127.0.0.1:0.

@@ -1,0 +1,336 @@
+//! The methods layer is generic over the ledger's storage engine: the test ledger (real
+//! Agave and testnet shreds, synthetic slots with history rows) written to RocksDB and to
+//! the in-memory engine answers every method byte for byte the same, through the same
+//! params parsing, worker pools and encoders the server runs (`bstore_rpc::testing`, no
+//! HTTP). The in-memory answers are also checked against what the ledger was built from,
+//! so two engines that agree on a wrong answer still fail.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use bstore_ledger::store::{Blockstore, KvEngine, MemEngine, RocksEngine};
+use bstore_rpc::RpcConfig;
+use bstore_rpc::testing::Methods;
+use serde_json::{Value, json};
+
+use crate::common::{
+    AGAVE_SLOTS, ExpectedBlock, SYNTH_CONFIRMED, SYNTH_COUNT, SYNTH_DEAD, SYNTH_FIRST,
+    TESTNET_SLOT, build_ledger, fill_ledger,
+};
+
+/// The same calls on both engines.
+struct Pair {
+    rt: tokio::runtime::Runtime,
+    rocks: Methods<RocksEngine>,
+    mem: Methods<MemEngine>,
+    /// Calls compared so far.
+    calls: usize,
+}
+
+/// An answer as the server would send it: the result text, or the error object's text.
+fn answer<E: KvEngine>(
+    rt: &tokio::runtime::Runtime,
+    methods: &Methods<E>,
+    method: &str,
+    params: &Value,
+) -> Result<String, String> {
+    rt.block_on(methods.answer(method, Some(params.clone())))
+        .map_err(|e| e.to_json().to_string())
+}
+
+impl Pair {
+    /// Calls `method` on both engines, asserts the answers are the same bytes, and returns
+    /// the in-memory engine's answer.
+    fn same(&mut self, method: &str, params: Value) -> Result<String, String> {
+        let rocks = answer(&self.rt, &self.rocks, method, &params);
+        let mem = answer(&self.rt, &self.mem, method, &params);
+        assert_eq!(mem, rocks, "{method} {params}: in memory vs RocksDB");
+        self.calls += 1;
+        mem
+    }
+
+    /// [`Self::same`] for a call that must succeed, parsed.
+    fn result(&mut self, method: &str, params: Value) -> Value {
+        let text = self
+            .same(method, params.clone())
+            .unwrap_or_else(|e| panic!("{method} {params}: {e}"));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method} {params}: {e}"))
+    }
+}
+
+/// The block configs every slot is read with (the first is json with full details).
+fn block_configs() -> Vec<Value> {
+    let full = |encoding: &str| {
+        json!({"encoding": encoding, "transactionDetails": "full", "rewards": true,
+               "maxSupportedTransactionVersion": 0})
+    };
+    vec![
+        full("json"),
+        full("base64"),
+        full("base58"),
+        full("jsonParsed"),
+        json!({"transactionDetails": "signatures", "maxSupportedTransactionVersion": 0}),
+        json!({"transactionDetails": "accounts", "maxSupportedTransactionVersion": 0}),
+        json!({"transactionDetails": "none", "rewards": false}),
+        json!({"encoding": "base64", "commitment": "confirmed",
+               "maxSupportedTransactionVersion": 0}),
+        // No version given: a block with a v0 transaction is an error.
+        json!({"encoding": "json"}),
+    ]
+}
+
+/// Slots stored, unrooted, dead, skipped, below the ledger and above it.
+fn slots() -> Vec<u64> {
+    let mut slots = vec![
+        0,
+        5,
+        9,
+        13,
+        TESTNET_SLOT - 1,
+        TESTNET_SLOT + 3,
+        u64::MAX / 2,
+    ];
+    slots.extend(AGAVE_SLOTS);
+    slots.push(TESTNET_SLOT);
+    slots.extend(SYNTH_FIRST..SYNTH_FIRST + SYNTH_COUNT);
+    slots
+}
+
+/// The synthetic blocks with history that are served: the rooted ones, then the
+/// confirmed one (not the dead one).
+fn synth_blocks(blocks: &[ExpectedBlock]) -> Vec<&ExpectedBlock> {
+    blocks
+        .iter()
+        .filter(|b| b.slot >= SYNTH_FIRST && b.slot != SYNTH_DEAD && b.statuses.is_some())
+        .collect()
+}
+
+/// Account keys of `block`'s transactions (a json getBlock result), most used first.
+fn addresses(block: &Value) -> Vec<String> {
+    let mut uses: HashMap<String, usize> = HashMap::new();
+    for tx in block["transactions"].as_array().expect("transactions") {
+        for key in tx["transaction"]["message"]["accountKeys"]
+            .as_array()
+            .expect("accountKeys")
+        {
+            *uses
+                .entry(key.as_str().expect("key").to_string())
+                .or_default() += 1;
+        }
+    }
+    let mut keys: Vec<(String, usize)> = uses.into_iter().collect();
+    keys.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    keys.into_iter().map(|(k, _)| k).collect()
+}
+
+fn pair() -> (Pair, Vec<ExpectedBlock>, tempfile::TempDir) {
+    let rocks = build_ledger();
+    let mem = Arc::new(Blockstore::in_memory());
+    let mem_blocks = fill_ledger(&*mem);
+    let summary = |b: &[ExpectedBlock]| -> Vec<(u64, String, usize)> {
+        b.iter()
+            .map(|b| (b.slot, b.blockhash.clone(), b.transactions.len()))
+            .collect()
+    };
+    assert_eq!(summary(&mem_blocks), summary(&rocks.blocks), "same ledger");
+    let config = RpcConfig::default();
+    let pair = Pair {
+        rt: tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime"),
+        rocks: Methods::new(&rocks.store, &config).expect("rocks methods"),
+        mem: Methods::new(&mem, &config).expect("memory methods"),
+        calls: 0,
+    };
+    (pair, mem_blocks, rocks.dir)
+}
+
+#[test]
+fn get_block_is_the_same_on_both_engines() {
+    let (mut p, blocks, _dir) = pair();
+    let mut served = 0;
+    for slot in slots() {
+        for cfg in block_configs() {
+            if let Ok(text) = p.same("getBlock", json!([slot, cfg])) {
+                served += usize::from(text != "null");
+            }
+        }
+    }
+    // The rooted real blocks 11, 12 and the testnet slot (10 is below the first available
+    // block) in all 9 configs; the 3 rooted synthetic ones (each has a v0 transaction) in
+    // all but the one without a version; the confirmed one only at confirmed.
+    assert_eq!(served, 3 * 9 + 3 * 8 + 1, "blocks served");
+
+    for b in synth_blocks(&blocks) {
+        let commitment = if b.slot == SYNTH_CONFIRMED {
+            "confirmed"
+        } else {
+            "finalized"
+        };
+        let cfg = json!({"encoding": "json", "transactionDetails": "full",
+                         "maxSupportedTransactionVersion": 0, "commitment": commitment});
+        let block = p.result("getBlock", json!([b.slot, cfg]));
+        assert_eq!(block["blockhash"], json!(b.blockhash), "slot {}", b.slot);
+        assert_eq!(block["previousBlockhash"], json!(b.previous_blockhash));
+        let txs = block["transactions"].as_array().expect("transactions");
+        assert_eq!(txs.len(), b.signatures.len(), "slot {}", b.slot);
+        for (i, tx) in txs.iter().enumerate() {
+            assert_eq!(tx["transaction"]["signatures"][0], json!(b.signatures[i]));
+            crate::common::check_meta(&tx["meta"], b, i, &format!("slot {}", b.slot));
+        }
+    }
+    let dead = json!({"commitment": "confirmed", "maxSupportedTransactionVersion": 0});
+    assert!(p.same("getBlock", json!([SYNTH_DEAD, dead])).is_err());
+}
+
+#[test]
+fn transactions_and_statuses_are_the_same_on_both_engines() {
+    let (mut p, blocks, _dir) = pair();
+    let unknown = bs58::encode([7u8; 64]).into_string();
+    let encodings = ["json", "base64", "base58", "jsonParsed"];
+    let mut signatures: Vec<String> = vec![unknown.clone()];
+    for b in blocks.iter().filter(|b| !b.signatures.is_empty()) {
+        let n = b.signatures.len();
+        signatures.extend([0, n / 2, n - 1].map(|i| b.signatures[i].clone()));
+    }
+    for sig in &signatures {
+        for encoding in encodings {
+            for commitment in ["finalized", "confirmed"] {
+                let cfg = json!({"encoding": encoding, "commitment": commitment,
+                                 "maxSupportedTransactionVersion": 0});
+                let _ = p.same("getTransaction", json!([sig, cfg]));
+            }
+        }
+    }
+    for b in synth_blocks(&blocks) {
+        let commitment = if b.slot == SYNTH_CONFIRMED {
+            "confirmed"
+        } else {
+            "finalized"
+        };
+        let cfg = json!({"commitment": commitment, "maxSupportedTransactionVersion": 0});
+        let tx = p.result("getTransaction", json!([b.signatures[1], cfg]));
+        assert_eq!(tx["slot"], json!(b.slot), "{}", b.signatures[1]);
+        assert_eq!(tx["transactionIndex"], json!(1));
+        crate::common::check_meta(&tx["meta"], b, 1, "getTransaction");
+    }
+    assert_eq!(
+        p.same(
+            "getTransaction",
+            json!([unknown, {"commitment": "confirmed"}])
+        ),
+        Ok("null".into())
+    );
+
+    for search in [false, true] {
+        let statuses = p.result(
+            "getSignatureStatuses",
+            json!([signatures, {"searchTransactionHistory": search}]),
+        );
+        let value = statuses["value"].as_array().expect("value");
+        assert_eq!(value.len(), signatures.len());
+        assert!(value[0].is_null(), "unknown signature");
+        // The rooted synthetic slots' transactions have statuses; the real slots' have none.
+        let found = value.iter().filter(|v| !v.is_null()).count();
+        assert_eq!(found, 3 * 3, "searchTransactionHistory {search}");
+    }
+    // A short list runs on the calling thread: the same answer.
+    let _ = p.result("getSignatureStatuses", json!([signatures[..4]]));
+}
+
+#[test]
+fn signatures_for_address_are_the_same_on_both_engines() {
+    let (mut p, blocks, _dir) = pair();
+    let first = synth_blocks(&blocks)[0].slot;
+    let cfg = json!({"encoding": "json", "maxSupportedTransactionVersion": 0});
+    let block = p.result("getBlock", json!([first, cfg]));
+    let mut addresses: Vec<String> = addresses(&block).into_iter().take(3).collect();
+    addresses.push(bs58::encode([9u8; 32]).into_string());
+    for address in &addresses {
+        let all = p.result(
+            "getSignaturesForAddress",
+            json!([address, {"commitment": "confirmed"}]),
+        );
+        let all = all.as_array().expect("entries");
+        let sig = |i: usize| all.get(i).map(|e| e["signature"].clone());
+        for limit in [1, 5, 32, 1000] {
+            for commitment in ["finalized", "confirmed"] {
+                let mut cfg = json!({"limit": limit, "commitment": commitment});
+                let _ = p.same("getSignaturesForAddress", json!([address, cfg.clone()]));
+                if let (Some(before), Some(until)) = (sig(1), sig(all.len().saturating_sub(2))) {
+                    cfg["before"] = before;
+                    let _ = p.same("getSignaturesForAddress", json!([address, cfg.clone()]));
+                    cfg["until"] = until;
+                    let _ = p.same("getSignaturesForAddress", json!([address, cfg]));
+                }
+            }
+        }
+    }
+    // The most used address of a synthetic block has entries in every synthetic slot.
+    let busy = p.result(
+        "getSignaturesForAddress",
+        json!([addresses[0], {"commitment": "confirmed", "limit": 1000}]),
+    );
+    let slots: std::collections::BTreeSet<u64> = busy
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| e["slot"].as_u64().expect("slot"))
+        .collect();
+    assert!(slots.contains(&first), "{slots:?}");
+    assert!(slots.contains(&SYNTH_CONFIRMED), "confirmed: {slots:?}");
+    assert!(!slots.contains(&SYNTH_DEAD), "dead: {slots:?}");
+    assert_eq!(
+        p.same("getSignaturesForAddress", json!([addresses[3]])),
+        Ok("[]".into())
+    );
+}
+
+#[test]
+fn slot_methods_are_the_same_on_both_engines() {
+    let (mut p, _blocks, _dir) = pair();
+    let commitments = ["finalized", "confirmed", "processed"];
+    for c in commitments {
+        let _ = p.same("getSlot", json!([{"commitment": c}]));
+        let _ = p.same("getBlockHeight", json!([{"commitment": c}]));
+        let _ = p.same("getBlocks", json!([0, {"commitment": c}]));
+        let _ = p.same(
+            "getBlocks",
+            json!([TESTNET_SLOT, SYNTH_DEAD, {"commitment": c}]),
+        );
+        for limit in [1, 3, 100] {
+            let _ = p.same("getBlocksWithLimit", json!([0, limit, {"commitment": c}]));
+            let _ = p.same(
+                "getBlocksWithLimit",
+                json!([SYNTH_FIRST, limit, {"commitment": c}]),
+            );
+        }
+    }
+    for slot in slots() {
+        let _ = p.same("getBlockTime", json!([slot]));
+    }
+    for (method, params) in [
+        ("getFirstAvailableBlock", json!([])),
+        ("getMaxShredInsertSlot", json!([])),
+        ("getSlot", json!([{"minContextSlot": u64::MAX}])),
+        ("getHealth", json!([])),
+        ("getVersion", json!([])),
+    ] {
+        let _ = p.same(method, params);
+    }
+    assert_eq!(p.result("getSlot", json!([])), json!(SYNTH_FIRST + 2));
+    assert_eq!(
+        p.result("getSlot", json!([{"commitment": "confirmed"}])),
+        json!(SYNTH_CONFIRMED)
+    );
+    assert_eq!(p.result("getFirstAvailableBlock", json!([])), json!(11));
+    assert_eq!(
+        p.result("getMaxShredInsertSlot", json!([])),
+        json!(SYNTH_DEAD)
+    );
+    assert_eq!(
+        p.result("getBlockTime", json!([TESTNET_SLOT])),
+        json!(crate::common::BLOCK_TIME)
+    );
+    assert!(p.calls > 40, "{} calls", p.calls);
+}
