@@ -130,13 +130,6 @@ pub enum LedgerError {
         source: BoxedSource,
     },
 
-    /// A worker thread panicked; its work is lost, nothing it did was committed.
-    #[error("thread {thread} panicked")]
-    ThreadPanicked {
-        /// Name of the thread that panicked.
-        thread: String,
-    },
-
     /// A value read from a column does not decode.
     #[error("corrupt value in column {column} at key {key}: {reason}")]
     CorruptValue {
@@ -266,7 +259,6 @@ impl LedgerError {
             Self::ColumnNotOpen { .. } => "column_not_open",
             Self::CursorUnpositioned { .. } => "cursor_unpositioned",
             Self::PoolBuild { .. } => "pool_build",
-            Self::ThreadPanicked { .. } => "thread_panicked",
             Self::CorruptValue { .. } => "corrupt_value",
             Self::CorruptKey { .. } => "corrupt_key",
             Self::ShredRejected { .. } => "shred_rejected",

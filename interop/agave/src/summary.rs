@@ -158,7 +158,7 @@ fn fetch_entries(blockstore: &Blockstore, slot: u64, out: Option<&Path>) -> Resu
         count: entries.len() as u64,
         ticks: entries.iter().filter(|e| e.is_tick()).count() as u64,
         transactions: entries.iter().map(|e| e.transactions.len() as u64).sum(),
-        num_shreds: num_shreds as u64,
+        num_shreds,
         is_full,
         blockhash: entries.last().map(|e: &Entry| e.hash.to_string()),
         sha256: sha256_hex(&bytes),

@@ -13,8 +13,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use bstore_ledger::shred::ShredRef;
-use bstore_ledger::store::{Blockstore, SlotMeta};
-use bstore_ledger::{ShredIndex, Slot};
+use bstore_ledger::store::{AccessMode, Blockstore, OpenOptions, SlotMeta, WalRecoveryMode};
+use bstore_ledger::{LedgerError, ShredIndex, Slot};
 use store_support::{open_rw, payload, shuffled_chunks};
 
 const WRITER_ENV: &str = "BSTORE_CRASH_WRITER";
@@ -48,6 +48,26 @@ fn run_writer(dir: &str) {
             .expect("insert");
         writeln!(out, "CALL-DONE {n}").expect("stdout");
         out.flush().expect("stdout");
+    }
+}
+
+/// The ledger a killed writer left, opened read-write. A kill inside a write can tear the
+/// log's last record: the default open refuses that, naming the log
+/// (`docs/damage-and-repair.md#wal-recovery-modes`), and the operator's way on is
+/// `tolerate_corrupted_tail_records`, which drops only the write that never returned.
+fn reopen_after_kill(dir: &std::path::Path) -> Blockstore {
+    match Blockstore::open(dir, AccessMode::ReadWrite) {
+        Ok(store) => store,
+        Err(e) => {
+            let text = e.to_string();
+            assert!(
+                matches!(e, LedgerError::Damaged { .. }) && text.contains(".log"),
+                "the open was refused for something else than a torn log tail: {text}"
+            );
+            let tolerant = OpenOptions::existing(AccessMode::ReadWrite)
+                .with_wal_recovery(Some(WalRecoveryMode::TolerateCorruptedTailRecords));
+            Blockstore::open_with(dir, &tolerant).expect("open tolerating the torn tail")
+        }
     }
 }
 
@@ -94,7 +114,7 @@ fn writer_killed_mid_ingest_loses_no_returned_call() {
         "writer finished before the kill: test proves nothing"
     );
 
-    let store = open_rw(dir.path());
+    let store = reopen_after_kill(dir.path());
     let mut partially_stored = Vec::new();
     let mut stored_calls = 0;
     for (n, call) in calls.iter().enumerate() {
