@@ -1,8 +1,9 @@
 //! One transaction of a stored block, found by its first signature without reading more of
-//! the block than it must (`getTransaction`): the block's data sets are read in groups of
-//! growing size (1, 2, 4, … sets), and the read stops at the group holding the transaction.
-//! A transaction early in a block costs a fraction of the whole fetch; one in the last set
-//! costs the whole fetch plus one bounded read call per doubling. The answer is the one
+//! the block than it must (`getTransaction`). On the scan read path (the default) one cursor
+//! walks the block a data set at a time and stops after the set holding the transaction; on
+//! the multi-get path the data sets are read in groups of growing size (1, 2, 4, … sets) and
+//! the read stops at the group holding it. A transaction early in a block costs a fraction of
+//! the whole fetch; one in the last set costs about the whole fetch. The answer is the one
 //! [`fetch_block_views`](super::fetch_block_views) gives: the same meta read, dead check and
 //! purge guard, the same checks on every data set read, and the transaction's position
 //! counted among the block's transactions from its start
@@ -14,7 +15,7 @@ use crate::entry::TransactionView;
 use crate::error::Result;
 use crate::fetch::store_fetch::parse_views;
 use crate::fetch::{AllowDead, FetchBuffer, block_start};
-use crate::store::{Blockstore, KvEngine, SlotMeta};
+use crate::store::{Blockstore, KvEngine, ReadPath, SlotMeta};
 use crate::types::Slot;
 
 /// The largest group of data sets read at once: the doubling stops here, so a block of many
@@ -48,11 +49,23 @@ impl<E: KvEngine> Blockstore<E> {
             let Some(plan) = self.plan(slot, start, AllowDead::No)? else {
                 return Ok(None);
             };
+            // On the scan read path one cursor walks the block a data set at a time, so the
+            // read stops right after the set holding the transaction; a multi-get reads each
+            // group of its own, so groups double to bound the number of calls.
+            let mut scan = match (self.read_path(), plan.ranges.first(), plan.ranges.last()) {
+                (ReadPath::Scan, Some(first), Some(last)) => {
+                    Some(self.data_shred_scan(slot, first.start, last.end))
+                }
+                _ => None,
+            };
             let (mut first, mut group, mut before) = (0, 1, 0u32);
             while first < plan.ranges.len() {
                 let end = plan.ranges.len().min(first.saturating_add(group));
                 let ranges = plan.ranges.get(first..end).unwrap_or_default().to_vec();
-                self.deshred_ranges(slot, &ranges, buf)?;
+                match scan.as_mut() {
+                    Some(scan) => self.deshred_scanned(slot, &ranges, scan, buf)?,
+                    None => self.deshred_ranges(slot, &ranges, buf)?,
+                }
                 let views = parse_views(slot, start, ranges.clone(), plan.is_full, buf)?;
                 let mut seen = 0u32;
                 for tx in views.sets.iter().flat_map(|set| set.entries.transactions()) {
@@ -63,7 +76,9 @@ impl<E: KvEngine> Blockstore<E> {
                 }
                 before = before.saturating_add(seen);
                 first = end;
-                group = group.saturating_mul(2).min(MAX_GROUP);
+                if scan.is_none() {
+                    group = group.saturating_mul(2).min(MAX_GROUP);
+                }
             }
             Ok(None)
         })?;

@@ -16,7 +16,7 @@ use crate::fetch::api::{
 use crate::fetch::decode::{Component, decode_component, entries_error};
 use crate::fetch::{check_range_into, completed_ranges};
 use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
-use crate::store::{Blockstore, KvEngine, ReadPath, SlotMeta};
+use crate::store::{Blockstore, DataShredScan, KvEngine, ReadPath, SlotMeta};
 use crate::types::{ShredIndex, Slot};
 
 /// What the meta says a fetch from `start` should read.
@@ -99,6 +99,37 @@ impl<E: KvEngine> Blockstore<E> {
                 result
             }
         }
+    }
+
+    /// [`Self::deshred_ranges`] reading through `scan` instead of a read of its own: `ranges`
+    /// (consecutive, at or after the scan's next index) are the scan's next piece.
+    pub(super) fn deshred_scanned(
+        &self,
+        slot: Slot,
+        ranges: &[Range<u32>],
+        scan: &mut DataShredScan<'_, E>,
+        buf: &mut FetchBuffer,
+    ) -> Result<()> {
+        buf.data.clear();
+        buf.spans.clear();
+        check_ranges(slot, ranges)?;
+        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+            return Ok(());
+        };
+        let mut arena = std::mem::take(&mut buf.arena);
+        // Shreds between the scan's position and the first range are not asked for.
+        let result = scan
+            .read_until(first.start, &mut arena)
+            .and_then(|_| scan.read_until(last.end, &mut arena))
+            .and_then(|spans| {
+                let values: Vec<Option<&[u8]>> = spans
+                    .iter()
+                    .map(|s| s.as_ref().and_then(|r| arena.get(r.clone())))
+                    .collect();
+                fill(slot, ranges, first.start, &values, buf)
+            });
+        buf.arena = arena;
+        result
     }
 
     /// Deshreds `ranges` of `slot` into `buf` and parses each data set (no meta read).

@@ -67,3 +67,102 @@ impl<E: KvEngine> Blockstore<E> {
         Ok(spans)
     }
 }
+
+/// One forward scan over `slot`'s data shreds `start..end`, read in consecutive pieces
+/// ([`Self::read_until`]) through a single cursor: RocksDB builds and positions its merged
+/// iterator once, however many pieces the caller takes (a lookup that stops at the piece it
+/// needs pays for no other).
+pub(crate) struct DataShredScan<'a, E: KvEngine + 'a> {
+    cursor: E::Cursor<'a>,
+    slot: Slot,
+    end: u32,
+    /// The first index the next piece covers; `next <= end`.
+    next: u32,
+    /// A row the previous piece read past its end (a shred missing at that piece's end made
+    /// the scan step into the next piece): index and payload.
+    carried: Option<(u32, Vec<u8>)>,
+}
+
+impl<E: KvEngine> Blockstore<E> {
+    /// A [`DataShredScan`] of `slot`'s data shreds `start..end`; nothing is read yet.
+    pub(crate) fn data_shred_scan(&self, slot: Slot, start: u32, end: u32) -> DataShredScan<'_, E> {
+        let lower = DataShred::encode_key((slot, ShredIndex(start)));
+        let upper = DataShred::encode_key((slot, ShredIndex(end)));
+        DataShredScan {
+            cursor: self.engine.kv().cursor(
+                DataShred::NAME,
+                &lower,
+                Some(&upper),
+                Direction::Forward,
+            ),
+            slot,
+            end,
+            next: start,
+            carried: None,
+        }
+    }
+}
+
+impl<E: KvEngine> DataShredScan<'_, E> {
+    /// The next piece, up to `until` (exclusive; at most the scan's end), each payload copied
+    /// into `arena` (cleared first): element `i` is the byte range of the piece's `i`-th
+    /// index (the first index the previous piece did not cover), `None` when not stored.
+    /// As [`Blockstore::scan_data_shreds`] over the same indices.
+    pub(crate) fn read_until(
+        &mut self,
+        until: u32,
+        arena: &mut Vec<u8>,
+    ) -> Result<Vec<Option<Range<usize>>>> {
+        arena.clear();
+        let (first, until) = (self.next, until.min(self.end).max(self.next));
+        let mut spans: Vec<Option<Range<usize>>> = vec![None; (until - first) as usize];
+        self.next = until;
+        let mut place = |index: u32, value: &[u8], arena: &mut Vec<u8>| {
+            if let Some(cell) = spans.get_mut((index - first) as usize) {
+                let begin = arena.len();
+                arena.extend_from_slice(value);
+                *cell = Some(begin..arena.len());
+            }
+        };
+        match self.carried.take() {
+            Some((index, value)) if index < until => place(index, &value, arena),
+            Some(later) => {
+                self.carried = Some(later);
+                return Ok(spans);
+            }
+            None => {}
+        }
+        if until == first {
+            return Ok(spans);
+        }
+        while let Some(row) = self.cursor.advance() {
+            let (key, value) = row?;
+            let (key_slot, index) = DataShred::decode_key(key)?;
+            // The bounds keep every key inside the slot's range, and the cursor only moves
+            // forward; anything else is an engine fault, reported rather than indexed.
+            if key_slot != self.slot || index.0 < first || index.0 >= self.end {
+                return Err(LedgerError::CorruptKey {
+                    column: DataShred::NAME,
+                    key: format!(
+                        "({key_slot}, {index}) outside the scan of ({}, {first}..{})",
+                        self.slot, self.end
+                    ),
+                    reason: "a range scan returned a key outside its bounds".to_string(),
+                });
+            }
+            if index.0 >= until {
+                self.carried = Some((index.0, value.to_vec()));
+                break;
+            }
+            place(index.0, value, arena);
+            if index.0 + 1 == until {
+                break;
+            }
+        }
+        Ok(spans)
+    }
+}
+
+#[cfg(test)]
+#[path = "data_scan_tests.rs"]
+mod tests;

@@ -96,6 +96,7 @@ pub use values::{RewardsProto, StatusProto};
 pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};
 #[cfg(feature = "storage")]
 pub use catch_up_pacer::{CatchUpPacer, CatchUpPacing};
+pub(crate) use data_scan::DataShredScan;
 pub use history_scan::{AddressSignature, MAX_SLOTS_PER_SIGNATURE, StatusLookup};
 pub use insert::{CompletedDataSet, InsertOutcome, RejectedShred};
 pub use kv::{AccessMode, KvEngine};
