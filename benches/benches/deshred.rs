@@ -10,23 +10,15 @@
 
 use std::hint::black_box;
 use std::ops::Range;
-use std::path::PathBuf;
 
 use bstore_ledger::fetch::{deshred_into, group_by_slot};
 use bstore_ledger::shred::ShredRef;
 use criterion::{Criterion, Throughput, criterion_main};
 
-fn testnet_packets() -> Vec<Vec<u8>> {
-    let dir = std::env::var_os("BSTORE_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"),
-        PathBuf::from,
-    );
-    let path = dir.join("sig-testnet-417955322/shreds.bin");
-    bstore_ledger::stream::read_stream_file(&path).expect("testnet shreds (set BSTORE_TESTDATA)")
-}
+mod common;
 
 fn bench_deshred(c: &mut Criterion) {
-    let packets = testnet_packets();
+    let packets = common::testnet_shreds();
     let shreds: Vec<ShredRef<'_>> = packets
         .iter()
         .map(|p| ShredRef::parse(p).expect("valid"))

@@ -12,7 +12,6 @@
 //!   one multi-get each).
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use bstore_ledger::fetch::{FetchBuffer, fetch_block_views};
 use bstore_ledger::shred::ShredRef;
@@ -21,21 +20,14 @@ use bstore_ledger::store::{
 };
 use criterion::{Criterion, criterion_main};
 
+mod common;
+
 /// The allocator the `bstore` binary uses.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn testnet_packets() -> Vec<Vec<u8>> {
-    let dir = std::env::var_os("BSTORE_TESTDATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata"),
-        PathBuf::from,
-    );
-    let path = dir.join("sig-testnet-417955322/shreds.bin");
-    bstore_ledger::stream::read_stream_file(&path).expect("testnet shreds (set BSTORE_TESTDATA)")
-}
-
 fn bench_find_tx(c: &mut Criterion) {
-    let packets = testnet_packets();
+    let packets = common::testnet_shreds();
     let dir = tempfile::tempdir().expect("tempdir");
     let store = Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open");
     // The slot predates Agave 4.x's fixed 32:32 sets.

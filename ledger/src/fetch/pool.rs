@@ -54,9 +54,9 @@ impl FetchPool {
 }
 
 impl<E: KvEngine> Blockstore<E> {
-    /// [`Blockstore::get_slot_entries_with_shred_info`] with the ranges deshredded and decoded
-    /// in parallel on `pool`. Same results and errors (the first failing range in slot order
-    /// wins); never partial entries.
+    /// `get_slot_entries_with_shred_info` ([`crate::fetch::EntryFetch`]) with the ranges
+    /// deshredded and decoded in parallel on `pool`. Same results and errors (the first
+    /// failing range in slot order wins); never partial entries.
     pub fn get_slot_entries_pooled(
         &self,
         slot: Slot,

@@ -84,20 +84,9 @@ impl<E: KvEngine> Blockstore<E> {
                 let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
                 fill(slot, ranges, first.start, &pinned, buf)
             }
-            ReadPath::Scan => {
-                let mut arena = std::mem::take(&mut buf.arena);
-                let result = self
-                    .scan_data_shreds(slot, first.start, last.end, &mut arena)
-                    .and_then(|spans| {
-                        let values: Vec<Option<&[u8]>> = spans
-                            .iter()
-                            .map(|s| s.as_ref().and_then(|r| arena.get(r.clone())))
-                            .collect();
-                        fill(slot, ranges, first.start, &values, buf)
-                    });
-                buf.arena = arena;
-                result
-            }
+            ReadPath::Scan => fill_scanned(slot, ranges, first.start, buf, |arena| {
+                self.scan_data_shreds(slot, first.start, last.end, arena)
+            }),
         }
     }
 
@@ -116,20 +105,11 @@ impl<E: KvEngine> Blockstore<E> {
         let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
             return Ok(());
         };
-        let mut arena = std::mem::take(&mut buf.arena);
-        // Shreds between the scan's position and the first range are not asked for.
-        let result = scan
-            .read_until(first.start, &mut arena)
-            .and_then(|_| scan.read_until(last.end, &mut arena))
-            .and_then(|spans| {
-                let values: Vec<Option<&[u8]>> = spans
-                    .iter()
-                    .map(|s| s.as_ref().and_then(|r| arena.get(r.clone())))
-                    .collect();
-                fill(slot, ranges, first.start, &values, buf)
-            });
-        buf.arena = arena;
-        result
+        fill_scanned(slot, ranges, first.start, buf, |arena| {
+            // Shreds between the scan's position and the first range are not asked for.
+            scan.read_until(first.start, arena)?;
+            scan.read_until(last.end, arena)
+        })
     }
 
     /// Deshreds `ranges` of `slot` into `buf` and parses each data set (no meta read).
@@ -196,6 +176,28 @@ pub(super) fn ranges_of(meta: &SlotMeta, start: u32) -> Vec<Range<u32>> {
 
 /// Checks every range of `values` (the stored payloads of `first..`, `None` where absent)
 /// and copies its shreds' data into `buf`: the one copy of the fetch path.
+/// [`fill`] from payloads a scan copied: `read` fills the arena (the buffer's, lent for the
+/// call and given back after, also on failure) and returns the spans of the indices from
+/// `first` on.
+fn fill_scanned(
+    slot: Slot,
+    ranges: &[Range<u32>],
+    first: u32,
+    buf: &mut FetchBuffer,
+    read: impl FnOnce(&mut Vec<u8>) -> Result<Vec<Option<Range<usize>>>>,
+) -> Result<()> {
+    let mut arena = std::mem::take(&mut buf.arena);
+    let result = read(&mut arena).and_then(|spans| {
+        let values: Vec<Option<&[u8]>> = spans
+            .iter()
+            .map(|s| s.as_ref().and_then(|r| arena.get(r.clone())))
+            .collect();
+        fill(slot, ranges, first, &values, buf)
+    });
+    buf.arena = arena;
+    result
+}
+
 fn fill<P: AsRef<[u8]>>(
     slot: Slot,
     ranges: &[Range<u32>],
