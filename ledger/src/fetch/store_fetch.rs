@@ -73,19 +73,16 @@ impl<E: KvEngine> Blockstore<E> {
         ranges: &[Range<u32>],
         buf: &mut FetchBuffer,
     ) -> Result<()> {
-        buf.data.clear();
-        buf.spans.clear();
-        check_ranges(slot, ranges)?;
-        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+        let Some((start, end)) = begin_fill(slot, ranges, buf)? else {
             return Ok(());
         };
         match self.read_path() {
             ReadPath::MultiGet => {
-                let pinned = self.multi_get_data_shreds(slot, first.start, last.end)?;
-                fill(slot, ranges, first.start, &pinned, buf)
+                let pinned = self.multi_get_data_shreds(slot, start, end)?;
+                fill(slot, ranges, start, &pinned, buf)
             }
-            ReadPath::Scan => fill_scanned(slot, ranges, first.start, buf, |arena| {
-                self.scan_data_shreds(slot, first.start, last.end, arena)
+            ReadPath::Scan => fill_scanned(slot, ranges, start, buf, |arena| {
+                self.scan_data_shreds(slot, start, end, arena)
             }),
         }
     }
@@ -99,16 +96,13 @@ impl<E: KvEngine> Blockstore<E> {
         scan: &mut DataShredScan<'_, E>,
         buf: &mut FetchBuffer,
     ) -> Result<()> {
-        buf.data.clear();
-        buf.spans.clear();
-        check_ranges(slot, ranges)?;
-        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+        let Some((start, end)) = begin_fill(slot, ranges, buf)? else {
             return Ok(());
         };
-        fill_scanned(slot, ranges, first.start, buf, |arena| {
+        fill_scanned(slot, ranges, start, buf, |arena| {
             // Shreds between the scan's position and the first range are not asked for.
-            scan.read_until(first.start, arena)?;
-            scan.read_until(last.end, arena)
+            scan.read_until(start, arena)?;
+            scan.read_until(end, arena)
         })
     }
 
@@ -176,6 +170,22 @@ pub(super) fn ranges_of(meta: &SlotMeta, start: u32) -> Vec<Range<u32>> {
 
 /// Checks every range of `values` (the stored payloads of `first..`, `None` where absent)
 /// and copies its shreds' data into `buf`: the one copy of the fetch path.
+/// Empties `buf` and checks `ranges` (as [`fill`] expects them); the indices they span
+/// (`first.start..last.end`), `None` when there are none.
+fn begin_fill(
+    slot: Slot,
+    ranges: &[Range<u32>],
+    buf: &mut FetchBuffer,
+) -> Result<Option<(u32, u32)>> {
+    buf.data.clear();
+    buf.spans.clear();
+    check_ranges(slot, ranges)?;
+    Ok(ranges
+        .first()
+        .zip(ranges.last())
+        .map(|(f, l)| (f.start, l.end)))
+}
+
 /// [`fill`] from payloads a scan copied: `read` fills the arena (the buffer's, lent for the
 /// call and given back after, also on failure) and returns the spans of the indices from
 /// `first` on.

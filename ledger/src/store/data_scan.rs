@@ -25,7 +25,8 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// The data shreds `start..end` of `slot` with ONE bounded forward scan, each payload
     /// copied into `arena` (cleared first): element `i` is the byte range of index
-    /// `start + i`, `None` when not stored. The caller bounds the range.
+    /// `start + i`, `None` when not stored. The caller bounds the range. (A
+    /// `DataShredScan` read in one piece.)
     pub fn scan_data_shreds(
         &self,
         slot: Slot,
@@ -33,38 +34,8 @@ impl<E: KvEngine> Blockstore<E> {
         end: u32,
         arena: &mut Vec<u8>,
     ) -> Result<Vec<Option<Range<usize>>>> {
-        arena.clear();
-        let len = end.saturating_sub(start) as usize;
-        let mut spans: Vec<Option<Range<usize>>> = vec![None; len];
-        let lower = DataShred::encode_key((slot, ShredIndex(start)));
-        let upper = DataShred::encode_key((slot, ShredIndex(end)));
-        let mut cursor =
-            self.engine
-                .kv()
-                .cursor(DataShred::NAME, &lower, Some(&upper), Direction::Forward);
-        while let Some(row) = cursor.advance() {
-            let (key, value) = row?;
-            let (key_slot, index) = DataShred::decode_key(key)?;
-            // The bounds keep every key inside the slot's range; anything else is an
-            // engine fault, reported rather than indexed.
-            let offset = index.0.checked_sub(start).map(|o| o as usize);
-            let Some(cell) = offset
-                .filter(|_| key_slot == slot)
-                .and_then(|o| spans.get_mut(o))
-            else {
-                return Err(LedgerError::CorruptKey {
-                    column: DataShred::NAME,
-                    key: format!(
-                        "({key_slot}, {index}) outside the scan of ({slot}, {start}..{end})"
-                    ),
-                    reason: "a range scan returned a key outside its bounds".to_string(),
-                });
-            };
-            let begin = arena.len();
-            arena.extend_from_slice(value);
-            *cell = Some(begin..arena.len());
-        }
-        Ok(spans)
+        self.data_shred_scan(slot, start, end)
+            .read_until(end, arena)
     }
 }
 
@@ -107,7 +78,6 @@ impl<E: KvEngine> DataShredScan<'_, E> {
     /// The next piece, up to `until` (exclusive; at most the scan's end), each payload copied
     /// into `arena` (cleared first): element `i` is the byte range of the piece's `i`-th
     /// index (the first index the previous piece did not cover), `None` when not stored.
-    /// As [`Blockstore::scan_data_shreds`] over the same indices.
     pub(crate) fn read_until(
         &mut self,
         until: u32,
