@@ -60,35 +60,32 @@ impl<E: KvEngine> Blockstore<E> {
         // Parents below the range, and the placeholders the range keeps (slot, children
         // above the range).
         let mut parents: Vec<Slot> = Vec::new();
+        // The slots of the range that have a meta, for the history purge below.
+        let mut slots: Vec<Slot> = Vec::new();
         let mut placeholders: Vec<SlotMeta> = Vec::new();
         for meta in self.slot_metas(from..=to) {
             let meta = meta?;
-            stats.slots_with_meta += 1;
+            slots.push(meta.slot);
             stats.data_shreds += meta.received;
             if let Some(parent) = meta.parent_slot.filter(|p| *p < from)
                 && !parents.contains(&parent)
             {
                 parents.push(parent);
             }
-            let above: Vec<Slot> = meta
-                .next_slots
-                .iter()
-                .copied()
-                .filter(|c| *c > to)
-                .collect();
-            if chaining == Chaining::KeepForSurvivors && !above.is_empty() {
+            if chaining == Chaining::KeepForSurvivors && meta.next_slots.iter().any(|c| *c > to) {
                 let mut kept = SlotMeta::new_orphan(meta.slot);
-                kept.next_slots = above;
+                kept.next_slots = meta.next_slots.into_iter().filter(|c| *c > to).collect();
                 placeholders.push(kept);
             }
         }
+        stats.slots_with_meta = slots.len() as u64;
         stats.placeholders_kept = placeholders.len() as u64;
         let (lower, upper) = (from.0.to_be_bytes(), upper_key(to));
         let mut batch = self.engine.batch()?;
         if self.has_history()? {
             let mut buf = FetchBuffer::default();
-            for slot in self.slot_metas(from..=to) {
-                if !self.purge_history_rows(&mut batch, slot?.slot, &mut buf)? {
+            for &slot in &slots {
+                if !self.purge_history_rows(&mut batch, slot, &mut buf)? {
                     stats.history_unreadable += 1;
                 }
             }
