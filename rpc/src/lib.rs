@@ -40,9 +40,6 @@ pub mod params;
 mod encode;
 #[cfg(feature = "server")]
 mod methods;
-#[doc(hidden)]
-#[cfg(feature = "server")]
-pub mod testing;
 #[cfg(feature = "server")]
 mod transport;
 

@@ -3,6 +3,7 @@
 //! into a bigger string, and its budget reservation moves with it.
 
 use axum::body::Bytes;
+use bstore_ledger::store::KvEngine;
 
 use crate::error::RpcError;
 use crate::methods::budget::{Budget, Reservation};
@@ -35,7 +36,7 @@ impl Reply {
 }
 
 /// Runs one request and appends its response object; `false` for a notification.
-async fn run(ctx: &Ctx, request: Request, reply: &mut Reply) -> bool {
+async fn run<E: KvEngine + 'static>(ctx: &Ctx<E>, request: Request, reply: &mut Reply) -> bool {
     let (id, outcome) = match request {
         Request::Invalid { id, error_reason } => {
             (Some(id), Err(Request::invalid_error(&error_reason)))
@@ -75,7 +76,11 @@ async fn run(ctx: &Ctx, request: Request, reply: &mut Reply) -> bool {
 /// Handles one HTTP body; `None` when nothing is to be sent back (only notifications).
 /// Batch items run one after another, so one batch holds at most one worker at a time;
 /// its results accumulate against the budget until the response is sent.
-pub(crate) async fn handle_body(ctx: &Ctx, body: &[u8], max_batch: usize) -> Option<Reply> {
+pub(crate) async fn handle_body<E: KvEngine + 'static>(
+    ctx: &Ctx<E>,
+    body: &[u8],
+    max_batch: usize,
+) -> Option<Reply> {
     let mut reply = Reply::new(&ctx.budget);
     match parse_body(body, max_batch) {
         Envelope::Refused(e) => return Some(Reply::error(&ctx.budget, &e)),

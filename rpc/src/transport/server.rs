@@ -28,8 +28,8 @@ use crate::transport::jsonrpc::{Reply, handle_body};
 use crate::transport::limits::{CatchUp, Limits, RpcConfig, Signals};
 use crate::transport::reply_body::ReplyBody;
 
-struct AppState {
-    ctx: Ctx,
+struct AppState<E: KvEngine + 'static> {
+    ctx: Ctx<E>,
     limits: Limits,
     body_read_timeout: Duration,
 }
@@ -39,7 +39,7 @@ fn json(status: StatusCode, reply: Reply) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-async fn rpc(State(state): State<Arc<AppState>>, body: Body) -> Response {
+async fn rpc<E: KvEngine + 'static>(State(state): State<Arc<AppState<E>>>, body: Body) -> Response {
     let max = state.limits.max_request_bytes;
     let budget = &state.ctx.budget;
     // The whole body must arrive within the body read timeout (slow senders are cut off;
@@ -103,9 +103,8 @@ async fn stop_signal() {
 }
 
 /// What the methods run with over `store`, bounded as `config` says: the fetch and scan
-/// worker pools, the response budget, the confirmed window and the archive tier. The
-/// server's, and [`crate::testing`]'s over any engine.
-pub(crate) fn methods_ctx<E: KvEngine + 'static>(
+/// worker pools, the response budget, the confirmed window and the archive tier.
+fn methods_ctx<E: KvEngine + 'static>(
     store: &Arc<Blockstore<E>>,
     config: &RpcConfig,
     archive: Option<Arc<dyn BlockArchive>>,
@@ -145,16 +144,20 @@ pub struct RpcServer {
 
 impl RpcServer {
     /// Binds `config.addr` (errors are returned here, not later) and serves `store` from a
-    /// background thread.
-    pub fn start(store: Arc<Blockstore>, config: RpcConfig) -> Result<Self, RpcError> {
+    /// background thread. Any storage engine: RocksDB in production, the in-memory engine
+    /// in tests.
+    pub fn start<E: KvEngine + 'static>(
+        store: Arc<Blockstore<E>>,
+        config: RpcConfig,
+    ) -> Result<Self, RpcError> {
         Self::start_with_archive(store, config, None)
     }
 
     /// [`Self::start`] with an archive tier behind the ledger (`crate::archive`): blocks and
     /// transactions the ledger no longer has are answered from it. Its futures run on the
     /// server's Tokio runtime.
-    pub fn start_with_archive(
-        store: Arc<Blockstore>,
+    pub fn start_with_archive<E: KvEngine + 'static>(
+        store: Arc<Blockstore<E>>,
         config: RpcConfig,
         archive: Option<Arc<dyn BlockArchive>>,
     ) -> Result<Self, RpcError> {
@@ -257,7 +260,10 @@ struct CatchUpThread {
 }
 
 impl CatchUpThread {
-    fn start(store: Arc<Blockstore>, catch_up: CatchUp) -> Result<Self, RpcError> {
+    fn start<E: KvEngine + 'static>(
+        store: Arc<Blockstore<E>>,
+        catch_up: CatchUp,
+    ) -> Result<Self, RpcError> {
         let CatchUp::Paced(pacing) = catch_up else {
             return Ok(Self {
                 stop: None,
@@ -298,16 +304,16 @@ impl Drop for CatchUpThread {
     }
 }
 
-async fn serve(
+async fn serve<E: KvEngine + 'static>(
     listener: std::net::TcpListener,
-    state: Arc<AppState>,
+    state: Arc<AppState<E>>,
     config: RpcConfig,
     stop_rx: oneshot::Receiver<()>,
 ) -> Result<(), RpcError> {
     let listener =
         tokio::net::TcpListener::from_std(listener).map_err(|source| RpcError::Io { source })?;
     let app = Router::new()
-        .route("/", post(rpc))
+        .route("/", post(rpc::<E>))
         .route("/health", get(health))
         .with_state(state);
     let signals = config.signals;

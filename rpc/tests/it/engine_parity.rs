@@ -1,52 +1,53 @@
-//! The methods layer is generic over the ledger's storage engine: the test ledger (real
+//! The RPC server is generic over the ledger's storage engine: the test ledger (real
 //! Agave and testnet shreds, synthetic slots with history rows) written to RocksDB and to
-//! the in-memory engine answers every method byte for byte the same, through the same
-//! params parsing, worker pools and encoders the server runs (`bstore_rpc::testing`, no
-//! HTTP). The in-memory answers are also checked against what the ledger was built from,
-//! so two engines that agree on a wrong answer still fail.
+//! the in-memory engine, each served by its own `RpcServer` on 127.0.0.1, answers every
+//! method with the same response body, byte for byte (the same transport, params parsing,
+//! worker pools and encoders). The in-memory answers are also checked against what the
+//! ledger was built from, so two engines that agree on a wrong answer still fail.
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
-use bstore_ledger::store::{Blockstore, KvEngine, MemEngine, RocksEngine};
-use bstore_rpc::RpcConfig;
-use bstore_rpc::testing::Methods;
+use bstore_ledger::store::Blockstore;
+use bstore_rpc::{RpcConfig, RpcServer};
 use serde_json::{Value, json};
 
 use crate::common::{
     AGAVE_SLOTS, ExpectedBlock, SYNTH_CONFIRMED, SYNTH_COUNT, SYNTH_DEAD, SYNTH_FIRST,
-    TESTNET_SLOT, build_ledger, fill_ledger,
+    TESTNET_SLOT, build_ledger, fill_ledger, post,
 };
 
-/// The same calls on both engines.
+/// The same calls to both servers.
 struct Pair {
-    rt: tokio::runtime::Runtime,
-    rocks: Methods<RocksEngine>,
-    mem: Methods<MemEngine>,
+    rocks: RpcServer,
+    mem: RpcServer,
     /// Calls compared so far.
     calls: usize,
 }
 
-/// An answer as the server would send it: the result text, or the error object's text.
-fn answer<E: KvEngine>(
-    rt: &tokio::runtime::Runtime,
-    methods: &Methods<E>,
-    method: &str,
-    params: &Value,
-) -> Result<String, String> {
-    rt.block_on(methods.answer(method, Some(params.clone())))
-        .map_err(|e| e.to_json().to_string())
+/// A call's response body from the server at `addr`.
+fn body(addr: SocketAddr, method: &str, params: &Value) -> String {
+    let request = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    let (status, text) = post(addr, request.to_string().as_bytes());
+    assert_eq!(status, 200, "{method} {params}: {text}");
+    text
 }
 
 impl Pair {
-    /// Calls `method` on both engines, asserts the answers are the same bytes, and returns
-    /// the in-memory engine's answer.
+    /// Calls `method` on both servers, asserts the response bodies are the same bytes, and
+    /// returns the `result` as JSON text, or the `error` object's text.
     fn same(&mut self, method: &str, params: Value) -> Result<String, String> {
-        let rocks = answer(&self.rt, &self.rocks, method, &params);
-        let mem = answer(&self.rt, &self.mem, method, &params);
+        let rocks = body(self.rocks.local_addr(), method, &params);
+        let mem = body(self.mem.local_addr(), method, &params);
         assert_eq!(mem, rocks, "{method} {params}: in memory vs RocksDB");
         self.calls += 1;
-        mem
+        let response: Value = serde_json::from_str(&mem).expect("response is JSON");
+        match (response.get("result"), response.get("error")) {
+            (Some(result), None) => Ok(result.to_string()),
+            (None, Some(error)) => Err(error.to_string()),
+            _ => panic!("{method} {params}: neither one result nor one error: {mem}"),
+        }
     }
 
     /// [`Self::same`] for a call that must succeed, parsed.
@@ -133,13 +134,13 @@ fn pair() -> (Pair, Vec<ExpectedBlock>, tempfile::TempDir) {
             .collect()
     };
     assert_eq!(summary(&mem_blocks), summary(&rocks.blocks), "same ledger");
-    let config = RpcConfig::default();
+    let config = || RpcConfig {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        ..RpcConfig::default()
+    };
     let pair = Pair {
-        rt: tokio::runtime::Builder::new_current_thread()
-            .build()
-            .expect("runtime"),
-        rocks: Methods::new(&rocks.store, &config).expect("rocks methods"),
-        mem: Methods::new(&mem, &config).expect("memory methods"),
+        rocks: RpcServer::start(Arc::clone(&rocks.store), config()).expect("RocksDB server"),
+        mem: RpcServer::start(mem, config()).expect("in-memory server"),
         calls: 0,
     };
     (pair, mem_blocks, rocks.dir)
