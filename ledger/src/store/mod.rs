@@ -24,7 +24,7 @@
 //!   no table file), [`space_reserve`] (room held back for a purge); the purge that frees
 //!   what needs no room first is `retention/purge_space.rs`.
 //!
-//! Start reading at [`Blockstore`], then `insert.rs`.
+//! Start reading at [`Blockstore`], then `insert/mod.rs`.
 
 mod agave_meta;
 pub mod alt_columns;

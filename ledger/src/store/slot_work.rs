@@ -1,4 +1,4 @@
-//! One slot's state during an insert call (`insert.rs`), shared with the slot chaining
+//! One slot's state during an insert call (`insert/`), shared with the slot chaining
 //! that runs at the call's end (`chain.rs`): the meta as it will be written and what the
 //! call changed.
 
