@@ -10,17 +10,43 @@
 //! ([`block_start`](super::block_start)). The one difference: a damaged data set after the
 //! transaction's group is never read, so it cannot fail the lookup as it fails a whole-block
 //! fetch.
+//!
+//! Each walk of a full block is remembered (`store/tx_memo.rs`: each transaction's data set
+//! and the transactions before it, and where the walk stopped). A later lookup in the same
+//! block reads the one set its hint names, or resumes the walk where the last one stopped;
+//! a hint that does not hold (the signature is not in that set) costs one set read, then
+//! the block is walked from its start as without the memo. The answer never depends on the
+//! memo: the transaction is always found in the set read, and its position is the count of
+//! transactions before that set, recorded by a walk of the same block version.
+
+use std::ops::Range;
 
 use crate::entry::TransactionView;
 use crate::error::Result;
+use crate::fetch::store_fetch::Plan;
 use crate::fetch::store_fetch::parse_views;
 use crate::fetch::{AllowDead, FetchBuffer, block_start};
-use crate::store::{Blockstore, KvEngine, ReadPath, SlotMeta};
+use crate::store::{
+    Blockstore, Hint, KvEngine, MemoKey, ReadPath, SetHint, SlotMeta, signature_prefix,
+};
 use crate::types::Slot;
 
 /// The largest group of data sets read at once: the doubling stops here, so a block of many
 /// sets is read in calls of at most this many (each call is one bounded range read).
 const MAX_GROUP: usize = 64;
+
+/// Where a walk found the transaction: the data sets read last (still in the buffer), whether
+/// the block is full, and the transaction's position in the block.
+type Found = (Vec<Range<u32>>, bool, u32);
+
+/// What one walk over some of a block's data sets learned.
+struct Walk {
+    found: Option<Found>,
+    /// Each transaction read (signature prefix, its set), when recording.
+    seen: Vec<(u64, SetHint)>,
+    /// The first set not read (`None`: read to the block's end).
+    resume: Option<SetHint>,
+}
 
 /// A transaction found in a block: its position among the block's transactions and its
 /// view over the caller's buffer.
@@ -49,38 +75,45 @@ impl<E: KvEngine> Blockstore<E> {
             let Some(plan) = self.plan(slot, start, AllowDead::No)? else {
                 return Ok(None);
             };
-            // On the scan read path one cursor walks the block a data set at a time, so the
-            // read stops right after the set holding the transaction; a multi-get reads each
-            // group of its own, so groups double to bound the number of calls.
-            let mut scan = match (self.read_path(), plan.ranges.first(), plan.ranges.last()) {
-                (ReadPath::Scan, Some(first), Some(last)) => {
-                    Some(self.data_shred_scan(slot, first.start, last.end))
-                }
-                _ => None,
-            };
-            let (mut first, mut group, mut before) = (0, 1, 0u32);
-            while first < plan.ranges.len() {
-                let end = plan.ranges.len().min(first.saturating_add(group));
-                let ranges = plan.ranges.get(first..end).unwrap_or_default().to_vec();
-                match scan.as_mut() {
-                    Some(scan) => self.deshred_scanned(slot, &ranges, scan, buf)?,
-                    None => self.deshred_ranges(slot, &ranges, buf)?,
-                }
-                let views = parse_views(slot, start, ranges.clone(), plan.is_full, buf)?;
-                let mut seen = 0u32;
-                for tx in views.sets.iter().flat_map(|set| set.entries.transactions()) {
-                    if tx.first_signature() == Some(signature) {
-                        return Ok(Some((ranges, plan.is_full, before.saturating_add(seen))));
+            // Only a full block's data sets are final, so only full blocks are remembered.
+            let key = plan
+                .is_full
+                .then(|| MemoKey::new(start, plan.first_shred_timestamp, &plan.ranges));
+            if let Some(key) = key {
+                let set =
+                    |hint: SetHint| plan.ranges.iter().position(|r| r.start == hint.set_start);
+                let hinted = match self.tx_memo.lookup(slot, key, signature) {
+                    Hint::Set(h) => set(h).map(|i| (i, i + 1, h.tx_base, false)),
+                    Hint::ResumeAt(h) => set(h).map(|i| (i, plan.ranges.len(), h.tx_base, true)),
+                    Hint::Unknown => None,
+                };
+                if let Some((from, to, before, resumed)) = hinted {
+                    let walk = self.walk(
+                        slot,
+                        start,
+                        &plan,
+                        (from, to),
+                        before,
+                        signature,
+                        resumed,
+                        buf,
+                    )?;
+                    if resumed {
+                        self.tx_memo
+                            .record(slot, key, &walk.seen, walk.resume, true);
                     }
-                    seen = seen.saturating_add(1);
-                }
-                before = before.saturating_add(seen);
-                first = end;
-                if scan.is_none() {
-                    group = group.saturating_mul(2).min(MAX_GROUP);
+                    if walk.found.is_some() {
+                        return Ok(walk.found);
+                    }
                 }
             }
-            Ok(None)
+            let all = (0, plan.ranges.len());
+            let walk = self.walk(slot, start, &plan, all, 0, signature, key.is_some(), buf)?;
+            if let Some(key) = key {
+                self.tx_memo
+                    .record(slot, key, &walk.seen, walk.resume, false);
+            }
+            Ok(walk.found)
         })?;
         // The group holding the transaction is still in `buf`: parse it again to hand out a
         // view borrowing `buf` for `'b` (the loop's views could not outlive its iteration).
@@ -95,4 +128,83 @@ impl<E: KvEngine> Blockstore<E> {
             .find(|tx| tx.first_signature() == Some(signature));
         Ok(transaction.map(|transaction| FoundTransaction { index, transaction }))
     }
+
+    /// Reads the plan's data sets `sets.0..sets.1` in order until one holds `signature`
+    /// (`before`: the block's transactions before `sets.0`). With `record`, every
+    /// transaction read is noted with its set, for the memo.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        slot: Slot,
+        start: u32,
+        plan: &Plan,
+        (from, to): (usize, usize),
+        mut before: u32,
+        signature: &[u8; 64],
+        record: bool,
+        buf: &mut FetchBuffer,
+    ) -> Result<Walk> {
+        let mut walk = Walk {
+            found: None,
+            seen: Vec::new(),
+            resume: None,
+        };
+        let to = to.min(plan.ranges.len());
+        // On the scan read path one cursor walks the sets one at a time, so the read stops
+        // right after the set holding the transaction; a multi-get reads each group of its
+        // own, so groups double to bound the number of calls.
+        let mut scan = match (
+            self.read_path(),
+            plan.ranges.get(from),
+            plan.ranges.get(to.wrapping_sub(1)),
+        ) {
+            (ReadPath::Scan, Some(first), Some(last)) if from < to => {
+                Some(self.data_shred_scan(slot, first.start, last.end))
+            }
+            _ => None,
+        };
+        let (mut first, mut group) = (from, 1);
+        while first < to {
+            let end = to.min(first.saturating_add(group));
+            let ranges = plan.ranges.get(first..end).unwrap_or_default().to_vec();
+            match scan.as_mut() {
+                Some(scan) => self.deshred_scanned(slot, &ranges, scan, buf)?,
+                None => self.deshred_ranges(slot, &ranges, buf)?,
+            }
+            let views = parse_views(slot, start, ranges.clone(), plan.is_full, buf)?;
+            for set in &views.sets {
+                let base = before;
+                for tx in set.entries.transactions() {
+                    let first_signature = tx.first_signature();
+                    if walk.found.is_none() && first_signature == Some(signature) {
+                        walk.found = Some((ranges.clone(), plan.is_full, before));
+                    }
+                    if let (true, Some(s)) = (record, first_signature) {
+                        let hint = SetHint {
+                            set_start: set.range.start,
+                            tx_base: base,
+                        };
+                        walk.seen.push((signature_prefix(s), hint));
+                    }
+                    before = before.saturating_add(1);
+                }
+            }
+            first = end;
+            if walk.found.is_some() {
+                break;
+            }
+            if scan.is_none() {
+                group = group.saturating_mul(2).min(MAX_GROUP);
+            }
+        }
+        walk.resume = plan.ranges.get(first).map(|r| SetHint {
+            set_start: r.start,
+            tx_base: before,
+        });
+        Ok(walk)
+    }
 }
+
+#[cfg(all(test, feature = "synth"))]
+#[path = "find_tx_tests.rs"]
+mod tests;

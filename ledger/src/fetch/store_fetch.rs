@@ -23,6 +23,8 @@ use crate::types::{ShredIndex, Slot};
 pub(super) struct Plan {
     pub(super) ranges: Vec<Range<u32>>,
     pub(super) is_full: bool,
+    /// The meta's `first_shred_timestamp` (part of a block's transaction-memo key).
+    pub(super) first_shred_timestamp: u64,
 }
 
 impl<E: KvEngine> ShredRanges for Blockstore<E> {
@@ -61,6 +63,7 @@ impl<E: KvEngine> Blockstore<E> {
         Ok(Some(Plan {
             ranges,
             is_full: meta.is_full(),
+            first_shred_timestamp: meta.first_shred_timestamp,
         }))
     }
 

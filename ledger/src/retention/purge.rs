@@ -112,6 +112,7 @@ impl<E: KvEngine> Blockstore<E> {
             return Err(e);
         }
         cache.forget(from, to);
+        self.tx_memo.forget(from, to);
         Ok(stats)
     }
 

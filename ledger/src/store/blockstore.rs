@@ -28,6 +28,7 @@ use super::presence::PresenceCache;
 use super::purged_ranges::PurgedRanges;
 use super::read_path::ReadPathCell;
 use super::slot_meta::SlotMeta;
+use super::tx_memo::TxMemo;
 use super::typed::{Engine, RangeIter};
 use crate::error::Result;
 use crate::types::{ShredIndex, Slot};
@@ -55,6 +56,8 @@ pub struct Blockstore<E: KvEngine = DefaultEngine> {
     pub(super) read_path: ReadPathCell,
     /// The ledger's ends, remembered between catch-ups (`ends_memo.rs`).
     ends: EndsMemo,
+    /// Where the transactions of recently read blocks sit (`tx_memo.rs`).
+    pub(crate) tx_memo: TxMemo,
 }
 
 /// Iterator over stored `SlotMeta`s in slot order (see [`Blockstore::slot_metas`]).
@@ -147,6 +150,7 @@ impl<E: KvEngine> Blockstore<E> {
             purged: PurgedRanges::default(),
             read_path: ReadPathCell::default(),
             ends: EndsMemo::default(),
+            tx_memo: TxMemo::default(),
         }
     }
 

@@ -76,6 +76,7 @@ mod rows;
 mod sets;
 mod shape_rules;
 pub mod space_reserve;
+mod tx_memo;
 mod typed;
 mod values;
 mod wal_mode;
@@ -115,5 +116,6 @@ pub use rocks_check::{CheckReport, ColumnCheck, Damage, SstFile, check};
 #[cfg(feature = "storage")]
 pub use rocks_repair::{RepairReport, repair};
 pub use roots::RootIter;
+pub(crate) use tx_memo::{Hint, MemoKey, SetHint, signature_prefix};
 pub use typed::RowBatch;
 pub use wal_mode::WalRecoveryMode;

@@ -1,0 +1,202 @@
+//! Where the transactions of recently read full blocks sit: for each block, the data set
+//! holding each transaction (by its first signature) and the number of transactions before
+//! that set. A transaction lookup (`getTransaction`) that finds its block here reads that one
+//! data set instead of walking the block from its start; a block walked only part of the way
+//! is resumed where the last walk stopped.
+//!
+//! Invariants:
+//! - Only hints. A lookup reads the hinted set and checks the signature in it; a miss
+//!   (a hint overwritten by another transaction with the same 8-byte signature prefix, a
+//!   changed block) falls back to the walk from the block's start, which records afresh.
+//! - A block is remembered under its [`MemoKey`]: the block's start, its data sets and the
+//!   time its first shred was received. A full block's shreds never change while its meta
+//!   stays; a block purged and received again (another version) gets a new first-shred time,
+//!   so its key differs and the old entry is dropped at the next lookup. This process's own
+//!   purges forget their range at once ([`TxMemo::forget`]).
+//! - Bounded: at most [`MEMO_BUDGET`] bytes (estimated per transaction); the lowest slots go
+//!   first when it is full (recent blocks are the ones asked for again).
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::sync::Mutex;
+
+use crate::types::Slot;
+
+/// The memo's memory bound, in estimated bytes.
+pub(crate) const MEMO_BUDGET: usize = 32 << 20;
+
+/// Estimated bytes per remembered transaction (map entry with its share of the table).
+const ENTRY_BYTES: usize = 32;
+
+/// Estimated fixed bytes per remembered block.
+const BLOCK_BYTES: usize = 128;
+
+/// What a block's hints are valid for (see the module's invariants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MemoKey {
+    start: u32,
+    first_shred_timestamp: u64,
+    sets: usize,
+    end: u32,
+}
+
+impl MemoKey {
+    /// The key of a full block starting at `start` whose data sets are `ranges`.
+    pub(crate) fn new(start: u32, first_shred_timestamp: u64, ranges: &[Range<u32>]) -> Self {
+        Self {
+            start,
+            first_shred_timestamp,
+            sets: ranges.len(),
+            end: ranges.last().map_or(start, |r| r.end),
+        }
+    }
+}
+
+/// A data set by its first shred index, and the block's transactions before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SetHint {
+    /// The set's first shred index.
+    pub(crate) set_start: u32,
+    /// How many of the block's transactions precede the set.
+    pub(crate) tx_base: u32,
+}
+
+/// What the memo knows about a transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hint {
+    /// The set that held it when its block was walked.
+    Set(SetHint),
+    /// Not among the sets walked so far; the walk stopped before this set.
+    ResumeAt(SetHint),
+    /// The block is not remembered (or was remembered under another key).
+    Unknown,
+}
+
+#[derive(Debug)]
+struct BlockTxs {
+    key: MemoKey,
+    /// First 8 signature bytes → the set holding that transaction.
+    sets: HashMap<u64, SetHint>,
+    /// The first set no walk has read yet (`None`: walked to the end).
+    resume: Option<SetHint>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    blocks: BTreeMap<Slot, BlockTxs>,
+    bytes: usize,
+}
+
+impl Inner {
+    fn remove(&mut self, slot: Slot) {
+        if let Some(old) = self.blocks.remove(&slot) {
+            self.bytes = self.bytes.saturating_sub(block_bytes(&old));
+        }
+    }
+}
+
+fn block_bytes(block: &BlockTxs) -> usize {
+    BLOCK_BYTES.saturating_add(block.sets.len().saturating_mul(ENTRY_BYTES))
+}
+
+/// The first 8 bytes of a signature, the memo's key for a transaction.
+pub(crate) fn signature_prefix(signature: &[u8; 64]) -> u64 {
+    let mut prefix = [0u8; 8];
+    prefix.copy_from_slice(&signature[..8]);
+    u64::from_le_bytes(prefix)
+}
+
+/// The memo (one per store).
+#[derive(Debug, Default)]
+pub(crate) struct TxMemo {
+    inner: Mutex<Inner>,
+}
+
+impl TxMemo {
+    /// What is known of `signature` in `slot`'s block, if it is remembered under `key`.
+    pub(crate) fn lookup(&self, slot: Slot, key: MemoKey, signature: &[u8; 64]) -> Hint {
+        let Ok(inner) = self.inner.lock() else {
+            return Hint::Unknown;
+        };
+        match inner.blocks.get(&slot) {
+            Some(block) if block.key == key => match block.sets.get(&signature_prefix(signature)) {
+                Some(hint) => Hint::Set(*hint),
+                None => block.resume.map_or(Hint::Unknown, Hint::ResumeAt),
+            },
+            _ => Hint::Unknown,
+        }
+    }
+
+    /// Records a walk of `slot`'s block under `key`: the transactions `seen` (signature
+    /// prefix and set), and where the walk stopped (`resume`, `None` at the block's end).
+    /// `continued` says the walk resumed the remembered one (its sets are kept); otherwise
+    /// the walk started at the block's start and replaces what was remembered.
+    pub(crate) fn record(
+        &self,
+        slot: Slot,
+        key: MemoKey,
+        seen: &[(u64, SetHint)],
+        resume: Option<SetHint>,
+        continued: bool,
+    ) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        let mut block = match inner.blocks.get(&slot) {
+            Some(old) if continued && old.key == key => {
+                let bytes = block_bytes(old);
+                inner.bytes = inner.bytes.saturating_sub(bytes);
+                inner.blocks.remove(&slot)
+            }
+            _ => {
+                inner.remove(slot);
+                None
+            }
+        }
+        .unwrap_or_else(|| BlockTxs {
+            key,
+            sets: HashMap::new(),
+            resume: None,
+        });
+        // The first set a prefix was seen in stays (a block's first transaction with a
+        // signature is the one a walk finds).
+        for &(prefix, hint) in seen {
+            block.sets.entry(prefix).or_insert(hint);
+        }
+        block.resume = resume;
+        let bytes = block_bytes(&block);
+        if bytes > MEMO_BUDGET {
+            return;
+        }
+        // Lowest slots out until the block fits.
+        while inner.bytes.saturating_add(bytes) > MEMO_BUDGET {
+            let Some((&lowest, _)) = inner.blocks.first_key_value() else {
+                break;
+            };
+            inner.remove(lowest);
+        }
+        inner.bytes = inner.bytes.saturating_add(bytes);
+        inner.blocks.insert(slot, block);
+    }
+
+    /// Forgets the blocks of slots `from..=to` (this process purged them).
+    pub(crate) fn forget(&self, from: Slot, to: Slot) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        let slots: Vec<Slot> = inner.blocks.range(from..=to).map(|(s, _)| *s).collect();
+        for slot in slots {
+            inner.remove(slot);
+        }
+    }
+
+    /// Estimated bytes held now.
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
+        self.inner.lock().map_or(0, |i| i.bytes)
+    }
+}
+
+#[cfg(test)]
+#[path = "tx_memo_tests.rs"]
+mod tests;
