@@ -9,7 +9,14 @@
 //! - `find_scan`: `Blockstore::find_block_transaction` on the scan read path (the default):
 //!   one cursor walks the block a data set at a time and stops after the transaction's set;
 //! - `find_multiget`: the same on the multi-get read path (groups of 1, 2, 4 ... data sets,
-//!   one multi-get each).
+//!   one multi-get each);
+//!
+//! those three with the transaction memo off (`set_transaction_memo_budget(0)`: every lookup
+//! walks its block as the first lookup in a block does), and
+//!
+//! - `find_scan_memo`: the scan path with the memo on (the default): after the first
+//!   iteration every lookup reads only the data set its hint names, as repeated lookups in a
+//!   recently read block do.
 
 use std::hint::black_box;
 
@@ -52,6 +59,7 @@ fn bench_find_tx(c: &mut Criterion) {
     };
     assert_eq!(signatures.len(), 105, "lookups");
 
+    store.set_transaction_memo_budget(0);
     let mut group = c.benchmark_group("find_tx/testnet_slot");
     group.bench_function("whole_block", |b| {
         b.iter(|| {
@@ -66,12 +74,14 @@ fn bench_find_tx(c: &mut Criterion) {
             }
         })
     });
-    for (name, path) in [
-        ("find_scan", ReadPath::Scan),
-        ("find_multiget", ReadPath::MultiGet),
+    for (name, path, memo) in [
+        ("find_scan", ReadPath::Scan, 0),
+        ("find_multiget", ReadPath::MultiGet, 0),
+        ("find_scan_memo", ReadPath::Scan, 32 << 20),
     ] {
         group.bench_function(name, |b| {
             store.set_read_path(path);
+            store.set_transaction_memo_budget(memo);
             b.iter(|| {
                 for signature in &signatures {
                     let found = store

@@ -97,6 +97,10 @@ pub(crate) struct ServeArgs {
     /// thread, which is faster unless the ledger's storage is slow.
     #[arg(long)]
     no_inline_point_reads: bool,
+    /// Memory, in MiB, that remembers where the transactions of recently read blocks sit, so
+    /// getTransaction reads only the data set holding one once its block was walked (0: off).
+    #[arg(long, default_value_t = 32)]
+    transaction_memo_mib: usize,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -123,6 +127,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let store = Blockstore::open_with(&args.ledger, &args.wal.existing(mode))
         .map_err(|source| RpcError::OpenLedger { source })?;
+    store.set_transaction_memo_budget(args.transaction_memo_mib.saturating_mul(1 << 20));
     let config = RpcConfig {
         addr: args.rpc_addr,
         limits: Limits {

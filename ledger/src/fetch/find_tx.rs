@@ -44,7 +44,9 @@ struct Walk {
     found: Option<Found>,
     /// Each transaction read (signature prefix, its set), when recording.
     seen: Vec<(u64, SetHint)>,
-    /// The first set not read (`None`: read to the block's end).
+    /// Where a later walk goes on: the set holding the transaction found (its transactions
+    /// after that one were not read), else the first set not read (`None`: the walk read
+    /// to the block's end).
     resume: Option<SetHint>,
 }
 
@@ -76,8 +78,7 @@ impl<E: KvEngine> Blockstore<E> {
                 return Ok(None);
             };
             // Only a full block's data sets are final, so only full blocks are remembered.
-            let key = plan
-                .is_full
+            let key = (plan.is_full && self.tx_memo.enabled())
                 .then(|| MemoKey::new(start, plan.first_shred_timestamp, &plan.ranges));
             if let Some(key) = key {
                 let set =
@@ -164,7 +165,7 @@ impl<E: KvEngine> Blockstore<E> {
             _ => None,
         };
         let (mut first, mut group) = (from, 1);
-        while first < to {
+        'groups: while first < to {
             let end = to.min(first.saturating_add(group));
             let ranges = plan.ranges.get(first..end).unwrap_or_default().to_vec();
             match scan.as_mut() {
@@ -173,34 +174,35 @@ impl<E: KvEngine> Blockstore<E> {
             }
             let views = parse_views(slot, start, ranges.clone(), plan.is_full, buf)?;
             for set in &views.sets {
-                let base = before;
+                let here = SetHint {
+                    set_start: set.range.start,
+                    tx_base: before,
+                };
                 for tx in set.entries.transactions() {
                     let first_signature = tx.first_signature();
-                    if walk.found.is_none() && first_signature == Some(signature) {
-                        walk.found = Some((ranges.clone(), plan.is_full, before));
-                    }
                     if let (true, Some(s)) = (record, first_signature) {
-                        let hint = SetHint {
-                            set_start: set.range.start,
-                            tx_base: base,
-                        };
-                        walk.seen.push((signature_prefix(s), hint));
+                        walk.seen.push((signature_prefix(s), here));
+                    }
+                    if first_signature == Some(signature) {
+                        // The rest of this set is not decoded: a later walk resumes here.
+                        walk.found = Some((ranges, plan.is_full, before));
+                        walk.resume = Some(here);
+                        break 'groups;
                     }
                     before = before.saturating_add(1);
                 }
             }
             first = end;
-            if walk.found.is_some() {
-                break;
-            }
             if scan.is_none() {
                 group = group.saturating_mul(2).min(MAX_GROUP);
             }
         }
-        walk.resume = plan.ranges.get(first).map(|r| SetHint {
-            set_start: r.start,
-            tx_base: before,
-        });
+        if walk.found.is_none() {
+            walk.resume = plan.ranges.get(first).map(|r| SetHint {
+                set_start: r.start,
+                tx_base: before,
+            });
+        }
         Ok(walk)
     }
 }

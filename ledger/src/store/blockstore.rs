@@ -181,6 +181,14 @@ impl<E: KvEngine> Blockstore<E> {
         )
     }
 
+    /// Bounds the memory that remembers where recently read blocks' transactions sit
+    /// (`getTransaction` reads only the data set holding one, once its block was walked):
+    /// estimated bytes, 32 MiB by default, 0 to remember nothing. What no longer fits is
+    /// dropped, lowest slots first.
+    pub fn set_transaction_memo_budget(&self, bytes: usize) {
+        self.tx_memo.set_budget(bytes);
+    }
+
     /// A secondary instance replays what its primary wrote since the last call; other modes
     /// return `Ok(())` at once.
     pub fn catch_up(&self) -> Result<()> {

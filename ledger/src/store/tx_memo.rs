@@ -13,8 +13,9 @@
 //!   stays; a block purged and received again (another version) gets a new first-shred time,
 //!   so its key differs and the old entry is dropped at the next lookup. This process's own
 //!   purges forget their range at once ([`TxMemo::forget`]).
-//! - Bounded: at most [`MEMO_BUDGET`] bytes (estimated per transaction); the lowest slots go
-//!   first when it is full (recent blocks are the ones asked for again).
+//! - Bounded: at most [`MEMO_BUDGET`] bytes by default (estimated per transaction;
+//!   `Blockstore::set_transaction_memo_budget` changes it, 0 turns the memo off); the lowest
+//!   slots go first when it is full (recent blocks are the ones asked for again).
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -22,7 +23,7 @@ use std::sync::Mutex;
 
 use crate::types::Slot;
 
-/// The memo's memory bound, in estimated bytes.
+/// The memo's default memory bound, in estimated bytes.
 pub(crate) const MEMO_BUDGET: usize = 32 << 20;
 
 /// Estimated bytes per remembered transaction (map entry with its share of the table).
@@ -81,13 +82,35 @@ struct BlockTxs {
     resume: Option<SetHint>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Inner {
     blocks: BTreeMap<Slot, BlockTxs>,
     bytes: usize,
+    /// At most this many estimated bytes are held (0: nothing is remembered).
+    budget: usize,
+}
+
+impl Default for Inner {
+    fn default() -> Self {
+        Self {
+            blocks: BTreeMap::new(),
+            bytes: 0,
+            budget: MEMO_BUDGET,
+        }
+    }
 }
 
 impl Inner {
+    /// Drops the lowest slots until `more` bytes fit the budget.
+    fn make_room(&mut self, more: usize) {
+        while self.bytes.saturating_add(more) > self.budget {
+            let Some((&lowest, _)) = self.blocks.first_key_value() else {
+                break;
+            };
+            self.remove(lowest);
+        }
+    }
+
     fn remove(&mut self, slot: Slot) {
         if let Some(old) = self.blocks.remove(&slot) {
             self.bytes = self.bytes.saturating_sub(block_bytes(&old));
@@ -113,6 +136,11 @@ pub(crate) struct TxMemo {
 }
 
 impl TxMemo {
+    /// Whether anything can be remembered (the budget is not 0).
+    pub(crate) fn enabled(&self) -> bool {
+        self.inner.lock().is_ok_and(|inner| inner.budget > 0)
+    }
+
     /// What is known of `signature` in `slot`'s block, if it is remembered under `key`.
     pub(crate) fn lookup(&self, slot: Slot, key: MemoKey, signature: &[u8; 64]) -> Hint {
         let Ok(inner) = self.inner.lock() else {
@@ -165,18 +193,22 @@ impl TxMemo {
         }
         block.resume = resume;
         let bytes = block_bytes(&block);
-        if bytes > MEMO_BUDGET {
+        if bytes > inner.budget {
             return;
         }
-        // Lowest slots out until the block fits.
-        while inner.bytes.saturating_add(bytes) > MEMO_BUDGET {
-            let Some((&lowest, _)) = inner.blocks.first_key_value() else {
-                break;
-            };
-            inner.remove(lowest);
-        }
+        inner.make_room(bytes);
         inner.bytes = inner.bytes.saturating_add(bytes);
         inner.blocks.insert(slot, block);
+    }
+
+    /// Sets the memory bound (0 turns the memo off); what no longer fits is dropped, lowest
+    /// slots first.
+    pub(crate) fn set_budget(&self, bytes: usize) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        inner.budget = bytes;
+        inner.make_room(0);
     }
 
     /// Forgets the blocks of slots `from..=to` (this process purged them).

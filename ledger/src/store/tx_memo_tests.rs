@@ -133,3 +133,33 @@ fn the_budget_evicts_the_lowest_slots_first() {
     assert_eq!(memo.bytes(), before);
     assert_eq!(probe(fit + 9), Hint::Set(hint(0, 3)));
 }
+
+#[test]
+fn a_smaller_budget_drops_the_lowest_slots_and_zero_remembers_nothing() {
+    let memo = TxMemo::default();
+    let a = sig(1, 0);
+    for slot in 1..=4 {
+        memo.record(
+            Slot(slot),
+            key(7),
+            &[(signature_prefix(&a), hint(0, 0))],
+            None,
+            false,
+        );
+    }
+    let each = BLOCK_BYTES + ENTRY_BYTES;
+    memo.set_budget(2 * each);
+    assert_eq!(memo.bytes(), 2 * each);
+    assert_eq!(memo.lookup(Slot(2), key(7), &a), Hint::Unknown);
+    assert_eq!(memo.lookup(Slot(3), key(7), &a), Hint::Set(hint(0, 0)));
+    memo.set_budget(0);
+    assert_eq!(memo.bytes(), 0);
+    memo.record(
+        Slot(9),
+        key(7),
+        &[(signature_prefix(&a), hint(0, 0))],
+        None,
+        false,
+    );
+    assert_eq!(memo.lookup(Slot(9), key(7), &a), Hint::Unknown);
+}
