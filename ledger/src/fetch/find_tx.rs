@@ -62,9 +62,10 @@ pub struct FoundTransaction<'b> {
 
 impl<E: KvEngine> Blockstore<E> {
     /// The transaction of `slot`'s block whose first signature is `signature` (`meta` is the
-    /// slot's meta as the caller read it: it gives the block's start). `None` when the slot
-    /// has no meta or the block has no such transaction; a dead slot is `DeadSlot` and a
-    /// purged one `SlotCleanedUp`, as for a whole-block fetch.
+    /// slot's meta as the caller read it: it gives the block's start and data sets, and is
+    /// not read again). `None` when the block has no such transaction; a dead slot is
+    /// `DeadSlot`, and a purged one (or one whose meta is gone since the caller read it)
+    /// `SlotCleanedUp`, as for a whole-block fetch.
     pub fn find_block_transaction<'b>(
         &self,
         slot: Slot,
@@ -74,9 +75,8 @@ impl<E: KvEngine> Blockstore<E> {
     ) -> Result<Option<FoundTransaction<'b>>> {
         let start = block_start(meta);
         let found = self.read_guarded(slot, || {
-            let Some(plan) = self.plan(slot, start, AllowDead::No)? else {
-                return Ok(None);
-            };
+            // The caller's meta (read just before) gives the ranges: not read again.
+            let plan = self.plan_of(slot, meta, start, AllowDead::No)?;
             // Only a full block's data sets are final, so only full blocks are remembered.
             let key = (plan.is_full && self.tx_memo.enabled())
                 .then(|| MemoKey::new(start, plan.first_shred_timestamp, &plan.ranges));

@@ -56,15 +56,26 @@ impl<E: KvEngine> Blockstore<E> {
         let Some(meta) = self.meta(slot)? else {
             return Ok(None);
         };
-        let ranges = ranges_of(&meta, start);
+        self.plan_of(slot, &meta, start, allow_dead).map(Some)
+    }
+
+    /// [`Self::plan`] from a meta the caller already read.
+    pub(super) fn plan_of(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        start: u32,
+        allow_dead: AllowDead,
+    ) -> Result<Plan> {
+        let ranges = ranges_of(meta, start);
         if allow_dead == AllowDead::No && self.is_dead(slot)? {
             return Err(LedgerError::DeadSlot { slot });
         }
-        Ok(Some(Plan {
+        Ok(Plan {
             ranges,
             is_full: meta.is_full(),
             first_shred_timestamp: meta.first_shred_timestamp,
-        }))
+        })
     }
 
     /// One read of `first.start..last.end` (the store's [`ReadPath`]: one range scan or one
