@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::RpcError;
+use crate::params::base58::{self, Base58Error};
 use crate::params::{Commitment, Encoding, check_base58_version, parse};
 
 /// `getSignatureStatuses` accepts at most this many signatures.
@@ -20,10 +21,10 @@ fn decode_fixed<const N: usize>(text: &str, max_text: usize) -> Result<[u8; N], 
     if text.len() > max_text {
         return Err(invalid("WrongSize"));
     }
-    let bytes = bs58::decode(text)
-        .into_vec()
-        .map_err(|_| invalid("Invalid"))?;
-    bytes.try_into().map_err(|_| invalid("WrongSize"))
+    base58::decode_fixed::<N>(text).map_err(|e| match e {
+        Base58Error::Invalid => invalid("Invalid"),
+        Base58Error::WrongSize => invalid("WrongSize"),
+    })
 }
 
 /// A signature param (at most 88 base58 characters).

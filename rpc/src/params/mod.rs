@@ -10,6 +10,7 @@
 //! Uses nothing of the crate but its errors ([`RpcError`](crate::RpcError)).
 
 pub mod args;
+mod base58;
 mod config;
 pub mod history;
 pub mod request;
