@@ -169,6 +169,20 @@ impl<'a> StatusMeta<'a> {
         Ok(m)
     }
 
+    /// Only the `err` of a `transaction_status` value (`getSignaturesForAddress` shows no
+    /// other field): the other fields are walked, their framing checked, their contents not
+    /// decoded. Whenever [`Self::decode`] succeeds this gives its `err`; a value whose other
+    /// fields are damaged inside may still give its error here.
+    pub fn decode_err(bytes: &[u8]) -> Result<Option<TxError>, String> {
+        let mut err = None;
+        for field in Fields::new(bytes) {
+            if let (1, v) = field? {
+                err = Some(tx_error(v)?);
+            }
+        }
+        Ok(err)
+    }
+
     /// Whether the transaction succeeded.
     pub fn is_ok(&self) -> bool {
         self.err.is_none()

@@ -207,7 +207,45 @@ fn every_truncation_fails_or_decodes_without_panicking() {
     }
 }
 
+#[test]
+fn the_err_alone_is_the_full_decodes_err() {
+    let failed = full_meta();
+    let ok = Msg::default().varint(2, 5000).varint(4, 9).0;
+    for bytes in [failed, ok, Vec::new()] {
+        let full = StatusMeta::decode(&bytes).expect("decodes").err;
+        assert_eq!(StatusMeta::decode_err(&bytes).expect("decodes"), full);
+    }
+    assert!(
+        StatusMeta::decode_err(&full_meta())
+            .expect("decodes")
+            .is_some()
+    );
+    // Broken framing and a broken err fail both ways.
+    let mut cut = full_meta();
+    cut.truncate(cut.len() - 1);
+    assert!(StatusMeta::decode_err(&cut).is_err());
+    let bad_err = Msg::default().msg(1, Msg::default().bytes(1, &[0xFF; 3])).0;
+    assert!(StatusMeta::decode(&bad_err).is_err());
+    assert!(StatusMeta::decode_err(&bad_err).is_err());
+}
+
 proptest! {
+    #[test]
+    fn the_err_alone_agrees_whenever_the_full_decode_succeeds(
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..8),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut bytes = full_meta();
+        for (at, v) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] = v;
+        }
+        bytes.truncate(cut.index(bytes.len() + 1));
+        if let Ok(full) = StatusMeta::decode(&bytes) {
+            prop_assert_eq!(StatusMeta::decode_err(&bytes), Ok(full.err));
+        }
+    }
+
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
         let _ = StatusMeta::decode(&bytes);

@@ -190,13 +190,18 @@ fn write_entry<E: KvEngine>(
     out.raw(",\"slot\":");
     out.u64(slot.0);
     out.raw(",\"err\":");
+    // Only the status's `err` is shown: the rest of the row is not decoded.
     let status = statuses.find(sig)?;
-    match status
-        .as_ref()
-        .and_then(|(_, row)| StatusMeta::decode(row).ok())
-    {
-        Some(StatusMeta { err: Some(e), .. }) => write_tx_error(out, &e),
-        _ => out.raw("null"),
+    match status.as_ref().map(|(_, row)| StatusMeta::decode_err(row)) {
+        Some(Ok(Some(e))) => write_tx_error(out, &e),
+        Some(Err(e)) => {
+            log::warn!(
+                "slot {slot}: the status of {} does not decode: {e}",
+                bs58::encode(sig).into_string()
+            );
+            out.raw("null");
+        }
+        Some(Ok(None)) | None => out.raw("null"),
     }
     out.raw(",\"memo\":");
     match entry.memo {
