@@ -8,9 +8,11 @@ use crate::fetch::fetch_block_views;
 use crate::store::MemEngine;
 use crate::synth::{SlotGenerator, SlotSpec};
 
-/// A full block of many data sets in memory, and its transactions' first signatures and
-/// bytes in block order.
-fn block() -> (Blockstore<MemEngine>, Slot, Vec<([u8; 64], Vec<u8>)>) {
+/// A transaction's first signature and bytes.
+type Tx = ([u8; 64], Vec<u8>);
+
+/// A full block of many data sets in memory, and its transactions in block order.
+fn block() -> (Blockstore<MemEngine>, Slot, Vec<Tx>) {
     let store = Blockstore::in_memory();
     let spec = SlotSpec {
         data_shreds: 160,
@@ -34,7 +36,7 @@ fn block() -> (Blockstore<MemEngine>, Slot, Vec<([u8; 64], Vec<u8>)>) {
     (store, g.slot, txs)
 }
 
-fn check(store: &Blockstore<MemEngine>, slot: Slot, txs: &[([u8; 64], Vec<u8>)], order: &[usize]) {
+fn check(store: &Blockstore<MemEngine>, slot: Slot, txs: &[Tx], order: &[usize]) {
     let meta = store.meta(slot).expect("read").expect("meta");
     let mut buf = FetchBuffer::new();
     for &i in order {
