@@ -14,6 +14,17 @@ fn hint(set_start: u32, tx_base: u32) -> SetHint {
     SetHint { set_start, tx_base }
 }
 
+/// A memo holding slots `1..=n`, each a block of one transaction (`a`, in set 0).
+fn one_tx_blocks(n: u64) -> (TxMemo, [u8; 64]) {
+    let memo = TxMemo::default();
+    let a = sig(1, 0);
+    for slot in 1..=n {
+        let seen = [(signature_prefix(&a), hint(0, 0))];
+        memo.record(Slot(slot), key(7), &seen, None, false);
+    }
+    (memo, a)
+}
+
 #[test]
 fn a_walked_block_answers_with_the_set_or_where_to_resume() {
     let memo = TxMemo::default();
@@ -78,17 +89,7 @@ fn a_walk_from_the_start_or_under_a_new_key_replaces_the_block() {
 
 #[test]
 fn forgetting_a_range_drops_its_blocks_only() {
-    let memo = TxMemo::default();
-    let a = sig(1, 0);
-    for slot in 1..=5 {
-        memo.record(
-            Slot(slot),
-            key(7),
-            &[(signature_prefix(&a), hint(0, 0))],
-            None,
-            false,
-        );
-    }
+    let (memo, a) = one_tx_blocks(5);
     memo.forget(Slot(2), Slot(4));
     for slot in 1..=5 {
         let kept = memo.lookup(Slot(slot), key(7), &a) != Hint::Unknown;
@@ -136,17 +137,7 @@ fn the_budget_evicts_the_lowest_slots_first() {
 
 #[test]
 fn a_smaller_budget_drops_the_lowest_slots_and_zero_remembers_nothing() {
-    let memo = TxMemo::default();
-    let a = sig(1, 0);
-    for slot in 1..=4 {
-        memo.record(
-            Slot(slot),
-            key(7),
-            &[(signature_prefix(&a), hint(0, 0))],
-            None,
-            false,
-        );
-    }
+    let (memo, a) = one_tx_blocks(4);
     let each = BLOCK_BYTES + ENTRY_BYTES;
     memo.set_budget(2 * each);
     assert_eq!(memo.bytes(), 2 * each);
