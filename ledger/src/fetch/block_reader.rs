@@ -21,7 +21,7 @@ use std::ops::Deref;
 use crate::error::{LedgerError, Result};
 use crate::fetch::block::{block_start, parent_blockhash};
 use crate::fetch::store_fetch::ranges_of;
-use crate::fetch::{DataSetView, FetchBuffer, FoundTransaction};
+use crate::fetch::{DataSetView, FetchBuffer, FoundTransaction, Located};
 use crate::store::{Blockstore, KvEngine, SlotMeta};
 use crate::types::{Hash, Slot};
 
@@ -108,6 +108,17 @@ pub trait BlockReader {
         signature: &[u8; 64],
         buf: &'b mut FetchBuffer,
     ) -> Result<Option<FoundTransaction<'b>>>;
+
+    /// [`Self::block_transaction`] reading at most the one data set the transaction memo
+    /// names (`Located::Unlocated`, nothing walked, when it names none or the set does not
+    /// hold it).
+    fn located_transaction<'b>(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        signature: &[u8; 64],
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Located<'b>>;
 }
 
 impl<E: KvEngine> BlockReader for Blockstore<E> {
@@ -174,6 +185,16 @@ impl<E: KvEngine> BlockReader for Blockstore<E> {
         buf: &'b mut FetchBuffer,
     ) -> Result<Option<FoundTransaction<'b>>> {
         self.find_block_transaction(slot, meta, signature, buf)
+    }
+
+    fn located_transaction<'b>(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        signature: &[u8; 64],
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Located<'b>> {
+        self.find_located_transaction(slot, meta, signature, buf)
     }
 }
 

@@ -60,6 +60,23 @@ pub struct FoundTransaction<'b> {
     pub transaction: TransactionView<'b>,
 }
 
+/// What [`Blockstore::find_located_transaction`] gives.
+#[derive(Debug)]
+pub enum Located<'b> {
+    /// The transaction, read from the one data set the memo names.
+    Found(FoundTransaction<'b>),
+    /// The memo does not locate it (or its hint did not hold): nothing was walked; ask
+    /// [`Blockstore::find_block_transaction`].
+    Unlocated,
+}
+
+/// Whether a lookup may walk the block or only read a set the memo names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    Walk,
+    HintedSet,
+}
+
 impl<E: KvEngine> Blockstore<E> {
     /// The transaction of `slot`'s block whose first signature is `signature` (`meta` is the
     /// slot's meta as the caller read it: it gives the block's start and data sets, and is
@@ -73,6 +90,35 @@ impl<E: KvEngine> Blockstore<E> {
         signature: &[u8; 64],
         buf: &'b mut FetchBuffer,
     ) -> Result<Option<FoundTransaction<'b>>> {
+        let found = self.find_in(slot, meta, signature, Reach::Walk, buf)?;
+        Ok(match found {
+            Located::Found(found) => Some(found),
+            // A walk that ends without it: the block has no such transaction.
+            Located::Unlocated => None,
+        })
+    }
+
+    /// [`Self::find_block_transaction`] bounded to one data set: the answer when the
+    /// transaction memo names the set holding the transaction and the set holds it, else
+    /// [`Located::Unlocated`] with nothing more read (at most the one set). Same errors.
+    pub fn find_located_transaction<'b>(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        signature: &[u8; 64],
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Located<'b>> {
+        self.find_in(slot, meta, signature, Reach::HintedSet, buf)
+    }
+
+    fn find_in<'b>(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        signature: &[u8; 64],
+        reach: Reach,
+        buf: &'b mut FetchBuffer,
+    ) -> Result<Located<'b>> {
         let start = block_start(meta);
         let found = self.read_guarded(slot, || {
             // The caller's meta (read just before) gives the ranges: not read again.
@@ -83,10 +129,12 @@ impl<E: KvEngine> Blockstore<E> {
             if let Some(key) = key {
                 let set =
                     |hint: SetHint| plan.ranges.iter().position(|r| r.start == hint.set_start);
-                let hinted = match self.tx_memo.lookup(slot, key, signature) {
-                    Hint::Set(h) => set(h).map(|i| (i, i + 1, h.tx_base, false)),
-                    Hint::ResumeAt(h) => set(h).map(|i| (i, plan.ranges.len(), h.tx_base, true)),
-                    Hint::Unknown => None,
+                let hinted = match (self.tx_memo.lookup(slot, key, signature), reach) {
+                    (Hint::Set(h), _) => set(h).map(|i| (i, i + 1, h.tx_base, false)),
+                    (Hint::ResumeAt(h), Reach::Walk) => {
+                        set(h).map(|i| (i, plan.ranges.len(), h.tx_base, true))
+                    }
+                    _ => None,
                 };
                 if let Some((from, to, before, resumed)) = hinted {
                     let walk = self.walk(
@@ -108,6 +156,9 @@ impl<E: KvEngine> Blockstore<E> {
                     }
                 }
             }
+            if reach == Reach::HintedSet {
+                return Ok(None);
+            }
             let all = (0, plan.ranges.len());
             let walk = self.walk(slot, start, &plan, all, 0, signature, key.is_some(), buf)?;
             if let Some(key) = key {
@@ -119,7 +170,7 @@ impl<E: KvEngine> Blockstore<E> {
         // The group holding the transaction is still in `buf`: parse it again to hand out a
         // view borrowing `buf` for `'b` (the loop's views could not outlive its iteration).
         let Some((ranges, is_full, index)) = found else {
-            return Ok(None);
+            return Ok(Located::Unlocated);
         };
         let views = parse_views(slot, start, ranges, is_full, buf)?;
         let transaction = views
@@ -127,7 +178,10 @@ impl<E: KvEngine> Blockstore<E> {
             .iter()
             .flat_map(|set| set.entries.transactions())
             .find(|tx| tx.first_signature() == Some(signature));
-        Ok(transaction.map(|transaction| FoundTransaction { index, transaction }))
+        Ok(match transaction {
+            Some(transaction) => Located::Found(FoundTransaction { index, transaction }),
+            None => Located::Unlocated,
+        })
     }
 
     /// Reads the plan's data sets `sets.0..sets.1` in order until one holds `signature`

@@ -31,7 +31,7 @@ pub use block_reader::{Block, BlockReader, SlotRead, first_signatures};
 pub use components::{ComponentFetch, SlotComponent, SlotComponents};
 pub use decode::Component;
 pub use deshred::{check_range_into, deshred, deshred_into};
-pub use find_tx::FoundTransaction;
+pub use find_tx::{FoundTransaction, Located};
 #[cfg(feature = "fetch-pool")]
 pub use pool::FetchPool;
 pub use ranges::completed_ranges;

@@ -189,6 +189,13 @@ impl<E: KvEngine> Blockstore<E> {
         self.tx_memo.set_budget(bytes);
     }
 
+    /// When the transaction memo knows which data set holds the transaction whose first
+    /// signature is `signature` (its block was walked): the shreds of that block's widest
+    /// set, the most a lookup reading only that set reads (`find_located_transaction`).
+    pub fn located_transaction_set_shreds(&self, signature: &[u8; 64]) -> Option<u32> {
+        self.tx_memo.located(signature)
+    }
+
     /// A secondary instance replays what its primary wrote since the last call; other modes
     /// return `Ok(())` at once.
     pub fn catch_up(&self) -> Result<()> {

@@ -26,8 +26,9 @@ use crate::types::Slot;
 /// The memo's default memory bound, in estimated bytes.
 pub(crate) const MEMO_BUDGET: usize = 32 << 20;
 
-/// Estimated bytes per remembered transaction (map entry with its share of the table).
-const ENTRY_BYTES: usize = 32;
+/// Estimated bytes per remembered transaction (its entries in the block's map and in the
+/// signature index, with their shares of the tables).
+const ENTRY_BYTES: usize = 56;
 
 /// Estimated fixed bytes per remembered block.
 const BLOCK_BYTES: usize = 128;
@@ -39,6 +40,8 @@ pub(crate) struct MemoKey {
     first_shred_timestamp: u64,
     sets: usize,
     end: u32,
+    /// Shreds in the block's widest data set (what reading one hinted set costs at most).
+    widest: u32,
 }
 
 impl MemoKey {
@@ -49,6 +52,11 @@ impl MemoKey {
             first_shred_timestamp,
             sets: ranges.len(),
             end: ranges.last().map_or(start, |r| r.end),
+            widest: ranges
+                .iter()
+                .map(|r| r.end.saturating_sub(r.start))
+                .max()
+                .unwrap_or(0),
         }
     }
 }
@@ -85,6 +93,9 @@ struct BlockTxs {
 #[derive(Debug)]
 struct Inner {
     blocks: BTreeMap<Slot, BlockTxs>,
+    /// Signature prefix → the slot whose block holds a set hint for it (the latest recorded
+    /// wins); only slots in `blocks`.
+    located: HashMap<u64, Slot>,
     bytes: usize,
     /// At most this many estimated bytes are held (0: nothing is remembered).
     budget: usize,
@@ -94,6 +105,7 @@ impl Default for Inner {
     fn default() -> Self {
         Self {
             blocks: BTreeMap::new(),
+            located: HashMap::new(),
             bytes: 0,
             budget: MEMO_BUDGET,
         }
@@ -114,6 +126,11 @@ impl Inner {
     fn remove(&mut self, slot: Slot) {
         if let Some(old) = self.blocks.remove(&slot) {
             self.bytes = self.bytes.saturating_sub(block_bytes(&old));
+            for prefix in old.sets.keys() {
+                if self.located.get(prefix) == Some(&slot) {
+                    self.located.remove(prefix);
+                }
+            }
         }
     }
 }
@@ -198,7 +215,19 @@ impl TxMemo {
         }
         inner.make_room(bytes);
         inner.bytes = inner.bytes.saturating_add(bytes);
+        for &(prefix, _) in seen {
+            inner.located.insert(prefix, slot);
+        }
         inner.blocks.insert(slot, block);
+    }
+
+    /// When a block's walk located `signature`: shreds in that block's widest data set
+    /// (what a lookup that reads only the hinted set reads at most).
+    pub(crate) fn located(&self, signature: &[u8; 64]) -> Option<u32> {
+        let inner = self.inner.lock().ok()?;
+        let prefix = signature_prefix(signature);
+        let block = inner.blocks.get(inner.located.get(&prefix)?)?;
+        block.sets.contains_key(&prefix).then_some(block.key.widest)
     }
 
     /// Sets the memory bound (0 turns the memo off); what no longer fits is dropped, lowest

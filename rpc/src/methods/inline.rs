@@ -7,9 +7,12 @@
 //! - the slot methods that read a fixed number of rows (`getSlot`, `getBlockTime`, ...);
 //! - `getSignatureStatuses` of at most [`MAX_SIGNATURES`] signatures;
 //! - `getSignaturesForAddress` with a `limit` of at most [`MAX_ENTRIES`] and neither
-//!   `before` nor `until` (each of those reads a whole block).
+//!   `before` nor `until` (each of those reads a whole block);
+//! - `getTransaction` when the transaction memo names the data set holding it and its
+//!   block's widest set has at most [`MAX_SET_SHREDS`] shreds: it reads that one set, and
+//!   if the set does not hold it, the request goes on to the workers without walking.
 //!
-//! Everything that reads a block (`getBlock`, `getTransaction`, the `before` / `until`
+//! Everything that reads a block (`getBlock`, a `getTransaction` not located, the `before` / `until`
 //! lookups: a block of Agave 4.x is at least one 32-shred FEC set per entry batch, a few
 //! hundred shreds even when nearly empty) and every long scan (`getBlocks`) keeps the
 //! bounded pools, so an I/O thread is never held for long: inline work is about a hundred
@@ -25,6 +28,10 @@ use bstore_ledger::store::{Blockstore, KvEngine};
 pub(crate) const MAX_ENTRIES: usize = 32;
 /// The most signatures of a `getSignatureStatuses` answered on an I/O thread.
 pub(crate) const MAX_SIGNATURES: usize = 16;
+/// The widest data set (in shreds) of a block whose `getTransaction` is answered on an I/O
+/// thread once the transaction memo names the set holding it (two of Agave 4.x's 32-shred
+/// FEC sets).
+pub(crate) const MAX_SET_SHREDS: u32 = 64;
 
 /// Runs `f` here, on the calling I/O thread. Inline work fetches no block, so its fetch
 /// buffer stays empty (no allocation).

@@ -46,6 +46,7 @@ use bstore_ledger::store::{Blockstore, DefaultEngine, KvEngine};
 
 use crate::error::RpcError;
 use crate::params::args::Call;
+use crate::params::history::TransactionConfig;
 use archive::BlockArchive;
 use budget::{Budget, Reservation};
 use chain::Chain;
@@ -107,11 +108,27 @@ pub(crate) async fn call<E: KvEngine + 'static>(
         Call::GetHealth => Answer::reserve(to_text(&node::get_health())?, &ctx.budget),
         Call::GetVersion => Answer::reserve(to_text(&node::get_version())?, &ctx.budget),
         Call::GetTransaction { signature, config } => {
-            // Reads the transaction's whole block: on the scan workers.
-            let local = history_call(ctx, false, move |chain, buf| {
-                transaction::get_transaction(chain, buf, &signature, &config)
-            })
-            .await;
+            // A transaction the memo locates in a small data set is read here (one set);
+            // anything that may walk its block goes to the scan workers.
+            let here = ctx.inline_point_reads
+                && ctx
+                    .store
+                    .located_transaction_set_shreds(&signature)
+                    .is_some_and(|shreds| shreds <= inline::MAX_SET_SHREDS);
+            let located = match here {
+                true => located_call(ctx, &signature, &config),
+                false => Ok(None),
+            };
+            let local = match located {
+                Ok(Some(answer)) => Ok(answer),
+                Err(e) => Err(e),
+                Ok(None) => {
+                    history_call(ctx, false, move |chain, buf| {
+                        transaction::get_transaction(chain, buf, &signature, &config)
+                    })
+                    .await
+                }
+            };
             match &ctx.archive {
                 Some(archive) => {
                     archived::get_transaction(ctx, archive, signature, config, local).await
@@ -198,6 +215,21 @@ pub(crate) async fn call<E: KvEngine + 'static>(
             }
         }
     }
+}
+
+/// `getTransaction` on the I/O thread, reading at most the data set the transaction memo
+/// names (`None`: the block must be walked, on the workers).
+fn located_call<E: KvEngine + 'static>(
+    ctx: &Ctx<E>,
+    signature: &[u8; 64],
+    config: &TransactionConfig,
+) -> Result<Option<Answer>, RpcError> {
+    let window = ctx.confirmed_window;
+    let text = inline::run(&ctx.store, |store, buf| {
+        transaction::get_located_transaction(&Chain::new(store, window), buf, signature, config)
+    })?;
+    text.map(|text| Answer::reserve(text, &ctx.budget))
+        .transpose()
 }
 
 /// Runs a history method (JSON text out) here on the I/O thread when `here` (its work is

@@ -5,7 +5,7 @@
 //! confirmed block). A status that does not decode counts as absent, as in Agave.
 
 use bstore_ledger::entry::TransactionView;
-use bstore_ledger::fetch::{BlockReader, FetchBuffer};
+use bstore_ledger::fetch::{BlockReader, FetchBuffer, Located};
 use bstore_ledger::history::StatusMeta;
 use bstore_ledger::store::{KvEngine, StatusLookup};
 use bstore_ledger::{LedgerError, Slot};
@@ -67,32 +67,66 @@ pub(crate) fn get_transaction<E: KvEngine>(
     signature: &[u8; 64],
     cfg: &TransactionConfig,
 ) -> Result<String, RpcError> {
+    let text = transaction_answer(chain, buf, signature, cfg, false)?;
+    // A lookup that may walk the block always has an answer.
+    Ok(text.unwrap_or_else(|| "null".into()))
+}
+
+/// [`get_transaction`] reading at most the one data set the transaction memo names (work
+/// bounded as the I/O thread requires, `inline.rs`); `None` when that is not enough and
+/// the block must be walked.
+pub(crate) fn get_located_transaction<E: KvEngine>(
+    chain: &Chain<'_, E>,
+    buf: &mut FetchBuffer,
+    signature: &[u8; 64],
+    cfg: &TransactionConfig,
+) -> Result<Option<String>, RpcError> {
+    transaction_answer(chain, buf, signature, cfg, true)
+}
+
+fn transaction_answer<E: KvEngine>(
+    chain: &Chain<'_, E>,
+    buf: &mut FetchBuffer,
+    signature: &[u8; 64],
+    cfg: &TransactionConfig,
+    located_only: bool,
+) -> Result<Option<String>, RpcError> {
+    let null = || Ok(Some("null".to_string()));
     let store = chain.store();
     let Some((slot, row)) = find_status(chain, signature, cfg.commitment)? else {
-        return Ok("null".into());
+        return null();
     };
     let Ok(meta) = StatusMeta::decode(&row) else {
         log::warn!(
             "getTransaction: slot {slot}: the status of {} does not decode",
             bs58::encode(signature).into_string()
         );
-        return Ok("null".into());
+        return null();
     };
     // Agave 4.4 counts a transaction's index from the block's start (`replay_fec_set_index`).
     let Some(slot_meta) = store.meta(slot)? else {
-        return Ok("null".into());
+        return null();
     };
-    // Reads the block only as far as the data sets holding the transaction.
-    let found = match store.block_transaction(slot, &slot_meta, signature, buf) {
+    // Reads the block only as far as the data sets holding the transaction (or, located
+    // only, the one set the memo names).
+    let found = match located_only {
+        false => store.block_transaction(slot, &slot_meta, signature, buf),
+        true => match store.located_transaction(slot, &slot_meta, signature, buf) {
+            Ok(Located::Found(found)) => Ok(Some(found)),
+            Ok(Located::Unlocated) => return Ok(None),
+            Err(e) => Err(e),
+        },
+    };
+    let found = match found {
         Ok(found) => found,
         Err(LedgerError::DeadSlot { .. } | LedgerError::SlotCleanedUp { .. }) => {
-            return Ok("null".into());
+            return null();
         }
         Err(e) => return Err(e.into()),
     };
     let Some(found) = found else {
         // Agave: `TransactionStatusSlotMismatch`, answered as not found.
-        return Ok("null".into());
+        return null();
     };
     confirmed_transaction_json(
         slot,
@@ -102,6 +136,7 @@ pub(crate) fn get_transaction<E: KvEngine>(
         chain.block_time(slot)?,
         cfg,
     )
+    .map(Some)
 }
 
 /// Agave's `EncodedConfirmedTransactionWithStatusMeta`: `slot`, the transaction, its meta
