@@ -5,7 +5,10 @@
 //!
 //! - `getSignaturesForAddress` (limit 10) of an address with 10 entries in the fixture;
 //! - `getSignatureStatuses` of one signature, history searched;
-//! - `getSlot` (finalized).
+//! - `getSlot` (finalized);
+//! - `getTransaction` (json) of a transaction the transaction memo locates (its block was
+//!   walked by the first request): inline it reads the one data set holding it, pooled it
+//!   reads the same set on a worker.
 //!
 //! Each case reports the round trip; the ratio inline / pooled is what the hand-off costs.
 
@@ -27,6 +30,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const ADDRESS: &str = "GQJ2rGU6Mo7SQa5ceBWZYPvimkxLP7pHNjxdD3i6NN2m";
 const SIGNATURE: &str =
     "NmUnZ9g1uKN2iSMR52CcqBRaJRN2q2TTxAFxfEAbA3dSAgVo14LwNDL5XJpLGfoFJT8B3DtHfkxz2ZuaAYUijgS";
+
+/// A transaction of the fixture that `getTransaction` answers (slot 101, index 1).
+const TX_SIGNATURE: &str =
+    "5cRca73zArVZGPEDFhZrPWeK359Xz53ayesLfgnC4b5jDz7GwVg2sT2G7s6US5gNEUpG36uCrHkW3EwszHYEkCzq";
 
 fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>) {
     let tar =
@@ -76,6 +83,12 @@ fn bench(c: &mut Criterion) {
             "getSlot",
             r#"{"jsonrpc":"2.0","id":1,"method":"getSlot","params":[]}"#.to_string(),
         ),
+        (
+            "getTransaction",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"getTransaction","params":["{TX_SIGNATURE}",{{"encoding":"json","maxSupportedTransactionVersion":0}}]}}"#
+            ),
+        ),
     ];
     for (method, body) in &cases {
         let mut group = c.benchmark_group(format!("rpc_point_reads/{method}"));
@@ -84,9 +97,20 @@ fn bench(c: &mut Criterion) {
             // The answer is a real one (entries, a status, a slot), the same from both.
             let first = client.post(body).expect("answer");
             assert!(
-                first.contains("\"result\":") && !first.contains("\"result\":[]"),
+                first.contains("\"result\":")
+                    && !first.contains("\"result\":[]")
+                    && !first.contains("\"result\":null"),
                 "{method}: {first}"
             );
+            if *method == "getTransaction" {
+                let raw: [u8; 64] = bs58::decode(TX_SIGNATURE)
+                    .into_vec()
+                    .expect("base58")
+                    .try_into()
+                    .expect("64 bytes");
+                let widest = store.located_transaction_set_shreds(&raw);
+                assert!(widest.is_some_and(|w| w <= 64), "located: {widest:?}");
+            }
             let mut sink = Vec::new();
             group.bench_function(*name, |b| {
                 b.iter(|| client.post_into(body, &mut sink).expect("answer"))

@@ -162,3 +162,58 @@ fn a_block_not_yet_full_is_not_remembered() {
     assert_eq!(found.map(|f| f.index), Some(0));
     assert!(store.tx_memo.bytes() > 0, "remembered once full");
 }
+
+#[test]
+fn a_located_lookup_reads_one_named_set_or_nothing() {
+    let (store, slot, txs) = block();
+    let meta = store.meta(slot).expect("read").expect("meta");
+    let mut buf = FetchBuffer::new();
+    let last = txs.len() - 1;
+    // Nothing walked yet: not located, and nothing is walked to locate it.
+    assert_eq!(store.located_transaction_set_shreds(&txs[last].0), None);
+    let located = store
+        .find_located_transaction(slot, &meta, &txs[last].0, &mut buf)
+        .expect("lookup");
+    assert!(matches!(located, Located::Unlocated));
+    assert_eq!(store.tx_memo.bytes(), 0, "nothing walked");
+    // After one walk over the whole block, every transaction is located in its set.
+    check(&store, slot, &txs, &[last]);
+    let plan = store
+        .plan(slot, block_start(&meta), AllowDead::No)
+        .expect("plan")
+        .expect("a plan");
+    let widest = plan.ranges.iter().map(|r| r.end - r.start).max();
+    for (i, (signature, bytes)) in txs.iter().enumerate() {
+        assert_eq!(store.located_transaction_set_shreds(signature), widest);
+        match store
+            .find_located_transaction(slot, &meta, signature, &mut buf)
+            .expect("lookup")
+        {
+            Located::Found(found) => {
+                assert_eq!(found.index as usize, i, "position of {i}");
+                assert_eq!(found.transaction.bytes(), bytes.as_slice());
+            }
+            Located::Unlocated => panic!("transaction {i} not located"),
+        }
+    }
+    // A hint that does not hold: unlocated, and the memo is left as it was.
+    let key = MemoKey::new(block_start(&meta), meta.first_shred_timestamp, &plan.ranges);
+    let wrong = SetHint {
+        set_start: plan.ranges[0].start,
+        tx_base: 0,
+    };
+    store.tx_memo.record(
+        slot,
+        key,
+        &[(signature_prefix(&txs[last].0), wrong)],
+        None,
+        false,
+    );
+    let before = store.tx_memo.bytes();
+    let located = store
+        .find_located_transaction(slot, &meta, &txs[last].0, &mut buf)
+        .expect("lookup");
+    assert!(matches!(located, Located::Unlocated));
+    assert_eq!(store.tx_memo.bytes(), before);
+    check(&store, slot, &txs, &[last]);
+}

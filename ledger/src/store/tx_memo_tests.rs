@@ -154,3 +154,25 @@ fn a_smaller_budget_drops_the_lowest_slots_and_zero_remembers_nothing() {
     );
     assert_eq!(memo.lookup(Slot(9), key(7), &a), Hint::Unknown);
 }
+
+#[test]
+fn a_located_transaction_names_its_blocks_widest_set_until_the_block_goes() {
+    let (memo, a) = one_tx_blocks(3);
+    // `key` has sets 0..4, 4..9 and 9..12: the widest has 5 shreds.
+    assert_eq!(memo.located(&a), Some(5));
+    assert_eq!(memo.located(&sig(9, 9)), None);
+    // The latest slot recorded locates it; once that block is forgotten, nothing does.
+    memo.forget(Slot(3), Slot(3));
+    assert_eq!(memo.located(&a), None);
+    let b = sig(2, 0);
+    memo.record(
+        Slot(9),
+        key(7),
+        &[(signature_prefix(&b), hint(4, 1))],
+        None,
+        false,
+    );
+    assert_eq!(memo.located(&b), Some(5));
+    memo.set_budget(0);
+    assert_eq!(memo.located(&b), None);
+}
