@@ -33,8 +33,9 @@ pub(crate) const MAX_SIGNATURES: usize = 16;
 /// FEC sets).
 pub(crate) const MAX_SET_SHREDS: u32 = 64;
 
-/// Runs `f` here, on the calling I/O thread. Inline work fetches no block, so its fetch
-/// buffer stays empty (no allocation).
+/// Runs `f` here, on the calling I/O thread, with a fresh fetch buffer: empty (no
+/// allocation) for every inline method but a located `getTransaction`, which fills it with
+/// one data set.
 pub(crate) fn run<E: KvEngine, T>(
     store: &Blockstore<E>,
     f: impl FnOnce(&Blockstore<E>, &mut FetchBuffer) -> T,
