@@ -182,8 +182,6 @@ pub(super) fn ranges_of(meta: &SlotMeta, start: u32) -> Vec<Range<u32>> {
     )
 }
 
-/// Checks every range of `values` (the stored payloads of `first..`, `None` where absent)
-/// and copies its shreds' data into `buf`: the one copy of the fetch path.
 /// Empties `buf` and checks `ranges` (as [`fill`] expects them); the indices they span
 /// (`first.start..last.end`), `None` when there are none.
 fn begin_fill(
@@ -222,6 +220,8 @@ fn fill_scanned(
     result
 }
 
+/// Checks every range of `values` (the stored payloads of `first..`, `None` where absent)
+/// and copies its shreds' data into `buf`: the one copy of the fetch path.
 fn fill<P: AsRef<[u8]>>(
     slot: Slot,
     ranges: &[Range<u32>],
