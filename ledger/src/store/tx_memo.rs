@@ -123,15 +123,16 @@ impl Inner {
         }
     }
 
-    fn remove(&mut self, slot: Slot) {
-        if let Some(old) = self.blocks.remove(&slot) {
-            self.bytes = self.bytes.saturating_sub(block_bytes(&old));
-            for prefix in old.sets.keys() {
-                if self.located.get(prefix) == Some(&slot) {
-                    self.located.remove(prefix);
-                }
+    /// Takes `slot`'s block out: its bytes and its entries in `located` go with it.
+    fn remove(&mut self, slot: Slot) -> Option<BlockTxs> {
+        let old = self.blocks.remove(&slot)?;
+        self.bytes = self.bytes.saturating_sub(block_bytes(&old));
+        for prefix in old.sets.keys() {
+            if self.located.get(prefix) == Some(&slot) {
+                self.located.remove(prefix);
             }
         }
+        Some(old)
     }
 }
 
@@ -187,22 +188,15 @@ impl TxMemo {
         let Ok(mut inner) = self.inner.lock() else {
             return;
         };
-        let mut block = match inner.blocks.get(&slot) {
-            Some(old) if continued && old.key == key => {
-                let bytes = block_bytes(old);
-                inner.bytes = inner.bytes.saturating_sub(bytes);
-                inner.blocks.remove(&slot)
-            }
-            _ => {
-                inner.remove(slot);
-                None
-            }
-        }
-        .unwrap_or_else(|| BlockTxs {
-            key,
-            sets: HashMap::new(),
-            resume: None,
-        });
+        // Taken out whole (bytes and index entries), and put back below if it still fits.
+        let mut block = inner
+            .remove(slot)
+            .filter(|old| continued && old.key == key)
+            .unwrap_or_else(|| BlockTxs {
+                key,
+                sets: HashMap::new(),
+                resume: None,
+            });
         // The first set a prefix was seen in stays (a block's first transaction with a
         // signature is the one a walk finds).
         for &(prefix, hint) in seen {
@@ -215,7 +209,7 @@ impl TxMemo {
         }
         inner.make_room(bytes);
         inner.bytes = inner.bytes.saturating_add(bytes);
-        for &(prefix, _) in seen {
+        for &prefix in block.sets.keys() {
             inner.located.insert(prefix, slot);
         }
         inner.blocks.insert(slot, block);

@@ -176,3 +176,34 @@ fn a_located_transaction_names_its_blocks_widest_set_until_the_block_goes() {
     memo.set_budget(0);
     assert_eq!(memo.located(&b), None);
 }
+
+#[test]
+fn a_resumed_walk_that_no_longer_fits_leaves_nothing_of_its_block() {
+    let memo = TxMemo::default();
+    let (a, b) = (sig(1, 0), sig(2, 0));
+    memo.set_budget(BLOCK_BYTES + ENTRY_BYTES);
+    memo.record(
+        Slot(5),
+        key(7),
+        &[(signature_prefix(&a), hint(0, 0))],
+        Some(hint(4, 1)),
+        false,
+    );
+    assert_eq!(memo.located(&a), Some(5));
+    // The resumed walk adds a second transaction: the block outgrows the budget and goes,
+    // its index entries with it.
+    memo.record(
+        Slot(5),
+        key(7),
+        &[(signature_prefix(&b), hint(4, 1))],
+        None,
+        true,
+    );
+    assert_eq!(memo.bytes(), 0);
+    assert_eq!(memo.located(&a), None);
+    assert_eq!(memo.lookup(Slot(5), key(7), &a), Hint::Unknown);
+    assert!(
+        memo.inner.lock().expect("lock").located.is_empty(),
+        "no stale entries"
+    );
+}
