@@ -90,12 +90,7 @@ impl<E: KvEngine> Blockstore<E> {
         signature: &[u8; 64],
         buf: &'b mut FetchBuffer,
     ) -> Result<Option<FoundTransaction<'b>>> {
-        let found = self.find_in(slot, meta, signature, Reach::Walk, buf)?;
-        Ok(match found {
-            Located::Found(found) => Some(found),
-            // A walk that ends without it: the block has no such transaction.
-            Located::Unlocated => None,
-        })
+        self.find_in(slot, meta, signature, Reach::Walk, buf)
     }
 
     /// [`Self::find_block_transaction`] bounded to one data set: the answer when the
@@ -108,9 +103,12 @@ impl<E: KvEngine> Blockstore<E> {
         signature: &[u8; 64],
         buf: &'b mut FetchBuffer,
     ) -> Result<Located<'b>> {
-        self.find_in(slot, meta, signature, Reach::HintedSet, buf)
+        let found = self.find_in(slot, meta, signature, Reach::HintedSet, buf)?;
+        Ok(found.map_or(Located::Unlocated, Located::Found))
     }
 
+    /// The lookup of both: `None` when a walk ends without the transaction, or when the
+    /// one hinted set (with [`Reach::HintedSet`]) does not hold it or none is hinted.
     fn find_in<'b>(
         &self,
         slot: Slot,
@@ -118,7 +116,7 @@ impl<E: KvEngine> Blockstore<E> {
         signature: &[u8; 64],
         reach: Reach,
         buf: &'b mut FetchBuffer,
-    ) -> Result<Located<'b>> {
+    ) -> Result<Option<FoundTransaction<'b>>> {
         let start = block_start(meta);
         let found = self.read_guarded(slot, || {
             // The caller's meta (read just before) gives the ranges: not read again.
@@ -170,7 +168,7 @@ impl<E: KvEngine> Blockstore<E> {
         // The group holding the transaction is still in `buf`: parse it again to hand out a
         // view borrowing `buf` for `'b` (the loop's views could not outlive its iteration).
         let Some((ranges, is_full, index)) = found else {
-            return Ok(Located::Unlocated);
+            return Ok(None);
         };
         let views = parse_views(slot, start, ranges, is_full, buf)?;
         let transaction = views
@@ -178,10 +176,7 @@ impl<E: KvEngine> Blockstore<E> {
             .iter()
             .flat_map(|set| set.entries.transactions())
             .find(|tx| tx.first_signature() == Some(signature));
-        Ok(match transaction {
-            Some(transaction) => Located::Found(FoundTransaction { index, transaction }),
-            None => Located::Unlocated,
-        })
+        Ok(transaction.map(|transaction| FoundTransaction { index, transaction }))
     }
 
     /// Reads the plan's data sets `sets.0..sets.1` in order until one holds `signature`
