@@ -11,6 +11,9 @@
 //!   reads the same set on a worker.
 //!
 //! Each case reports the round trip; the ratio inline / pooled is what the hand-off costs.
+//! A third server answers inline over a second read-only open of the same ledger with the
+//! roots memo off (`Blockstore::set_roots_memo_slots(0)`): inline / that server is what
+//! remembering rooted slots and their block times across requests saves.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -35,7 +38,7 @@ const SIGNATURE: &str =
 const TX_SIGNATURE: &str =
     "5cRca73zArVZGPEDFhZrPWeK359Xz53ayesLfgnC4b5jDz7GwVg2sT2G7s6US5gNEUpG36uCrHkW3EwszHYEkCzq";
 
-fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>) {
+fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>, Arc<Blockstore>) {
     let tar =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/agave-history/ledger.tar.gz");
     let dir = tempfile::tempdir().expect("tempdir");
@@ -47,8 +50,11 @@ fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>) {
         .status()
         .expect("tar runs");
     assert!(status.success(), "tar -xzf {}", tar.display());
-    let store = Blockstore::open(&dir.path().join("ledger"), AccessMode::ReadOnly).expect("open");
-    (dir, Arc::new(store))
+    let ledger = dir.path().join("ledger");
+    let store = Blockstore::open(&ledger, AccessMode::ReadOnly).expect("open");
+    let forgetful = Blockstore::open(&ledger, AccessMode::ReadOnly).expect("open");
+    forgetful.set_roots_memo_slots(0);
+    (dir, Arc::new(store), Arc::new(forgetful))
 }
 
 fn server(store: &Arc<Blockstore>, inline_point_reads: bool) -> RpcServer {
@@ -61,10 +67,11 @@ fn server(store: &Arc<Blockstore>, inline_point_reads: bool) -> RpcServer {
 }
 
 fn bench(c: &mut Criterion) {
-    let (_dir, store) = fixture_ledger();
+    let (_dir, store, forgetful) = fixture_ledger();
     let servers = [
-        ("inline", server(&store, true)),
-        ("pooled", server(&store, false)),
+        ("inline", &store, server(&store, true)),
+        ("pooled", &store, server(&store, false)),
+        ("inline_no_roots_memo", &forgetful, server(&forgetful, true)),
     ];
     let cases = [
         (
@@ -92,7 +99,7 @@ fn bench(c: &mut Criterion) {
     ];
     for (method, body) in &cases {
         let mut group = c.benchmark_group(format!("rpc_point_reads/{method}"));
-        for (name, server) in &servers {
+        for (name, store, server) in &servers {
             let mut client = KeepAlive::connect(server.local_addr()).expect("connect");
             // The answer is a real one (entries, a status, a slot), the same from both.
             let first = client.post(body).expect("answer");

@@ -27,6 +27,7 @@ use super::open_options::OpenOptions;
 use super::presence::PresenceCache;
 use super::purged_ranges::PurgedRanges;
 use super::read_path::ReadPathCell;
+use super::roots_memo::{Bounds, RootsMemo};
 use super::slot_meta::SlotMeta;
 use super::tx_memo::TxMemo;
 use super::typed::{Engine, RangeIter};
@@ -58,6 +59,8 @@ pub struct Blockstore<E: KvEngine = DefaultEngine> {
     ends: EndsMemo,
     /// Where the transactions of recently read blocks sit (`tx_memo.rs`).
     pub(crate) tx_memo: TxMemo,
+    /// Rooted slots and their block times, on stable stores (`roots_memo.rs`).
+    roots: RootsMemo,
 }
 
 /// Iterator over stored `SlotMeta`s in slot order (see [`Blockstore::slot_metas`]).
@@ -151,6 +154,7 @@ impl<E: KvEngine> Blockstore<E> {
             read_path: ReadPathCell::default(),
             ends: EndsMemo::default(),
             tx_memo: TxMemo::default(),
+            roots: RootsMemo::default(),
         }
     }
 
@@ -189,6 +193,15 @@ impl<E: KvEngine> Blockstore<E> {
         self.tx_memo.set_budget(bytes);
     }
 
+    /// Bounds how many rooted slots (with their block times) a read-only or secondary
+    /// store remembers across calls (`is_root`, `block_time`): [`ROOTS_MEMO_SLOTS`] by
+    /// default, 0 to read every time. What no longer fits is dropped, lowest slots first.
+    ///
+    /// [`ROOTS_MEMO_SLOTS`]: super::ROOTS_MEMO_SLOTS
+    pub fn set_roots_memo_slots(&self, slots: usize) {
+        self.roots.set_capacity(slots);
+    }
+
     /// When the transaction memo knows which data set holds the transaction whose first
     /// signature is `signature` (its block was walked): the shreds of that block's widest
     /// set, the most a lookup reading only that set reads (`find_located_transaction`).
@@ -202,6 +215,11 @@ impl<E: KvEngine> Blockstore<E> {
         let caught_up = self.engine.catch_up();
         // Even a failed catch-up may have moved the view part of the way.
         self.ends.advance();
+        if !self.roots.is_empty() {
+            // A purge may have removed remembered roots: keep those the new view bounds.
+            // Unread bounds keep nothing (each lookup checks the bounds again anyway).
+            self.roots.retain_within(self.roots_bounds().ok().flatten());
+        }
         caught_up
     }
 
@@ -300,9 +318,50 @@ impl<E: KvEngine> Blockstore<E> {
         self.engine.write(batch)
     }
 
-    /// Whether the slot is rooted.
+    /// Whether the slot is rooted. On a read-only or secondary store a slot found rooted
+    /// is remembered (`roots_memo.rs`).
     pub fn is_root(&self, slot: Slot) -> Result<bool> {
-        Ok(self.engine.get::<Root>(slot)?.unwrap_or(false))
+        let bounds = self.roots_bounds()?;
+        if let Some(b) = bounds
+            && self.roots.rooted(slot, b).is_some()
+        {
+            return Ok(true);
+        }
+        let rooted = self.engine.get::<Root>(slot)?.unwrap_or(false);
+        if rooted && let Some(b) = bounds {
+            self.roots.remember_root(slot, b);
+        }
+        Ok(rooted)
+    }
+
+    /// Where a remembered root counts: between the lowest and highest roots, on a store
+    /// whose view changes only by catching up; `None` on a read-write store (it remembers
+    /// nothing) or while nothing is rooted.
+    pub(super) fn roots_bounds(&self) -> Result<Option<Bounds>> {
+        if matches!(self.access_mode(), AccessMode::ReadWrite) {
+            return Ok(None);
+        }
+        let (Some(lowest), Some(highest)) = (self.lowest_root()?, self.max_root()?) else {
+            return Ok(None);
+        };
+        Ok(Some(Bounds { lowest, highest }))
+    }
+
+    /// `slot`'s block time as remembered for a rooted slot (see [`Self::is_root`]).
+    pub(super) fn remembered_block_time(&self, slot: Slot, bounds: Option<Bounds>) -> Option<i64> {
+        bounds.and_then(|b| self.roots.rooted(slot, b).flatten())
+    }
+
+    /// Remembers `slot`'s block time if the slot is remembered as rooted.
+    pub(super) fn remember_block_time(
+        &self,
+        slot: Slot,
+        time: Option<i64>,
+        bounds: Option<Bounds>,
+    ) {
+        if let (Some(time), Some(b)) = (time, bounds) {
+            self.roots.remember_block_time(slot, time, b);
+        }
     }
 
     /// Records the slot's block time (Unix seconds).
@@ -312,9 +371,16 @@ impl<E: KvEngine> Blockstore<E> {
         self.engine.write(batch)
     }
 
-    /// The slot's block time (Unix seconds).
+    /// The slot's block time (Unix seconds); remembered for a rooted slot on a read-only
+    /// or secondary store (see [`Self::is_root`]).
     pub fn block_time(&self, slot: Slot) -> Result<Option<i64>> {
-        self.engine.get::<BlockTime>(slot)
+        let bounds = self.roots_bounds()?;
+        if let Some(time) = self.remembered_block_time(slot, bounds) {
+            return Ok(Some(time));
+        }
+        let time = self.engine.get::<BlockTime>(slot)?;
+        self.remember_block_time(slot, time, bounds);
+        Ok(time)
     }
 
     /// Records the slot's block height.

@@ -71,21 +71,32 @@ impl<E: KvEngine> Blockstore<E> {
             .collect())
     }
 
-    /// The block times of `slots`, in the order given: one multi-get.
+    /// The block times of `slots`, in the order given: one multi-get of those not
+    /// remembered (`Blockstore::block_time` says which are).
     pub fn block_times(&self, slots: &[Slot]) -> Result<Vec<Option<i64>>> {
-        let keys = slots
+        let bounds = self.roots_bounds()?;
+        let mut times: Vec<Option<i64>> = slots
             .iter()
-            .map(|&slot| BlockTime::encode_key(slot))
+            .map(|&slot| self.remembered_block_time(slot, bounds))
             .collect();
-        rows_in_order::<E, BlockTime>(&self.engine, keys)?
-            .into_iter()
-            .zip(slots)
-            .map(|(value, &slot)| {
-                value
-                    .map(|bytes| BlockTime::decode_value(slot, &bytes))
-                    .transpose()
-            })
-            .collect()
+        let unknown: Vec<usize> = (0..slots.len()).filter(|&i| times[i].is_none()).collect();
+        if unknown.is_empty() {
+            return Ok(times);
+        }
+        let keys = unknown
+            .iter()
+            .map(|&i| BlockTime::encode_key(slots[i]))
+            .collect();
+        let values = rows_in_order::<E, BlockTime>(&self.engine, keys)?;
+        for (i, value) in unknown.into_iter().zip(values) {
+            let slot = slots[i];
+            let time = value
+                .map(|bytes| BlockTime::decode_value(slot, &bytes))
+                .transpose()?;
+            self.remember_block_time(slot, time, bounds);
+            times[i] = time;
+        }
+        Ok(times)
     }
 
     /// The value at `signature ‖ slot` of a signature-keyed column.

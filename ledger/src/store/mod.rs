@@ -72,6 +72,7 @@ mod rocks_check;
 #[cfg(feature = "storage")]
 mod rocks_repair;
 mod roots;
+mod roots_memo;
 mod rows;
 mod sets;
 mod shape_rules;
@@ -90,6 +91,7 @@ pub use duplicates::{DuplicateKind, DuplicateSlot};
 pub use ends_memo::LedgerEnd;
 pub use fault_engine::{FaultCursor, FaultEngine, FaultHandle, FaultPoint, InjectedFault};
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};
+pub use roots_memo::MAX_SLOTS as ROOTS_MEMO_SLOTS;
 pub use shape_rules::ShapeRules;
 pub use slot_meta::{MAX_NEXT_SLOTS, SlotMeta, SlotMetaFormat};
 pub use values::{RewardsProto, StatusProto};

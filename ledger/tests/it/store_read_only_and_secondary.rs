@@ -132,3 +132,77 @@ fn a_secondary_remembers_the_ledgers_ends_until_it_catches_up() {
         .expect("rw");
     assert_eq!(reads.get(), 4, "a read-write store reads every time");
 }
+
+/// A secondary remembers rooted slots and their block times across calls (one read each),
+/// never a slot found unrooted or a time found missing (the writer may add them), and
+/// forgets what a purge removed, from the bottom or to the top, at its next catch-up.
+#[test]
+fn a_secondary_remembers_roots_and_block_times_until_they_are_purged() {
+    use bstore_ledger::Slot;
+    use bstore_ledger::store::{FaultEngine, FaultPoint, OpenOptions, RocksEngine};
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let secondary_dir = tempfile::tempdir().expect("tempdir");
+    let writer = open_rw(dir.path());
+    writer
+        .set_roots([Slot(10), Slot(20), Slot(30), Slot(40)])
+        .expect("roots");
+    writer.set_block_time(Slot(20), 1_000).expect("time");
+    let mode = AccessMode::Secondary {
+        secondary_path: secondary_dir.path().to_path_buf(),
+    };
+    let engine = RocksEngine::open_with(dir.path(), &OpenOptions::for_mode(mode)).expect("open");
+    let secondary = Blockstore::with_engine(FaultEngine::new(engine), dir.path());
+    let reads = || secondary.faults().seen(FaultPoint::Read);
+
+    // Rooted: read once. Not rooted: read every time.
+    assert!(secondary.is_root(Slot(20)).expect("root"));
+    let before = reads();
+    assert!(secondary.is_root(Slot(20)).expect("root"));
+    assert_eq!(reads(), before, "a remembered root is not read again");
+    assert!(!secondary.is_root(Slot(25)).expect("root"));
+    assert!(!secondary.is_root(Slot(25)).expect("root"));
+    assert_eq!(reads(), before + 2, "an unrooted slot is read every time");
+
+    // A rooted slot's time: read once; a missing time is read again and seen once written.
+    assert!(secondary.is_root(Slot(30)).expect("root"));
+    assert_eq!(secondary.block_time(Slot(20)).expect("time"), Some(1_000));
+    assert_eq!(secondary.block_time(Slot(30)).expect("time"), None);
+    writer.set_block_time(Slot(30), 3_000).expect("time");
+    secondary.catch_up().expect("catch up");
+    let before = reads();
+    assert_eq!(secondary.block_time(Slot(20)).expect("time"), Some(1_000));
+    assert_eq!(reads(), before, "a remembered time is not read again");
+    assert_eq!(
+        secondary
+            .block_times(&[Slot(30), Slot(20), Slot(25)])
+            .expect("times"),
+        vec![Some(3_000), Some(1_000), None]
+    );
+    assert_eq!(
+        reads(),
+        before + 1,
+        "one multi-get for the times not remembered"
+    );
+    assert_eq!(secondary.block_time(Slot(30)).expect("time"), Some(3_000));
+    assert_eq!(reads(), before + 1);
+
+    // A purge from the bottom and one to the top: both are forgotten after the catch-up.
+    // The purge flushes the writer's memtables, and a RocksDB secondary keeps what it
+    // replayed of a column until the writer writes that column again (docs/known-gaps.md,
+    // "A secondary after its writer's flush"), so the writer goes on as a validator does:
+    // a new root and its block time.
+    assert!(secondary.is_root(Slot(40)).expect("root"));
+    writer.purge_slots(Slot(0), Slot(20)).expect("purge bottom");
+    writer.purge_slots(Slot(35), Slot(50)).expect("purge top");
+    writer.set_roots([Slot(31)]).expect("root");
+    writer.set_block_time(Slot(31), 3_100).expect("time");
+    secondary.catch_up().expect("catch up");
+    for gone in [Slot(10), Slot(20), Slot(40)] {
+        assert!(!secondary.is_root(gone).expect("root"), "{gone:?}");
+        assert_eq!(secondary.block_time(gone).expect("time"), None, "{gone:?}");
+    }
+    assert!(secondary.is_root(Slot(30)).expect("root"));
+    assert_eq!(secondary.block_time(Slot(30)).expect("time"), Some(3_000));
+    assert_eq!(secondary.block_time(Slot(31)).expect("time"), Some(3_100));
+}
