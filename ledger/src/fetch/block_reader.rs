@@ -14,7 +14,10 @@
 //!   store itself (its meta or rows do not decode, it vanished) gives none, as Agave's
 //!   `build_versioned_confirmed_block` ignores every error reading the parent;
 //! - a caller that has already read the meta and checked the dead flag (RPC availability)
-//!   hands the meta over, and neither is read again.
+//!   hands the meta over, and neither is read again;
+//! - a block read whole is remembered in the transaction memo (`store/tx_memo.rs`), as a
+//!   walk to its end would be, so a `getTransaction` after a `getBlock` (an explorer's
+//!   pattern) reads only the data set holding its transaction.
 
 use std::ops::Deref;
 
@@ -153,10 +156,12 @@ impl<E: KvEngine> BlockReader for Blockstore<E> {
             let block_time = self.block_time(slot)?;
             let block_height = self.block_height(slot)?;
             let start = block_start(&meta);
-            let views = self.views_of(slot, start, ranges_of(&meta, start), true, buf)?;
+            let ranges = ranges_of(&meta, start);
+            let views = self.views_of(slot, start, ranges.clone(), true, buf)?;
             let Some(blockhash) = views.blockhash() else {
                 return Ok(None);
             };
+            self.remember_block_read(slot, &meta, start, &ranges, &views.sets);
             Ok(Some(Block {
                 slot,
                 meta,

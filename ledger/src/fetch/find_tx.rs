@@ -25,7 +25,7 @@ use crate::entry::TransactionView;
 use crate::error::Result;
 use crate::fetch::store_fetch::Plan;
 use crate::fetch::store_fetch::parse_views;
-use crate::fetch::{AllowDead, FetchBuffer, block_start};
+use crate::fetch::{AllowDead, DataSetView, FetchBuffer, block_start};
 use crate::store::{
     Blockstore, Hint, KvEngine, MemoKey, ReadPath, SetHint, SlotMeta, signature_prefix,
 };
@@ -177,6 +177,43 @@ impl<E: KvEngine> Blockstore<E> {
             .flat_map(|set| set.entries.transactions())
             .find(|tx| tx.first_signature() == Some(signature));
         Ok(transaction.map(|transaction| FoundTransaction { index, transaction }))
+    }
+
+    /// Remembers where every transaction of a full block read whole sits (`getBlock`, the
+    /// archive's block records), as a walk to the block's end would: a later
+    /// `getTransaction` in the block reads only the set holding its transaction. `ranges`
+    /// are the block's data sets from `start` as the read planned them, `sets` the views
+    /// read. Nothing is recorded when the memo is off or already knows the whole block.
+    pub(crate) fn remember_block_read(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        start: u32,
+        ranges: &[Range<u32>],
+        sets: &[DataSetView<'_>],
+    ) {
+        if !meta.is_full() || !self.tx_memo.enabled() {
+            return;
+        }
+        let key = MemoKey::new(start, meta.first_shred_timestamp, ranges);
+        if self.tx_memo.knows_whole(slot, key) {
+            return;
+        }
+        let mut seen = Vec::new();
+        let mut before = 0u32;
+        for set in sets {
+            let here = SetHint {
+                set_start: set.range.start,
+                tx_base: before,
+            };
+            for tx in set.entries.transactions() {
+                if let Some(s) = tx.first_signature() {
+                    seen.push((signature_prefix(s), here));
+                }
+                before = before.saturating_add(1);
+            }
+        }
+        self.tx_memo.record(slot, key, &seen, None, false);
     }
 
     /// Reads the plan's data sets `sets.0..sets.1` in order until one holds `signature`

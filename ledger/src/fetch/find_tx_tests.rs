@@ -217,3 +217,44 @@ fn a_located_lookup_reads_one_named_set_or_nothing() {
     assert_eq!(store.tx_memo.bytes(), before);
     check(&store, slot, &txs, &[last]);
 }
+
+#[test]
+fn a_block_read_whole_locates_every_transaction() {
+    use crate::fetch::{BlockReader, SlotRead};
+
+    let (store, slot, txs) = block();
+    let meta = store.meta(slot).expect("read").expect("meta");
+    let mut buf = FetchBuffer::new();
+    store
+        .block(slot, SlotRead::Unread, &mut buf)
+        .expect("read")
+        .expect("a block");
+    let bytes = store.tx_memo.bytes();
+    assert!(bytes > 0, "remembered");
+    // Read again: already known whole, nothing recorded again.
+    store
+        .block(slot, SlotRead::Checked(meta.clone()), &mut buf)
+        .expect("read")
+        .expect("a block");
+    assert_eq!(store.tx_memo.bytes(), bytes);
+    for (i, (signature, tx)) in txs.iter().enumerate() {
+        match store
+            .find_located_transaction(slot, &meta, signature, &mut buf)
+            .expect("lookup")
+        {
+            Located::Found(found) => {
+                assert_eq!(found.index as usize, i, "position of {i}");
+                assert_eq!(found.transaction.bytes(), tx.as_slice());
+            }
+            Located::Unlocated => panic!("transaction {i} not located"),
+        }
+    }
+    // With the memo off, a block read remembers nothing.
+    let (store, slot, _) = block();
+    store.set_transaction_memo_budget(0);
+    store
+        .block(slot, SlotRead::Unread, &mut buf)
+        .expect("read")
+        .expect("a block");
+    assert_eq!(store.tx_memo.bytes(), 0);
+}

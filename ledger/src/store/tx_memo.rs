@@ -173,6 +173,17 @@ impl TxMemo {
         }
     }
 
+    /// Whether `slot`'s block is remembered under `key` walked to its end (a whole-block
+    /// read has nothing to add).
+    pub(crate) fn knows_whole(&self, slot: Slot, key: MemoKey) -> bool {
+        self.inner.lock().is_ok_and(|inner| {
+            inner
+                .blocks
+                .get(&slot)
+                .is_some_and(|b| b.key == key && b.resume.is_none())
+        })
+    }
+
     /// Records a walk of `slot`'s block under `key`: the transactions `seen` (signature
     /// prefix and set), and where the walk stopped (`resume`, `None` at the block's end).
     /// `continued` says the walk resumed the remembered one (its sets are kept); otherwise
