@@ -35,6 +35,9 @@ impl<E: KvEngine> Blockstore<E> {
     ) -> Result<PurgeStats> {
         let stats = self.delete_slot_rows(from, to, chaining)?;
         self.compact_slots(from, to)?;
+        if from <= to {
+            self.wake_followers(to)?;
+        }
         Ok(stats)
     }
 

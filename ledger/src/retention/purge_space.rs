@@ -16,7 +16,9 @@ impl Blockstore<RocksEngine> {
     ///    reach outside the range are rewritten, and the room one column needs is free again
     ///    before the next starts;
     /// 4. every memtable is flushed, so the write-ahead logs that held writes replayed at
-    ///    open are no longer needed and RocksDB deletes them.
+    ///    open are no longer needed and RocksDB deletes them;
+    /// 5. one small write tells a following secondary to drop what it replayed before the
+    ///    purge (`Blockstore::wake_followers`).
     ///
     /// A step that finds no room fails with the storage error naming the file RocksDB could
     /// not write; the rows are already deleted by then (step 1 is atomic), so running the
@@ -32,6 +34,7 @@ impl Blockstore<RocksEngine> {
         }
         self.compact_slots(from, to)?;
         self.flush()?;
+        self.wake_followers(to)?;
         Ok(stats)
     }
 }

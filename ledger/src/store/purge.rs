@@ -59,8 +59,8 @@ pub(crate) fn upper_key(to: Slot) -> Vec<u8> {
 
 /// A key at or above every key of slot `to` and below every key of `to + 1`, for bounds
 /// compared inclusively: the slot, then more 0xFF bytes than any key has after its slot.
-/// (RocksDB's whole-file deletion is its only user.)
-#[cfg(feature = "storage")]
+/// (RocksDB's whole-file deletion uses it as a bound; `wake_followers` as a key inside a
+/// purged range that no row can have.)
 pub(crate) fn last_key(to: Slot) -> Vec<u8> {
     let mut key = to.0.to_be_bytes().to_vec();
     key.extend_from_slice(&[0xFF; 48]);
@@ -119,6 +119,27 @@ impl<E: KvEngine> Blockstore<E> {
             self.engine.kv().compact_range(cf, &lower, &upper)?;
         }
         Ok(())
+    }
+
+    /// Ends a purge of `..=to` whose compaction flushed the memtables: one more write, a
+    /// point delete in every purged column of a key inside the range that no row can have
+    /// ([`last_key`]: it changes nothing, not even a placeholder meta the purge kept), so a
+    /// secondary following this store lets go of what it replayed of those columns before
+    /// the purge.
+    ///
+    /// Why: a RocksDB secondary keeps the memtable it replayed from a write-ahead log until a
+    /// newer log brings a write to the same column (then it drops it, its rows being in the
+    /// files). The flush makes the log holding the purge's range deletion obsolete, and the
+    /// writer may delete it before the secondary's next catch-up reads it; the secondary then
+    /// never sees the deletion, and its old memtable goes on answering the purged rows of
+    /// every column the writer does not write again.
+    pub(crate) fn wake_followers(&self, to: Slot) -> Result<()> {
+        let key = last_key(to);
+        let mut batch = self.engine.batch()?;
+        for cf in purged_columns() {
+            batch.delete_raw(cf, &key)?;
+        }
+        self.engine.write(batch)
     }
 
     /// The lowest slot with a meta.

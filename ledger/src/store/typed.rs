@@ -134,6 +134,11 @@ impl<'e, E: KvWrite + 'e> RowBatch<'e, E> {
         self.inner.delete(C::NAME, C::encode_key(key).as_ref())
     }
 
+    /// Deletes the value at raw `key` of column `cf` (see [`Self::delete_range_raw`]).
+    pub(crate) fn delete_raw(&mut self, cf: &'static str, key: &[u8]) -> Result<()> {
+        self.inner.delete(cf, key)
+    }
+
     /// Deletes the keys `lower..upper` of column `cf` (raw bytes: a purge spans columns
     /// whose keys differ in type but all start with the slot).
     pub(crate) fn delete_range_raw(
