@@ -50,11 +50,30 @@ class Comparer:
         self.kinds = {}
         self.differences = []
         self.notes = []
+        # Every thread's clients, closed by `close`.
+        self.opened = []
 
     def clients(self):
         if not hasattr(self.local, "clients"):
             self.local.clients = tuple(Client(url, timeout=60.0) for url in self.urls)
+            with self.lock:
+                self.opened.extend(self.local.clients)
         return self.local.clients
+
+    def close(self):
+        """Stops the worker threads and closes every connection they opened."""
+        self.pool.shutdown(wait=True)
+        with self.lock:
+            for client in self.opened:
+                client.close()
+            self.opened.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
     def ask_both(self, method, params):
         validator, bstore = self.clients()
@@ -209,7 +228,14 @@ def main():
     args = parser.parse_args()
     with open(args.record) as f:
         record = json.load(f)
-    cmp = Comparer(args.validator, args.bstore, args.retry_delay, args.workers)
+    with Comparer(args.validator, args.bstore, args.retry_delay, args.workers) as cmp:
+        compare_all(args, record, cmp)
+    report(cmp, args.out, cmp.span)
+    sys.exit(1 if cmp.differences else 0)
+
+
+def compare_all(args, record, cmp):
+    """Every request of the run, on `cmp`; sets `cmp.span` to the slots compared."""
     validator, bstore = cmp.clients()
     finalized = min(
         validator.result("getSlot", [{"commitment": "finalized"}]),
@@ -254,8 +280,7 @@ def main():
         cmp.check_moving("getSlot", [{"commitment": commitment}], args.tolerance_slots)
     for commitment in ("finalized", "confirmed"):
         cmp.check_moving("getBlockHeight", [{"commitment": commitment}], args.tolerance_slots)
-    report(cmp, args.out, (start, finalized))
-    sys.exit(1 if cmp.differences else 0)
+    cmp.span = (start, finalized)
 
 
 def report(cmp, out, span):

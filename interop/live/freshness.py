@@ -36,30 +36,33 @@ def follow(url, commitment, first, stop_at, poll, seen, given_up, deadline):
         "maxSupportedTransactionVersion": 0,
         "commitment": commitment,
     }
-    while slot <= stop_at and time.monotonic() < deadline:
-        try:
-            answer = client.call("getBlock", [slot, config])
-        except RpcTransportError:
-            time.sleep(poll)
-            continue
-        now = time.monotonic()
-        if answer.get("result") is not None:
-            seen[slot] = now
-            slot, waiting_since = slot + 1, now
-            continue
-        error = answer.get("error") or {}
-        if error.get("code") == SKIPPED:
-            slot, waiting_since = slot + 1, now
-            continue
-        # A slot of an abandoned fork is never confirmed: pass it once the server's own tip
-        # has gone past it for GIVE_UP seconds. Such slots are counted, so a long lag shows.
-        if now - waiting_since > GIVE_UP:
-            tip = client.call("getSlot", [{"commitment": commitment}]).get("result")
-            if isinstance(tip, int) and tip > slot:
-                given_up.append(slot)
+    try:
+        while slot <= stop_at and time.monotonic() < deadline:
+            try:
+                answer = client.call("getBlock", [slot, config])
+            except RpcTransportError:
+                time.sleep(poll)
+                continue
+            now = time.monotonic()
+            if answer.get("result") is not None:
+                seen[slot] = now
                 slot, waiting_since = slot + 1, now
                 continue
-        time.sleep(poll)
+            error = answer.get("error") or {}
+            if error.get("code") == SKIPPED:
+                slot, waiting_since = slot + 1, now
+                continue
+            # A slot of an abandoned fork is never confirmed: pass it once the server's own tip
+            # has gone past it for GIVE_UP seconds. Such slots are counted, so a long lag shows.
+            if now - waiting_since > GIVE_UP:
+                tip = client.call("getSlot", [{"commitment": commitment}]).get("result")
+                if isinstance(tip, int) and tip > slot:
+                    given_up.append(slot)
+                    slot, waiting_since = slot + 1, now
+                    continue
+            time.sleep(poll)
+    finally:
+        client.close()
 
 
 def summarize(validator, bstore):
@@ -111,6 +114,7 @@ def main():
                 daemon=True,
             )
             threads.append(thread)
+    head.close()
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -122,6 +122,7 @@ def slot_rate(validator_url, seconds, load=None):
     first, started = client.result("getSlot", [{"commitment": "processed"}]), time.monotonic()
     time.sleep(seconds)
     last, ended = client.result("getSlot", [{"commitment": "processed"}]), time.monotonic()
+    client.close()
     if worker is not None:
         worker.join()
     return round((last - first) / (ended - started), 3)

@@ -30,7 +30,11 @@ def finalized(client):
 
 
 def down(args):
-    bstore = Client(args.bstore, timeout=10.0)
+    with Client(args.bstore, timeout=10.0) as bstore:
+        return serve_while_down(args, bstore)
+
+
+def serve_while_down(args, bstore):
     slot = finalized(bstore)
     answers, errors = 0, []
     deadline = time.monotonic() + args.seconds
@@ -50,7 +54,11 @@ def down(args):
 def up(args):
     with open(args.down) as f:
         before = json.load(f)["finalized"]
-    validator, bstore = Client(args.validator), Client(args.bstore, timeout=10.0)
+    with Client(args.validator) as validator, Client(args.bstore, timeout=10.0) as bstore:
+        return catch_up_after_restart(args, before, validator, bstore)
+
+
+def catch_up_after_restart(args, before, validator, bstore):
     started = time.monotonic()
     at_restart = finalized(validator)
     target = max(at_restart, before) + args.new_slots

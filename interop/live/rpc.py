@@ -43,6 +43,13 @@ class Client:
             self.conn.close()
             self.conn = None
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
     def _post(self, body):
         # One retry on a fresh connection: a keep-alive connection the server closed
         # (idle timeout) fails on first use without the request having been handled.

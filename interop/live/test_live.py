@@ -182,8 +182,8 @@ class Comparer(unittest.TestCase):
         self.bstore.close()
 
     def test_reports_only_the_differing_request(self):
-        cmp = compare.Comparer(self.validator.url, self.bstore.url, retry_delay=0.01, workers=2)
-        cmp.check_all([("getBlock", [slot]) for slot in range(5, 10)])
+        with compare.Comparer(self.validator.url, self.bstore.url, 0.01, 2) as cmp:
+            cmp.check_all([("getBlock", [slot]) for slot in range(5, 10)])
         self.assertEqual(cmp.checked, {"getBlock": 5})
         self.assertEqual(len(cmp.differences), 1)
         self.assertEqual(cmp.differences[0]["params"], [7])
@@ -193,8 +193,8 @@ class Comparer(unittest.TestCase):
         self.bstore.answer = lambda m, params: {
             "error": {"code": -32004, "message": "Block not available"}
         }
-        cmp = compare.Comparer(self.validator.url, self.bstore.url, retry_delay=0.01, workers=1)
-        cmp.check("getBlock", [1])
+        with compare.Comparer(self.validator.url, self.bstore.url, 0.01, 1) as cmp:
+            cmp.check("getBlock", [1])
         self.assertEqual(len(cmp.differences), 1)
 
 
@@ -309,8 +309,8 @@ class Moving(unittest.TestCase):
         validator = Stub(lambda m, params: {"result": next(values)})
         bstore = Stub(lambda m, params: {"result": bstore_value})
         try:
-            cmp = compare.Comparer(validator.url, bstore.url, retry_delay=0.01, workers=1)
-            cmp.check_moving("getSlot", [{"commitment": "finalized"}], tolerance)
+            with compare.Comparer(validator.url, bstore.url, 0.01, 1) as cmp:
+                cmp.check_moving("getSlot", [{"commitment": "finalized"}], tolerance)
             return cmp
         finally:
             validator.close()
@@ -359,12 +359,13 @@ class RpcClient(unittest.TestCase):
             lambda m, params: {"result": 42} if m == "getSlot" else {"error": {"code": -32601}}
         )
         try:
-            client = Client(stub.url)
-            self.assertEqual(client.result("getSlot"), 42)
-            self.assertIn("error", client.call("nope"))
-            status, body = client.raw("getSlot", [])
-            self.assertEqual(status, 200)
-            self.assertEqual(json.loads(body)["result"], 42)
+            with Client(stub.url) as client:
+                self.assertEqual(client.result("getSlot"), 42)
+                self.assertIn("error", client.call("nope"))
+                status, body = client.raw("getSlot", [])
+                self.assertEqual(status, 200)
+                self.assertEqual(json.loads(body)["result"], 42)
+            self.assertIsNone(client.conn, "closed on leaving the block")
         finally:
             stub.close()
 
