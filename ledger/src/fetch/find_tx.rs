@@ -70,6 +70,14 @@ pub enum Located<'b> {
     Unlocated,
 }
 
+/// The block a walk reads: its slot, the shred index it starts at and its read plan.
+#[derive(Clone, Copy)]
+struct Target<'p> {
+    slot: Slot,
+    start: u32,
+    plan: &'p Plan,
+}
+
 /// Whether a lookup may walk the block or only read a set the memo names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reach {
@@ -124,6 +132,11 @@ impl<E: KvEngine> Blockstore<E> {
             // Only a full block's data sets are final, so only full blocks are remembered.
             let key = (plan.is_full && self.tx_memo.enabled())
                 .then(|| MemoKey::new(start, plan.first_shred_timestamp, &plan.ranges));
+            let target = Target {
+                slot,
+                start,
+                plan: &plan,
+            };
             if let Some(key) = key {
                 let set =
                     |hint: SetHint| plan.ranges.iter().position(|r| r.start == hint.set_start);
@@ -135,16 +148,7 @@ impl<E: KvEngine> Blockstore<E> {
                     _ => None,
                 };
                 if let Some((from, to, before, resumed)) = hinted {
-                    let walk = self.walk(
-                        slot,
-                        start,
-                        &plan,
-                        (from, to),
-                        before,
-                        signature,
-                        resumed,
-                        buf,
-                    )?;
+                    let walk = self.walk(&target, (from, to), before, signature, resumed, buf)?;
                     if resumed {
                         self.tx_memo
                             .record(slot, key, &walk.seen, walk.resume, true);
@@ -158,7 +162,7 @@ impl<E: KvEngine> Blockstore<E> {
                 return Ok(None);
             }
             let all = (0, plan.ranges.len());
-            let walk = self.walk(slot, start, &plan, all, 0, signature, key.is_some(), buf)?;
+            let walk = self.walk(&target, all, 0, signature, key.is_some(), buf)?;
             if let Some(key) = key {
                 self.tx_memo
                     .record(slot, key, &walk.seen, walk.resume, false);
@@ -216,21 +220,19 @@ impl<E: KvEngine> Blockstore<E> {
         self.tx_memo.record(slot, key, &seen, None, false);
     }
 
-    /// Reads the plan's data sets `sets.0..sets.1` in order until one holds `signature`
-    /// (`before`: the block's transactions before `sets.0`). With `record`, every
+    /// Reads the target's data sets `from..to` in order until one holds `signature`
+    /// (`before`: the block's transactions before set `from`). With `record`, every
     /// transaction read is noted with its set, for the memo.
-    #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
-        slot: Slot,
-        start: u32,
-        plan: &Plan,
+        target: &Target<'_>,
         (from, to): (usize, usize),
         mut before: u32,
         signature: &[u8; 64],
         record: bool,
         buf: &mut FetchBuffer,
     ) -> Result<Walk> {
+        let Target { slot, start, plan } = *target;
         let mut walk = Walk {
             found: None,
             seen: Vec::new(),
