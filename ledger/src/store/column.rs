@@ -33,8 +33,8 @@ pub enum KeyStart {
 pub enum Values {
     /// bstore reads the values typed (shreds, metas, history rows).
     Decoded,
-    /// Agave's rows bstore never reads (`perf_samples`, `bank_hashes`, `optimistic_slots`):
-    /// kept as written and deleted by purges.
+    /// Agave's rows bstore does not decode (`perf_samples`, `bank_hashes`; and
+    /// `optimistic_slots`, whose keys RPC reads): kept as written and deleted by purges.
     Opaque,
 }
 

@@ -128,8 +128,8 @@ columns! {
     PerfSamples: "perf_samples", SlotKey => Vec<u8>, Default, Opaque;
     /// `block_height`: slot u64 BE (8) → u64 LE (8).
     BlockHeight: "block_height", SlotKey => u64, Default, Decoded;
-    /// `optimistic_slots`: slot u64 BE (8) → Agave's bincode `SlotOptimisticInfo`; kept,
-    /// never read.
+    /// `optimistic_slots`: slot u64 BE (8) → Agave's bincode `OptimisticSlotMetaVersioned`
+    /// (`optimistic.rs`); the validator writes one row per optimistically confirmed slot.
     OptimisticSlots: "optimistic_slots", SlotKey => Vec<u8>, Default, Opaque;
     /// `merkle_root_meta`: slot u64 BE ‖ fec_set_index u32 BE (12) → [`MerkleRootMeta`].
     MerkleRootMetaColumn: "merkle_root_meta", NarrowSetKey => MerkleRootMeta, Default, Decoded;

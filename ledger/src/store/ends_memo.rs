@@ -1,4 +1,5 @@
-//! The ledger's ends (highest and lowest root, highest slot, first available block),
+//! The ledger's ends (highest and lowest root, highest slot, highest optimistically
+//! confirmed slot, first available block),
 //! remembered while the store's view of the ledger cannot change.
 //!
 //! A read-only store never changes and a secondary changes only when it catches up, so
@@ -29,9 +30,11 @@ pub enum LedgerEnd {
     HighestSlot,
     /// RPC's first available block (computed by the caller from the columns).
     FirstAvailableBlock,
+    /// The highest slot in `optimistic_slots`.
+    HighestOptimisticSlot,
 }
 
-const ENDS: usize = 4;
+const ENDS: usize = 5;
 
 /// The memo itself (one per store).
 #[derive(Debug, Default)]

@@ -59,6 +59,7 @@ mod mem_engine;
 #[cfg(feature = "storage")]
 mod open_checks;
 mod open_options;
+mod optimistic;
 mod parent_info;
 mod presence;
 mod purge;
@@ -106,6 +107,7 @@ pub use kv::{AccessMode, KvEngine};
 pub use listing::{DeadSlotIter, DuplicateSlotIter};
 pub use mem_engine::{MemBytes, MemEngine};
 pub use open_options::{Create, OpenOptions};
+pub use optimistic::OptimisticSlotIter;
 pub use purge::PurgeStats;
 #[cfg(feature = "storage")]
 pub(crate) use purge::last_key;

@@ -2,9 +2,13 @@
 //! commitment is read from the blockstore alone:
 //!
 //! - **finalized**: rooted slots (the `root` column); the tip is the highest root.
-//! - **confirmed**: rooted slots, plus full, not-dead slots above the highest root that lie
-//!   within the confirmed window (the `window` slots up to the highest stored slot).
-//! - **processed** (only `getSlot` accepts it): as confirmed.
+//! - **confirmed**: rooted slots, plus the unrooted slots above the highest root, within
+//!   the confirmed window (the `window` slots up to the highest stored slot), that the
+//!   validator's `optimistic_slots` rows confirm: the highest recorded slot holding a full,
+//!   not-dead block and its ancestors (`chain/confirmed.rs`). A ledger with no such row
+//!   (its writer records no votes) counts every full, not-dead slot there.
+//! - **processed** (only `getSlot` and statuses' context use it): the highest full,
+//!   not-dead slot above the highest root, within the window.
 //!
 //! A block is *available* when its slot is full and not dead and it is part of the
 //! requested commitment. Errors for unavailable slots follow Agave's order: at or above the
@@ -34,6 +38,10 @@ use bstore_ledger::store::{Blockstore, DefaultEngine, KvEngine, LedgerEnd, SlotM
 
 use crate::error::RpcError;
 use crate::params::Commitment;
+
+mod confirmed;
+
+use confirmed::ConfirmedBy;
 
 /// Agave's `MAX_GET_CONFIRMED_BLOCKS_RANGE`: the most slots `getBlocks` spans.
 pub(crate) const MAX_BLOCKS_RANGE: u64 = 500_000;
@@ -66,6 +74,10 @@ pub(crate) struct Chain<'a, E: KvEngine = DefaultEngine> {
     highest_slot: OnceCell<Option<Slot>>,
     lowest_root: OnceCell<Option<Slot>>,
     first_available: OnceCell<Slot>,
+    /// How the ledger tells confirmed slots, and the confirmed tip (`confirmed.rs`).
+    confirmed_by: OnceCell<ConfirmedBy>,
+    /// The confirmed unrooted slots by votes, ascending (`confirmed.rs`).
+    confirmed_chain: OnceCell<Vec<Slot>>,
     /// Per-slot facts read during this request (at most [`MEMO_SLOTS`] slots).
     slots: RefCell<HashMap<Slot, SlotFacts>>,
 }
@@ -92,8 +104,8 @@ fn memo<T: Copy>(
 }
 
 impl<'a, E: KvEngine> Chain<'a, E> {
-    /// Queries over `store`; unrooted slots count as confirmed only within `window` slots
-    /// of the highest stored slot.
+    /// Queries over `store`; unrooted slots count as confirmed (or processed) only within
+    /// `window` slots of the highest stored slot.
     pub(crate) fn new(store: &'a Blockstore<E>, window: u64) -> Self {
         Self {
             store,
@@ -102,6 +114,8 @@ impl<'a, E: KvEngine> Chain<'a, E> {
             highest_slot: OnceCell::new(),
             lowest_root: OnceCell::new(),
             first_available: OnceCell::new(),
+            confirmed_by: OnceCell::new(),
+            confirmed_chain: OnceCell::new(),
             slots: RefCell::new(HashMap::new()),
         }
     }
@@ -217,22 +231,44 @@ impl<'a, E: KvEngine> Chain<'a, E> {
         Ok(meta.is_full() && !self.store.is_dead(meta.slot)?)
     }
 
-    /// The highest slot at `commitment`, if any slot qualifies.
+    /// The highest slot at `commitment`, if any slot qualifies: the highest root
+    /// (finalized); the confirmed tip (`confirmed.rs`), else the highest root (confirmed);
+    /// the highest full, not-dead slot above the root, else the highest root (processed).
     pub(crate) fn tip(&self, commitment: Commitment) -> Result<Option<Slot>, RpcError> {
         let max_root = self.max_root()?;
-        if commitment == Commitment::Finalized {
-            return Ok(max_root);
+        let above = match (commitment, self.confirmed_by()?) {
+            (Commitment::Finalized, _) => return Ok(max_root),
+            (Commitment::Confirmed, ConfirmedBy::Votes(tip)) => tip,
+            (Commitment::Confirmed, ConfirmedBy::FullSlots) | (Commitment::Processed, _) => self
+                .full_slots_above(max_root, None, usize::MAX)?
+                .last()
+                .copied(),
+        };
+        Ok(above.or(max_root))
+    }
+
+    /// Confirmed unrooted slots above `after` and the confirmed floor, at most `end`,
+    /// ascending, at most `limit` of them (`confirmed.rs` says which count).
+    fn confirmed_above(
+        &self,
+        after: Option<Slot>,
+        end: Option<Slot>,
+        limit: usize,
+    ) -> Result<Vec<Slot>, RpcError> {
+        match self.confirmed_chain()? {
+            Some(chain) => Ok(chain
+                .iter()
+                .copied()
+                .filter(|s| after.is_none_or(|a| *s > a) && end.is_none_or(|e| *s <= e))
+                .take(limit)
+                .collect()),
+            None => self.full_slots_above(after, end, limit),
         }
-        Ok(self
-            .confirmed_above(max_root, None, usize::MAX)?
-            .last()
-            .copied()
-            .or(max_root))
     }
 
     /// Full, not-dead, unrooted slots above `after` and the confirmed floor, at most `end`,
     /// ascending, at most `limit` of them. Reads at most `window` metas.
-    fn confirmed_above(
+    fn full_slots_above(
         &self,
         after: Option<Slot>,
         end: Option<Slot>,
@@ -302,7 +338,10 @@ impl<'a, E: KvEngine> Chain<'a, E> {
         let above_root = confirmed_floor.is_none_or(|f| slot > f);
         if let Some(meta) = self.store.meta(slot)?
             && self.is_servable(&meta)?
-            && (rooted || (commitment != Commitment::Finalized && above_root))
+            && (rooted
+                || (commitment != Commitment::Finalized
+                    && above_root
+                    && self.confirmed_unrooted(slot)?))
         {
             // Agave's `check_slot_cleaned_up` runs on every rooted answer.
             let first_available = self.first_available_block()?;

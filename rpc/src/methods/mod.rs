@@ -190,8 +190,9 @@ pub(crate) async fn call<E: KvEngine + 'static>(
                     &signatures,
                     search_transaction_history,
                 )?;
+                // Agave's context here is its processed bank.
                 let context = chain
-                    .tip(crate::params::Commitment::Confirmed)?
+                    .tip(crate::params::Commitment::Processed)?
                     .unwrap_or_default();
                 Ok(format!(
                     "{{\"context\":{{\"slot\":{},\"apiVersion\":\"{}\"}},\"value\":{value}}}",

@@ -9,6 +9,7 @@ mod bounded_work;
 mod client_python;
 mod client_web3js;
 mod common;
+mod confirmed_by_votes;
 mod connection_limits;
 mod engine_parity;
 mod errors_and_limits;
