@@ -172,8 +172,12 @@ for _ in $(seq 1 100); do
     curl -sf -XPOST "http://127.0.0.1:$INFLUX_PORT/query" --data-urlencode "q=CREATE DATABASE live" >/dev/null && break
     sleep 0.2
 done
+# With Alpenglow the test cluster runs it from genesis: every slot after 0 is an Alpenglow
+# block (markers, the Alpenglow PoH rules); replay must be told (docs/block-components.md).
+REPLAY_ALPENGLOW=()
+[ ${#ALPENGLOW[@]} -gt 0 ] && REPLAY_ALPENGLOW=(--alpenglow-genesis-slot 0)
 "${LEDGER_READ_ONLY[@]}" env SOLANA_METRICS_CONFIG="host=http://127.0.0.1:$INFLUX_PORT,db=live,u=,p=" \
-    "$BSTORE" replay --ledger "$LEDGER" --follow --format json \
+    "$BSTORE" replay --ledger "$LEDGER" --follow --format json "${REPLAY_ALPENGLOW[@]}" \
     >"$RUN/replay.jsonl" 2>"$RUN/replay.log" &
 REPLAY_PID=$!
 log "bstore replay --follow (pid $REPLAY_PID) reporting to InfluxDB on 127.0.0.1:$INFLUX_PORT"
