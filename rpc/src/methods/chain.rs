@@ -236,10 +236,14 @@ impl<'a, E: KvEngine> Chain<'a, E> {
     /// the highest full, not-dead slot above the root, else the highest root (processed).
     pub(crate) fn tip(&self, commitment: Commitment) -> Result<Option<Slot>, RpcError> {
         let max_root = self.max_root()?;
-        let above = match (commitment, self.confirmed_by()?) {
-            (Commitment::Finalized, _) => return Ok(max_root),
-            (Commitment::Confirmed, ConfirmedBy::Votes(tip)) => tip,
-            (Commitment::Confirmed, ConfirmedBy::FullSlots) | (Commitment::Processed, _) => self
+        let votes = match commitment {
+            Commitment::Finalized => return Ok(max_root),
+            Commitment::Confirmed => self.confirmed_by()?,
+            Commitment::Processed => ConfirmedBy::FullSlots,
+        };
+        let above = match votes {
+            ConfirmedBy::Votes(tip) => tip,
+            ConfirmedBy::FullSlots => self
                 .full_slots_above(max_root, None, usize::MAX)?
                 .last()
                 .copied(),
