@@ -7,7 +7,7 @@
 //! either none or all of a call. The small setters (`set_roots`, `set_dead_slot`, ...)
 //! touch columns insertion never reads, so they need no lock.
 
-use std::ops::{Bound, RangeBounds};
+use std::ops::RangeBounds;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -252,21 +252,8 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// Stored metas with slots in `range`, ascending.
     pub fn slot_metas(&self, range: impl RangeBounds<Slot>) -> SlotMetaIter<'_, E> {
-        let lower = match range.start_bound() {
-            Bound::Included(s) => Some(s.0),
-            Bound::Excluded(s) => s.0.checked_add(1),
-            Bound::Unbounded => Some(0),
-        };
-        let upper = match range.end_bound() {
-            Bound::Included(s) => s.0.checked_add(1),
-            Bound::Excluded(s) => Some(s.0),
-            Bound::Unbounded => None,
-        };
-        // `Excluded(u64::MAX)` as the start leaves nothing: the empty range MAX..MAX.
-        let (lower, upper) = match lower {
-            Some(lower) => (lower, upper),
-            None => (u64::MAX, Some(u64::MAX)),
-        };
+        // An empty range by construction reads the empty key range MAX..MAX.
+        let (lower, upper) = super::roots::key_bounds(&range).unwrap_or((u64::MAX, Some(u64::MAX)));
         SlotMetaIter(self.engine.range::<Meta, SlotMeta>(
             columns::slot_key(Slot(lower)),
             upper.map(|u| columns::slot_key(Slot(u))),

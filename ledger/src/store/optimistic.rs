@@ -8,13 +8,14 @@
 //! bank hash (32 bytes), the Unix time in milliseconds it was recorded (i64 LE): 44 bytes.
 //! Only the keys are read here; the value is kept as written.
 
-use std::ops::{Bound, RangeBounds};
+use std::ops::RangeBounds;
 
 use super::blockstore::{Blockstore, DefaultEngine};
 use super::column::Column;
 use super::columns::{self, OptimisticSlots};
 use super::ends_memo::LedgerEnd;
 use super::kv::{Direction, KvEngine};
+use super::roots::key_bounds;
 use super::typed::RangeIter;
 use crate::error::Result;
 use crate::types::{Hash, Slot};
@@ -62,21 +63,8 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// Optimistically confirmed slots in `range`, descending.
     pub fn optimistic_slots_rev(&self, range: impl RangeBounds<Slot>) -> OptimisticSlotIter<'_, E> {
-        let lower = match range.start_bound() {
-            Bound::Included(s) => Some(s.0),
-            Bound::Excluded(s) => s.0.checked_add(1),
-            Bound::Unbounded => Some(0),
-        };
-        let upper = match range.end_bound() {
-            Bound::Included(s) => s.0.checked_add(1),
-            Bound::Excluded(s) => Some(s.0),
-            Bound::Unbounded => None,
-        };
-        // `Excluded(u64::MAX)` as the start leaves nothing: the empty range MAX..MAX.
-        let (lower, upper) = match lower {
-            Some(lower) => (lower, upper),
-            None => (u64::MAX, Some(u64::MAX)),
-        };
+        // An empty range by construction reads the empty key range MAX..MAX.
+        let (lower, upper) = key_bounds(&range).unwrap_or((u64::MAX, Some(u64::MAX)));
         OptimisticSlotIter(self.engine.range::<OptimisticSlots, Slot>(
             columns::slot_key(Slot(lower)),
             upper.map(|u| columns::slot_key(Slot(u))),
@@ -96,6 +84,8 @@ impl<E: KvEngine> Blockstore<E> {
 
 #[cfg(test)]
 mod tests {
+    use std::ops::Bound;
+
     use super::*;
 
     #[test]

@@ -42,7 +42,7 @@ fn decode_root(key: &[u8], value: &[u8]) -> Result<Option<Slot>> {
 
 /// `range` as RocksDB key bounds: inclusive lower, exclusive upper (`None`: to the end).
 /// `None` overall when the range is empty by construction (`Excluded(u64::MAX)` start).
-fn key_bounds(range: &impl RangeBounds<Slot>) -> Option<(u64, Option<u64>)> {
+pub(super) fn key_bounds(range: &impl RangeBounds<Slot>) -> Option<(u64, Option<u64>)> {
     let lower = match range.start_bound() {
         Bound::Included(s) => Some(s.0),
         Bound::Excluded(s) => s.0.checked_add(1),
