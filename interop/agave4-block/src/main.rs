@@ -4,10 +4,16 @@
 //! (`formats/tests/it/block_agave_vectors.rs`, `ledger/tests/it/fetch_block_components.rs`)
 //! read the committed file; CI never builds this tool.
 //!
-//! Every value is fixed (no randomness), so a rebuild writes the same bytes:
-//! `scripts/agave4-vectors-alpenglow.sh` checks that.
+//! The same source, built by `interop/agave44-block` (feature `agave44`, solana-entry 4.4.0),
+//! writes `testdata/agave44/block_components.json`: the same markers and slot, byte for
+//! byte, with 4.4's verdicts, plus the verdicts of 4.4's entry-view parser
+//! (`block_component_parser::parse`) on the same damaged copies.
 //!
-//! Usage: `agave4-block OUT.json`
+//! Every value is fixed (no randomness), so a rebuild writes the same bytes:
+//! `scripts/agave4-vectors-alpenglow.sh` checks that (`BSTORE_AGAVE_BLOCK_VERSION=4.4` for
+//! the 4.4 build).
+//!
+//! Usage: `agave4-block OUT.json` (`agave44-block OUT.json`)
 
 use agave_votor_messages::reward_certificate::{NotarRewardCertificate, SkipRewardCertificate};
 use solana_bls_signatures::{Signature as BlsSignature, SignatureCompressed};
@@ -34,13 +40,24 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
+/// Agave's reader of a whole data set (`BlockComponent`, as its Blockstore reads entries
+/// and markers).
 fn accepts(bytes: &[u8]) -> bool {
     wincode::deserialize::<BlockComponent>(bytes).is_ok()
 }
 
-fn verdicts(bytes: &[u8]) -> (String, String, bool) {
+/// Agave 4.4's entry-view parser (its Blockstore's reader for entry views): a separate
+/// code path from `BlockComponent`'s reader, so its verdicts are recorded separately.
+#[cfg(feature = "agave44")]
+fn view_accepts(bytes: &[u8]) -> bool {
+    solana_entry::block_component_parser::parse(bytes.to_vec()).is_ok()
+}
+
+/// `accept`'s verdict on every truncation of `bytes` (lengths 0 to all), on every byte
+/// overwritten with each of `MUTATIONS` (position-major), and on `bytes` plus one zero.
+fn verdicts(bytes: &[u8], accept: fn(&[u8]) -> bool) -> (String, String, bool) {
     let truncations = (0..=bytes.len())
-        .map(|n| if accepts(&bytes[..n]) { '1' } else { '0' })
+        .map(|n| if accept(&bytes[..n]) { '1' } else { '0' })
         .collect();
     let mut mutations = String::with_capacity(bytes.len() * MUTATIONS.len());
     let mut copy = bytes.to_vec();
@@ -48,14 +65,38 @@ fn verdicts(bytes: &[u8]) -> (String, String, bool) {
         for v in MUTATIONS {
             let old = copy[i];
             copy[i] = v;
-            mutations.push(if accepts(&copy) { '1' } else { '0' });
+            mutations.push(if accept(&copy) { '1' } else { '0' });
             copy[i] = old;
         }
     }
     let mut trailing = bytes.to_vec();
     trailing.push(0);
-    (truncations, mutations, accepts(&trailing))
+    (truncations, mutations, accept(&trailing))
 }
+
+/// The JSON fields of one marker row that the 4.4 build adds: the view parser's verdicts.
+#[cfg(feature = "agave44")]
+fn view_fields(bytes: &[u8]) -> String {
+    assert!(
+        view_accepts(bytes),
+        "Agave's view parser must read its own bytes"
+    );
+    let (truncations, mutations, trailing) = verdicts(bytes, view_accepts);
+    format!(
+        ", \"view_truncations\": \"{truncations}\", \"view_mutations\": \"{mutations}\", \
+         \"view_trailing_zero_accepted\": {trailing}"
+    )
+}
+
+#[cfg(not(feature = "agave44"))]
+fn view_fields(_: &[u8]) -> String {
+    String::new()
+}
+
+#[cfg(feature = "agave44")]
+const GENERATOR: &str = "interop/agave44-block (solana-entry 4.4.0)";
+#[cfg(not(feature = "agave44"))]
+const GENERATOR: &str = "interop/agave4-block (solana-entry 4.2.2)";
 
 /// A `VotesAggregate` from its wire bytes: its fields are private and its constructor needs
 /// a real BLS point, so the tool writes the layout (96-byte signature, u16 length, bitmap)
@@ -184,18 +225,27 @@ fn data_sets_json(components: &[BlockComponent]) -> String {
     let sets: Vec<String> = components
         .iter()
         .map(|c| {
-            let kind = if c.as_marker().is_some() { "marker" } else { "entries" };
+            let kind = if c.as_marker().is_some() {
+                "marker"
+            } else {
+                "entries"
+            };
             let bytes = wincode::serialize(c).expect("component serializes");
-            format!("      {{\"kind\": \"{kind}\", \"hex\": \"{}\"}}", hex(&bytes))
+            format!(
+                "      {{\"kind\": \"{kind}\", \"hex\": \"{}\"}}",
+                hex(&bytes)
+            )
         })
         .collect();
     sets.join(",\n")
 }
 
 fn main() {
-    let out = std::env::args().nth(1).expect("usage: agave4-block OUT.json");
+    let out = std::env::args()
+        .nth(1)
+        .expect("usage: agave4-block OUT.json");
     let all = markers();
-    let mut json = String::from("{\n  \"generator\": \"interop/agave4-block (solana-entry 4.2.2)\",\n");
+    let mut json = format!("{{\n  \"generator\": \"{GENERATOR}\",\n");
     let _ = writeln!(json, "  \"mutation_values\": \"{}\",", hex(&MUTATIONS));
     json.push_str("  \"markers\": [\n");
     let mut rows = Vec::new();
@@ -203,11 +253,12 @@ fn main() {
         let bytes = wincode::serialize(&BlockComponent::new_block_marker(marker.clone()))
             .expect("marker serializes");
         assert!(accepts(&bytes), "{name}: Agave must read its own bytes");
-        let (truncations, mutations, trailing) = verdicts(&bytes);
+        let (truncations, mutations, trailing) = verdicts(&bytes, accepts);
         rows.push(format!(
             "    {{\"name\": \"{name}\", \"hex\": \"{}\", \"truncations\": \"{truncations}\", \
-             \"mutations\": \"{mutations}\", \"trailing_zero_accepted\": {trailing}}}",
-            hex(&bytes)
+             \"mutations\": \"{mutations}\", \"trailing_zero_accepted\": {trailing}{}}}",
+            hex(&bytes),
+            view_fields(&bytes)
         ));
     }
     json.push_str(&rows.join(",\n"));
@@ -235,14 +286,23 @@ fn main() {
     let before = vec![
         marker("header"),
         marker("genesis_certificate"),
-        batch(&mut h, vec![vec![transaction(1, 1)], vec![transaction(2, 2), transaction(3, 1)]]),
+        batch(
+            &mut h,
+            vec![
+                vec![transaction(1, 1)],
+                vec![transaction(2, 2), transaction(3, 1)],
+            ],
+        ),
         batch(&mut h, vec![vec![transaction(4, 1)]]),
     ];
     let prefix_last_hash = h;
     let mut h = new_parent_blockhash;
     let after = vec![
         marker("update_parent"),
-        batch(&mut h, vec![vec![transaction(5, 3)], vec![transaction(6, 1)]]),
+        batch(
+            &mut h,
+            vec![vec![transaction(5, 3)], vec![transaction(6, 1)]],
+        ),
         marker("footer_full"),
         batch(&mut h, vec![vec![]]),
     ];
