@@ -1,6 +1,6 @@
 //! Scenario: an Alpenglow slot (Agave 4.2.2's own serialized components,
-//! `testdata/agave4/block_components.json`, shredded by bstore's shredder) in the in-memory
-//! store. The entries API drops the markers as Agave's `get_slot_entries` does; the
+//! `testdata/agave4/block_components.json`, and 4.4.0's, `testdata/agave44/`, each shredded
+//! by bstore's shredder) in the in-memory store. The entries API drops the markers as Agave's `get_slot_entries` does; the
 //! components API returns every data set in order, typed, with the UpdateParent's new
 //! parent; the view fetch carries each marker beside an empty entry set. An aborted block
 //! and a damaged marker are errors naming slot and range. Every real slot of the test data
@@ -24,9 +24,18 @@ use bstore_ledger::{Hash, LedgerError, Slot};
 use ed25519_dalek::SigningKey;
 use serde_json::Value;
 
+/// The vectors written by Agave 4.2.2 (`interop/agave4-block`).
 pub(crate) fn vectors() -> Value {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/agave4/block_components.json");
+    vectors_at("../testdata/agave4/block_components.json")
+}
+
+/// The same recipe written by Agave 4.4.0 (`interop/agave44-block`).
+fn vectors_44() -> Value {
+    vectors_at("../testdata/agave44/block_components.json")
+}
+
+fn vectors_at(file: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("vector file is JSON")
 }
@@ -46,9 +55,13 @@ fn hash_of(v: &Value) -> Hash {
     )
 }
 
-/// The vector slot's data sets, in order.
+/// The 4.2.2 vector slot's data sets, in order.
 fn data_sets() -> Vec<Vec<u8>> {
-    vectors()["slot"]["data_sets"]
+    data_sets_of(&vectors())
+}
+
+fn data_sets_of(v: &Value) -> Vec<Vec<u8>> {
+    v["slot"]["data_sets"]
         .as_array()
         .expect("data sets")
         .iter()
@@ -96,8 +109,13 @@ fn batch_entries(sets: &[Vec<u8>]) -> Vec<Entry> {
 
 #[test]
 fn alpenglow_slot_reads_as_components_and_entries() {
-    let v = vectors();
-    let sets = data_sets();
+    for v in [vectors(), vectors_44()] {
+        slot_reads_as_components_and_entries(&v);
+    }
+}
+
+fn slot_reads_as_components_and_entries(v: &Value) {
+    let sets = data_sets_of(v);
     let store = Blockstore::in_memory();
     // 44, not the vector's 42: insert accepts an UpdateParent only in the first slot of a
     // leader window, as Agave 4.4 does.
