@@ -132,7 +132,11 @@ impl<E: KvEngine> Blockstore<E> {
     /// files). The flush makes the log holding the purge's range deletion obsolete, and the
     /// writer may delete it before the secondary's next catch-up reads it; the secondary then
     /// never sees the deletion, and its old memtable goes on answering the purged rows of
-    /// every column the writer does not write again.
+    /// every column the writer does not write again. The secondary drops the sealed
+    /// memtable only when the column's flush is at or after the log holding this write,
+    /// which holds unless another write (a concurrent insert) moved the writer to a newer
+    /// log between the column's flush and this write; then that column's old memtable
+    /// stays until the column is flushed again.
     pub(crate) fn wake_followers(&self, to: Slot) -> Result<()> {
         let key = last_key(to);
         let mut batch = self.engine.batch()?;
