@@ -17,7 +17,7 @@ use super::columns::{
     self, BlockHeight, BlockTime, CodeShred, DataShred, DeadSlots, DuplicateSlots,
     ErasureMetaColumn, Index, MerkleRootMetaColumn, Meta, Root,
 };
-use super::ends_memo::{EndsMemo, LedgerEnd};
+use super::ends_memo::{ChainKey, EndsMemo, LedgerEnd};
 use super::kv::{AccessMode, Direction, KvEngine};
 use super::mem_engine::MemEngine;
 #[cfg(feature = "storage")]
@@ -233,6 +233,18 @@ impl<E: KvEngine> Blockstore<E> {
     ) -> std::result::Result<Option<Slot>, Err> {
         let stable = !matches!(self.access_mode(), AccessMode::ReadWrite);
         self.ends.get(stable, end, read)
+    }
+
+    /// RPC's confirmed chain as `read` computes it for `key`, remembered until the next
+    /// catch-up on a read-only or secondary store (as [`Self::remembered_end`]); read every
+    /// time on a read-write store.
+    pub fn remembered_chain<Err>(
+        &self,
+        key: ChainKey,
+        read: impl FnOnce() -> std::result::Result<Vec<Slot>, Err>,
+    ) -> std::result::Result<std::sync::Arc<[Slot]>, Err> {
+        let stable = !matches!(self.access_mode(), AccessMode::ReadWrite);
+        self.ends.chain(stable, key, read)
     }
 
     /// The writer lock. A writer that panicked mid-call may have left the cache ahead of

@@ -14,8 +14,8 @@
 //! read during a catch-up may be newer than its tag; a request of the older generation
 //! then gets the newer value, which it could have read itself.)
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::types::Slot;
 
@@ -43,9 +43,50 @@ pub(super) struct EndsMemo {
     generation: AtomicU64,
     /// The generation the values belong to, and each value once read.
     values: Mutex<(u64, [Option<Option<Slot>>; ENDS])>,
+    /// RPC's confirmed chain (see [`ChainKey`]) with the generation it was read in.
+    chain: Mutex<Option<(u64, ChainKey, Arc<[Slot]>)>>,
+}
+
+/// What RPC's confirmed chain (the confirmed tip and its unrooted ancestors) was computed
+/// from, besides the view: the confirmed window and the tip the caller found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChainKey {
+    /// The confirmed window, in slots.
+    pub window: u64,
+    /// The confirmed tip the chain descends from.
+    pub tip: Option<Slot>,
 }
 
 impl EndsMemo {
+    /// The slots `read` computes for `key`: remembered when `stable`, for the current
+    /// generation and that key only; else read every time. A failed read is not kept.
+    pub(super) fn chain<Err>(
+        &self,
+        stable: bool,
+        key: ChainKey,
+        read: impl FnOnce() -> Result<Vec<Slot>, Err>,
+    ) -> Result<Arc<[Slot]>, Err> {
+        if !stable {
+            return Ok(read()?.into());
+        }
+        let generation = self.generation.load(Ordering::Acquire);
+        {
+            let chain = self.chain.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((g, k, slots)) = chain.as_ref()
+                && *g == generation
+                && *k == key
+            {
+                return Ok(Arc::clone(slots));
+            }
+        }
+        let slots: Arc<[Slot]> = read()?.into();
+        let mut chain = self.chain.lock().unwrap_or_else(|p| p.into_inner());
+        if chain.as_ref().is_none_or(|(g, _, _)| *g <= generation) {
+            *chain = Some((generation, key, Arc::clone(&slots)));
+        }
+        Ok(slots)
+    }
+
     /// A catch-up has just run: everything remembered is stale.
     pub(super) fn advance(&self) {
         self.generation.fetch_add(1, Ordering::AcqRel);

@@ -89,7 +89,7 @@ pub use alt_columns::{BlockLocation, DoubleMerkleMeta};
 pub use checks::{InsertOptions, LeaderCheck, MerkleCheck};
 pub use column::{Column, Family, KeyStart, Values};
 pub use duplicates::{DuplicateKind, DuplicateSlot};
-pub use ends_memo::LedgerEnd;
+pub use ends_memo::{ChainKey, LedgerEnd};
 pub use fault_engine::{FaultCursor, FaultEngine, FaultHandle, FaultPoint, InjectedFault};
 pub use index_set::{CompletedDataIndexes, ShredIndexSet};
 pub use roots_memo::MAX_SLOTS as ROOTS_MEMO_SLOTS;

@@ -245,3 +245,58 @@ fn a_secondary_sees_a_purge_with_nothing_written_after_it() {
         );
     }
 }
+
+/// RPC's confirmed chain is remembered on a secondary per catch-up and per key (window and
+/// tip), and read every time on a read-write store.
+#[test]
+fn a_secondary_remembers_the_confirmed_chain_per_catch_up_and_key() {
+    use bstore_ledger::Slot;
+    use bstore_ledger::store::ChainKey;
+    use std::cell::Cell;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let secondary_dir = tempfile::tempdir().expect("tempdir");
+    let writer = open_rw(dir.path());
+    let secondary = Blockstore::open(
+        dir.path(),
+        AccessMode::Secondary {
+            secondary_path: secondary_dir.path().to_path_buf(),
+        },
+    )
+    .expect("secondary");
+    let reads = Cell::new(0u64);
+    let read = || -> Result<Vec<Slot>, LedgerError> {
+        reads.set(reads.get() + 1);
+        Ok(vec![Slot(reads.get())])
+    };
+    let key = ChainKey {
+        window: 100,
+        tip: Some(Slot(7)),
+    };
+    let first = secondary.remembered_chain(key, read).expect("chain");
+    let again = secondary.remembered_chain(key, read).expect("chain");
+    assert_eq!(
+        (&first[..], &again[..], reads.get()),
+        (&[Slot(1)][..], &[Slot(1)][..], 1)
+    );
+    // Another tip or window is another chain.
+    let other = ChainKey {
+        tip: Some(Slot(8)),
+        ..key
+    };
+    assert_eq!(
+        &secondary.remembered_chain(other, read).expect("chain")[..],
+        &[Slot(2)]
+    );
+    secondary.catch_up().expect("catch up");
+    assert_eq!(
+        &secondary.remembered_chain(other, read).expect("chain")[..],
+        &[Slot(3)]
+    );
+    // A failed read is not kept.
+    let failed = secondary.remembered_chain(key, || Err::<Vec<Slot>, _>("disk"));
+    assert_eq!(failed.err(), Some("disk"));
+    writer.remembered_chain(key, read).expect("rw");
+    writer.remembered_chain(key, read).expect("rw");
+    assert_eq!(reads.get(), 5, "a read-write store reads every time");
+}

@@ -32,6 +32,7 @@
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::ops::Bound;
+use std::sync::Arc;
 
 use bstore_ledger::Slot;
 use bstore_ledger::store::{Blockstore, DefaultEngine, KvEngine, LedgerEnd, SlotMeta};
@@ -77,7 +78,7 @@ pub(crate) struct Chain<'a, E: KvEngine = DefaultEngine> {
     /// How the ledger tells confirmed slots, and the confirmed tip (`confirmed.rs`).
     confirmed_by: OnceCell<ConfirmedBy>,
     /// The confirmed unrooted slots by votes, ascending (`confirmed.rs`).
-    confirmed_chain: OnceCell<Vec<Slot>>,
+    confirmed_chain: OnceCell<Arc<[Slot]>>,
     /// Per-slot facts read during this request (at most [`MEMO_SLOTS`] slots).
     slots: RefCell<HashMap<Slot, SlotFacts>>,
 }

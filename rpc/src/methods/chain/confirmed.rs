@@ -17,12 +17,13 @@
 //! The floor is the highest root, raised to the bottom of the confirmed window, so both
 //! reads are bounded by the window. The tip is read once per request; the ancestor walk
 //! (one meta per slot between the tip and the root) only when a request asks whether an
-//! unrooted slot is confirmed, once.
+//! unrooted slot is confirmed, and on a secondary once per catch-up for a given tip
+//! (`Blockstore::remembered_chain`).
 
 use std::ops::Bound;
 
 use bstore_ledger::Slot;
-use bstore_ledger::store::KvEngine;
+use bstore_ledger::store::{ChainKey, KvEngine};
 
 use super::Chain;
 use crate::error::RpcError;
@@ -70,16 +71,23 @@ impl<E: KvEngine> Chain<'_, E> {
     }
 
     /// The confirmed unrooted slots above the floor, ascending: by votes the tip and its
-    /// ancestors (read once per request); `None` when every full, not-dead slot counts.
+    /// ancestors (read once per request, and on a secondary once per catch-up for the same
+    /// tip: `Blockstore::remembered_chain`); `None` when every full, not-dead slot counts.
     pub(super) fn confirmed_chain(&self) -> Result<Option<&[Slot]>, RpcError> {
         let ConfirmedBy::Votes(tip) = self.confirmed_by()? else {
             return Ok(None);
         };
         if self.confirmed_chain.get().is_none() {
-            let chain = self.read_ancestors(tip)?;
+            let key = ChainKey {
+                window: self.window,
+                tip,
+            };
+            let chain = self
+                .store
+                .remembered_chain(key, || self.read_ancestors(tip))?;
             let _ = self.confirmed_chain.set(chain);
         }
-        Ok(self.confirmed_chain.get().map(Vec::as_slice))
+        Ok(self.confirmed_chain.get().map(|c| &c[..]))
     }
 
     /// `tip` and its ancestors above the confirmed floor, ascending (at most the window's
