@@ -44,8 +44,11 @@ pub(super) struct EndsMemo {
     /// The generation the values belong to, and each value once read.
     values: Mutex<(u64, [Option<Option<Slot>>; ENDS])>,
     /// RPC's confirmed chain (see [`ChainKey`]) with the generation it was read in.
-    chain: Mutex<Option<(u64, ChainKey, Arc<[Slot]>)>>,
+    chain: Mutex<Option<RememberedChain>>,
 }
+
+/// A remembered chain: the generation it was read in, its key, its slots.
+type RememberedChain = (u64, ChainKey, Arc<[Slot]>);
 
 /// What RPC's confirmed chain (the confirmed tip and its unrooted ancestors) was computed
 /// from, besides the view: the confirmed window and the tip the caller found.
