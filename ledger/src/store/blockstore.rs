@@ -231,8 +231,14 @@ impl<E: KvEngine> Blockstore<E> {
         end: LedgerEnd,
         read: impl FnOnce() -> std::result::Result<Option<Slot>, Err>,
     ) -> std::result::Result<Option<Slot>, Err> {
-        let stable = !matches!(self.access_mode(), AccessMode::ReadWrite);
-        self.ends.get(stable, end, read)
+        self.ends.get(self.view_is_stable(), end, read)
+    }
+
+    /// Whether this store's view changes only by catching up (read-only and secondary
+    /// stores), so what it read may be remembered until then; a read-write store is
+    /// changed by its own writes.
+    fn view_is_stable(&self) -> bool {
+        !matches!(self.access_mode(), AccessMode::ReadWrite)
     }
 
     /// RPC's confirmed chain as `read` computes it for `key`, remembered until the next
@@ -243,8 +249,7 @@ impl<E: KvEngine> Blockstore<E> {
         key: ChainKey,
         read: impl FnOnce() -> std::result::Result<Vec<Slot>, Err>,
     ) -> std::result::Result<std::sync::Arc<[Slot]>, Err> {
-        let stable = !matches!(self.access_mode(), AccessMode::ReadWrite);
-        self.ends.chain(stable, key, read)
+        self.ends.chain(self.view_is_stable(), key, read)
     }
 
     /// The writer lock. A writer that panicked mid-call may have left the cache ahead of
@@ -337,7 +342,7 @@ impl<E: KvEngine> Blockstore<E> {
     /// whose view changes only by catching up; `None` on a read-write store (it remembers
     /// nothing) or while nothing is rooted.
     pub(super) fn roots_bounds(&self) -> Result<Option<Bounds>> {
-        if matches!(self.access_mode(), AccessMode::ReadWrite) {
+        if !self.view_is_stable() {
             return Ok(None);
         }
         let (Some(lowest), Some(highest)) = (self.lowest_root()?, self.max_root()?) else {
