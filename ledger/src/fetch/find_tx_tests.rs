@@ -50,6 +50,25 @@ fn check(store: &Blockstore<MemEngine>, slot: Slot, txs: &[Tx], order: &[usize])
     }
 }
 
+/// Every transaction of `txs` is located in the one set the memo names, at its position
+/// and with its bytes.
+fn check_located(store: &Blockstore<MemEngine>, slot: Slot, txs: &[Tx]) {
+    let meta = store.meta(slot).expect("read").expect("meta");
+    let mut buf = FetchBuffer::new();
+    for (i, (signature, bytes)) in txs.iter().enumerate() {
+        match store
+            .find_located_transaction(slot, &meta, signature, &mut buf)
+            .expect("lookup")
+        {
+            Located::Found(found) => {
+                assert_eq!(found.index as usize, i, "position of {i}");
+                assert_eq!(found.transaction.bytes(), bytes.as_slice());
+            }
+            Located::Unlocated => panic!("transaction {i} not located"),
+        }
+    }
+}
+
 #[test]
 fn lookups_in_any_order_answer_as_the_whole_block_does() {
     for path in [ReadPath::Scan, ReadPath::MultiGet] {
@@ -183,19 +202,10 @@ fn a_located_lookup_reads_one_named_set_or_nothing() {
         .expect("plan")
         .expect("a plan");
     let widest = plan.ranges.iter().map(|r| r.end - r.start).max();
-    for (i, (signature, bytes)) in txs.iter().enumerate() {
+    for (signature, _) in &txs {
         assert_eq!(store.located_transaction_set_shreds(signature), widest);
-        match store
-            .find_located_transaction(slot, &meta, signature, &mut buf)
-            .expect("lookup")
-        {
-            Located::Found(found) => {
-                assert_eq!(found.index as usize, i, "position of {i}");
-                assert_eq!(found.transaction.bytes(), bytes.as_slice());
-            }
-            Located::Unlocated => panic!("transaction {i} not located"),
-        }
     }
+    check_located(&store, slot, &txs);
     // A hint that does not hold: unlocated, and the memo is left as it was.
     let key = MemoKey::new(block_start(&meta), meta.first_shred_timestamp, &plan.ranges);
     let wrong = SetHint {
@@ -237,18 +247,7 @@ fn a_block_read_whole_locates_every_transaction() {
         .expect("read")
         .expect("a block");
     assert_eq!(store.tx_memo.bytes(), bytes);
-    for (i, (signature, tx)) in txs.iter().enumerate() {
-        match store
-            .find_located_transaction(slot, &meta, signature, &mut buf)
-            .expect("lookup")
-        {
-            Located::Found(found) => {
-                assert_eq!(found.index as usize, i, "position of {i}");
-                assert_eq!(found.transaction.bytes(), tx.as_slice());
-            }
-            Located::Unlocated => panic!("transaction {i} not located"),
-        }
-    }
+    check_located(&store, slot, &txs);
     // With the memo off, a block read remembers nothing.
     let (store, slot, _) = block();
     store.set_transaction_memo_budget(0);
