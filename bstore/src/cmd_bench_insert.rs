@@ -2,18 +2,26 @@
 //! ledger per round. Its twin `agave-interop insert-bench` times Agave's parse and
 //! `insert_shreds` on the same stream files the same way (scripts/bench-insert-agave.sh).
 //!
-//! Per round: a new ledger directory and `Blockstore::open` (not timed), then timed:
+//! Per round: a new ledger directory, `Blockstore::open` and a pause of [`SETTLE`] (not
+//! timed), then timed:
 //! `insert_shreds_with` in calls of `--batch` payloads (one write batch each), the options of
 //! `ledger ingest` (Merkle roots checked, Agave 4.x shape rules, no leader key). The
 //! payloads are read once before the first round; the insert parses them itself.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bstore_ledger::store::{AccessMode, Blockstore, InsertOptions, MerkleCheck};
 use bstore_ledger::stream::StreamReader;
 use clap::Args;
 use serde_json::json;
+
+/// The pause between the open and the timed insert, as in `agave-interop insert-bench`. The
+/// first RocksDB open of a process dumps its statistics to the info log at once, on
+/// RocksDB's timer thread (about 4 ms of CPU with the DB mutex held, docs in
+/// BENCHMARKS.md); a round that times the insert right after the open measures part of that
+/// dump too, more or less of it from round to round.
+const SETTLE: Duration = Duration::from_millis(100);
 
 /// Arguments of `bstore bench insert`.
 #[derive(Debug, Args)]
@@ -70,6 +78,7 @@ pub(crate) fn run(args: &InsertArgs) -> Result<(), Box<dyn std::error::Error>> {
             .into());
         }
         let store = Blockstore::open(&ledger, AccessMode::ReadWrite)?;
+        std::thread::sleep(SETTLE);
         inserted = 0;
         full = 0;
         let started = Instant::now();

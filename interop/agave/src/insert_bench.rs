@@ -1,8 +1,8 @@
 //! `insert-bench`: Agave's own shred insert timed on a fresh ledger per round, so bstore's
 //! insert (`bstore bench insert`, its twin) can be compared with Agave's on the same shreds.
 //!
-//! Per round: a new ledger directory and `Blockstore::open` (not timed), the payloads copied
-//! (not timed), then timed: `Shred::new_from_serialized_shred` of every payload (a validator's
+//! Per round: a new ledger directory, `Blockstore::open` and a pause of [`SETTLE`] (not timed),
+//! the payloads copied (not timed), then timed: `Shred::new_from_serialized_shred` of every payload (a validator's
 //! window service parses its packets right before it inserts them, and bstore's insert takes
 //! the raw payloads) and `insert_shreds(shreds, is_trusted = false)` in calls of `--batch`
 //! shreds, as `insert` does. `insert_only_median_ns` leaves the parse out.
@@ -17,6 +17,11 @@ use crate::agave_api;
 use crate::error::{Context, Error, Result};
 use crate::open::{self, Access};
 use crate::stream;
+
+/// The pause between the open and the timed insert, as in `bstore bench insert`: the first
+/// RocksDB open of a process dumps its statistics on RocksDB's timer thread at once, which
+/// would otherwise overlap the timed call by a varying amount.
+const SETTLE: Duration = Duration::from_millis(100);
 
 #[derive(Debug)]
 pub struct InsertBenchArgs {
@@ -61,6 +66,7 @@ pub fn run(args: &InsertBenchArgs) -> Result<InsertBench> {
             )));
         }
         let blockstore = open::blockstore(&ledger, Access::Primary)?;
+        std::thread::sleep(SETTLE);
         let copies = payloads.clone();
         let mut insert_time = Duration::ZERO;
         let started = Instant::now();

@@ -584,6 +584,38 @@ pub(crate) mod tests {
         );
     }
 
+    /// The database-wide options of a read-write open are the ones RocksDB runs with (as
+    /// its OPTIONS file records them), the file writers' buffer bound among them.
+    #[test]
+    fn read_write_open_runs_with_the_space_and_writer_options() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        drop(RocksEngine::open(dir.path(), AccessMode::ReadWrite).expect("open"));
+        let options_file = std::fs::read_dir(dir.path().join(ROCKSDB_DIR))
+            .expect("list")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("OPTIONS-"))
+            })
+            .max()
+            .expect("an OPTIONS file");
+        let text = std::fs::read_to_string(options_file).expect("read");
+        for want in [
+            format!(
+                "writable_file_max_buffer_size={}",
+                space::FILE_WRITER_BUFFER_BYTES
+            ),
+            format!("max_total_wal_size={}", space::MAX_TOTAL_WAL_BYTES),
+            "avoid_flush_during_recovery=true".to_string(),
+            "avoid_flush_during_shutdown=true".to_string(),
+        ] {
+            assert!(
+                text.lines().any(|l| l.trim() == want),
+                "{want} not in the OPTIONS file"
+            );
+        }
+    }
+
     #[test]
     fn read_write_is_refused_on_a_column_family_bstore_does_not_know() {
         use crate::store::Blockstore;

@@ -14,6 +14,12 @@
 //! - Once the logs together pass [`MAX_TOTAL_WAL_BYTES`], RocksDB flushes the column
 //!   families that keep the oldest log alive, so one rarely written column cannot pin
 //!   gigabytes of logs.
+//! - Every file writer (the write-ahead log, flushes, compactions) stages at most
+//!   [`FILE_WRITER_BUFFER_BYTES`] before a `write`. A shred batch is a few hundred KiB of
+//!   log records; with RocksDB's default (1 MiB) the log writer's buffer grows by doubling
+//!   and copying while a batch goes through it, and every new page of it is a page fault
+//!   the first time: about a fifth of a fresh process's one-slot insert (BENCHMARKS.md).
+//!   256 KiB keeps bulk ingest as fast as 1 MiB (64 KiB cost it ~5% in `write` calls).
 
 use rocksdb::{BottommostLevelCompaction, CompactOptions, Options};
 
@@ -23,6 +29,9 @@ use crate::error::{LedgerError, Result};
 /// Bound on the write-ahead logs' total size (RocksDB's default is four times the sum of
 /// every column family's write buffers, several GiB with bstore's 24 families).
 pub(crate) const MAX_TOTAL_WAL_BYTES: u64 = 256 << 20;
+
+/// The most a RocksDB file writer buffers before writing (module invariants).
+pub(crate) const FILE_WRITER_BUFFER_BYTES: u64 = 256 << 10;
 
 /// The database-wide options a read-write open adds (module invariants).
 pub(super) fn read_write_options(base: &mut Options) -> Result<Options> {
@@ -35,6 +44,7 @@ pub(super) fn read_write_options(base: &mut Options) -> Result<Options> {
             source: Box::new(e),
         })?;
     opts.set_max_total_wal_size(MAX_TOTAL_WAL_BYTES);
+    opts.set_writable_file_max_buffer_size(FILE_WRITER_BUFFER_BYTES);
     Ok(opts)
 }
 
