@@ -776,6 +776,8 @@ mod duplicates;
 mod follow;
 #[path = "interop_agave/history.rs"]
 mod history;
+#[path = "interop_agave/parent_info.rs"]
+mod parent_info;
 #[path = "interop_agave/purge.rs"]
 mod purge;
 #[path = "interop_agave/recovery.rs"]
