@@ -18,8 +18,7 @@ use serde_json::json;
 
 /// The pause between the open and the timed insert, as in `agave-interop insert-bench`. The
 /// first RocksDB open of a process dumps its statistics to the info log at once, on
-/// RocksDB's timer thread (about 4 ms of CPU with the DB mutex held, docs in
-/// BENCHMARKS.md); a round that times the insert right after the open measures part of that
+/// RocksDB's timer thread (about 4 ms of CPU with the DB mutex held; BENCHMARKS.md); a round that times the insert right after the open measures part of that
 /// dump too, more or less of it from round to round.
 const SETTLE: Duration = Duration::from_millis(100);
 

@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use bstore_ledger::Slot;
+use bstore_ledger::block::BlockMarker;
 use bstore_ledger::shred::{BatchOptions, LastInSlot, Resign, Shredder};
 use bstore_ledger::store::{AccessMode, Blockstore, SlotMeta};
 use bstore_ledger::stream::write_record;
@@ -141,12 +142,21 @@ fn block_markers_set_the_same_parent_info_on_both_writers() {
         );
     }
 
+    let is_update_parent = |set: &[u8]| {
+        BlockMarker::parse(set)
+            .ok()
+            .is_some_and(|m| m.as_update_parent().is_some())
+    };
     let header_only: Vec<Vec<u8>> = sets
         .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != 4)
-        .map(|(_, s)| s.clone())
+        .filter(|s| !is_update_parent(s))
+        .cloned()
         .collect();
+    assert_eq!(
+        header_only.len() + 1,
+        sets.len(),
+        "one UpdateParent dropped"
+    );
     let (meta, dead) = both_writers(
         dir.path(),
         "header-only",

@@ -1,11 +1,12 @@
 //! `insert-bench`: Agave's own shred insert timed on a fresh ledger per round, so bstore's
 //! insert (`bstore bench insert`, its twin) can be compared with Agave's on the same shreds.
 //!
-//! Per round: a new ledger directory, `Blockstore::open` and a pause of [`SETTLE`] (not timed),
-//! the payloads copied (not timed), then timed: `Shred::new_from_serialized_shred` of every payload (a validator's
-//! window service parses its packets right before it inserts them, and bstore's insert takes
-//! the raw payloads) and `insert_shreds(shreds, is_trusted = false)` in calls of `--batch`
-//! shreds, as `insert` does. `insert_only_median_ns` leaves the parse out.
+//! Per round: a new ledger directory, `Blockstore::open` and a pause of [`SETTLE`] (not
+//! timed), the payloads copied (not timed), then timed: `Shred::new_from_serialized_shred` of
+//! every payload (a validator's window service parses its packets right before it inserts
+//! them, and bstore's insert takes the raw payloads) and
+//! `insert_shreds(shreds, is_trusted = false)` in calls of `--batch` shreds, as `insert` does.
+//! `insert_only_median_ns` leaves the parse out.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

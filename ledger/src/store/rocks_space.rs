@@ -18,7 +18,7 @@
 //!   [`FILE_WRITER_BUFFER_BYTES`] before a `write`. A shred batch is a few hundred KiB of
 //!   log records; with RocksDB's default (1 MiB) the log writer's buffer grows by doubling
 //!   and copying while a batch goes through it, and every new page of it is a page fault
-//!   the first time: about a fifth of a fresh process's one-slot insert (BENCHMARKS.md).
+//!   the first time: 15-20% of a fresh process's one-slot insert (BENCHMARKS.md).
 //!   256 KiB keeps bulk ingest as fast as 1 MiB (64 KiB cost it ~5% in `write` calls).
 
 use rocksdb::{BottommostLevelCompaction, CompactOptions, Options};
