@@ -14,12 +14,18 @@
 //! - Once the logs together pass [`MAX_TOTAL_WAL_BYTES`], RocksDB flushes the column
 //!   families that keep the oldest log alive, so one rarely written column cannot pin
 //!   gigabytes of logs.
-//! - Every file writer (the write-ahead log, flushes, compactions) stages at most
-//!   [`FILE_WRITER_BUFFER_BYTES`] before a `write`. A shred batch is a few hundred KiB of
-//!   log records; with RocksDB's default (1 MiB) the log writer's buffer grows by doubling
-//!   and copying while a batch goes through it, and every new page of it is a page fault
-//!   the first time: 15-20% of a fresh process's one-slot insert (BENCHMARKS.md).
-//!   256 KiB keeps bulk ingest as fast as 1 MiB (64 KiB cost it ~5% in `write` calls).
+//! - Every file writer (the write-ahead log, flushes, compactions) stages up to
+//!   [`FILE_WRITER_BUFFER_BYTES`] (1 MiB, RocksDB's own default, named so it cannot drift)
+//!   before a `write`. A log record that fits the buffer reaches the file in one `write`;
+//!   when the disk is full that write fails, RocksDB trims its partial bytes when it closes
+//!   the log, and the log ends at the last complete record, so the next read-write open
+//!   (in `absolute_consistency`) replays every write that returned. A smaller buffer splits
+//!   a shred batch (a generated slot with code shreds is ~600 KiB) into several writes,
+//!   and a full disk then leaves the first parts of a record in the log: the next
+//!   read-write open, a purge included, refuses the torn log. 256 KiB made a fresh
+//!   process's one-slot insert ~15% faster (fewer page faults as the buffer grows) and
+//!   was withdrawn for that reason (BENCHMARKS.md). A batch larger than the buffer can
+//!   still be torn by a full disk (docs/damage-and-repair.md).
 
 use rocksdb::{BottommostLevelCompaction, CompactOptions, Options};
 
@@ -31,7 +37,7 @@ use crate::error::{LedgerError, Result};
 pub(crate) const MAX_TOTAL_WAL_BYTES: u64 = 256 << 20;
 
 /// The most a RocksDB file writer buffers before writing (module invariants).
-pub(crate) const FILE_WRITER_BUFFER_BYTES: u64 = 256 << 10;
+pub(crate) const FILE_WRITER_BUFFER_BYTES: u64 = 1 << 20;
 
 /// The database-wide options a read-write open adds (module invariants).
 pub(super) fn read_write_options(base: &mut Options) -> Result<Options> {
