@@ -12,6 +12,7 @@ mod cli_damage_current;
 mod cli_damage_missing_sst;
 mod cli_damage_support;
 mod cli_damage_wal;
+mod cli_full_disk_large_batch;
 mod cli_full_disk_orphans;
 mod cli_full_disk_purge;
 mod cli_generate_flushes;
