@@ -6,27 +6,11 @@
 //! then runs and the ledger is healthy again (docs/damage-and-repair.md#a-full-disk).
 
 use crate::common::{bstore_output_within, json_lines};
-use crate::full_disk_support::{BUDGET, SmallDisk, check, slot_summaries};
+use crate::full_disk_support::{BUDGET, SmallDisk, check, generate_shaped, slot_summaries};
 
 /// `ledger generate` of `slots` slots of 1,024 data shreds with code shreds, no reserve.
 fn generate_large(ledger: &str, first: u64, slots: u64) -> std::process::Output {
-    let (first, slots) = (first.to_string(), slots.to_string());
-    let args = [
-        "ledger",
-        "generate",
-        "--ledger",
-        ledger,
-        "--first-slot",
-        &first,
-        "--slots",
-        &slots,
-        "--shreds-per-slot",
-        "1024",
-        "--with-code",
-        "--space-reserve",
-        "0",
-    ];
-    bstore_output_within(&args, BUDGET).0
+    generate_shaped(ledger, first, slots, 1024, &["--space-reserve", "0"])
 }
 
 #[test]

@@ -200,8 +200,24 @@ pub(crate) fn wal_bytes(ledger: &Path) -> u64 {
 /// `ledger generate` of slots `first..first + slots` (256 data shreds each, with coding
 /// shreds) into `ledger`, whatever its outcome.
 pub(crate) fn generate(ledger: &str, first: u64, slots: u64) -> std::process::Output {
-    let (first, slots) = (first.to_string(), slots.to_string());
-    let args = [
+    generate_shaped(ledger, first, slots, 256, &[])
+}
+
+/// `ledger generate` of `slots` slots of `shreds_per_slot` data shreds each, with coding
+/// shreds, and `extra` arguments, whatever its outcome.
+pub(crate) fn generate_shaped(
+    ledger: &str,
+    first: u64,
+    slots: u64,
+    shreds_per_slot: u32,
+    extra: &[&str],
+) -> std::process::Output {
+    let (first, slots, shreds) = (
+        first.to_string(),
+        slots.to_string(),
+        shreds_per_slot.to_string(),
+    );
+    let mut args = vec![
         "ledger",
         "generate",
         "--ledger",
@@ -211,9 +227,10 @@ pub(crate) fn generate(ledger: &str, first: u64, slots: u64) -> std::process::Ou
         "--slots",
         &slots,
         "--shreds-per-slot",
-        "256",
+        &shreds,
         "--with-code",
     ];
+    args.extend_from_slice(extra);
     bstore_output_within(&args, BUDGET).0
 }
 
