@@ -6,7 +6,9 @@
 //! then runs and the ledger is healthy again (docs/damage-and-repair.md#a-full-disk).
 
 use crate::common::{bstore_output_within, json_lines};
-use crate::full_disk_support::{BUDGET, SmallDisk, check, generate_shaped, slot_summaries};
+use crate::full_disk_support::{
+    BUDGET, SmallDisk, assert_out_of_space, assert_ran, check, generate_shaped, slot_summaries,
+};
 
 /// `ledger generate` of `slots` slots of 1,024 data shreds with code shreds, no reserve.
 fn generate_large(ledger: &str, first: u64, slots: u64) -> std::process::Output {
@@ -18,20 +20,14 @@ fn a_full_disk_inside_a_large_batch_loses_no_earlier_slot() {
     let disk = SmallDisk::mount(64);
     let ledger_path = disk.path("ledger");
     let ledger = ledger_path.to_str().expect("utf-8");
-    let first = generate_large(ledger, 1, 3);
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_ran(&generate_large(ledger, 1, 3));
     let before = slot_summaries(ledger, 1..=3);
 
     disk.fill("filler", 20 << 20);
-    let more = generate_large(ledger, 4, 40);
-    let stderr = String::from_utf8_lossy(&more.stderr);
-    assert!(!more.status.success(), "40 large slots fit in 20 MiB");
-    assert!(stderr.contains("No space left on device"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_out_of_space(
+        &generate_large(ledger, 4, 40),
+        "40 large slots fit in 20 MiB",
+    );
     // Read without write access (the read-only default tolerates a torn last record).
     assert_eq!(slot_summaries(ledger, 1..=3), before);
 

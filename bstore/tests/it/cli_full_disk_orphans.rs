@@ -7,7 +7,8 @@
 
 use crate::common::{bstore_output_within, json_lines};
 use crate::full_disk_support::{
-    BUDGET, SmallDisk, check, du, generate, slot_summaries, unlisted_ssts, wal_bytes,
+    BUDGET, SmallDisk, assert_out_of_space, assert_ran, check, du, generate, slot_summaries,
+    unlisted_ssts, wal_bytes,
 };
 
 #[test]
@@ -15,21 +16,13 @@ fn purges_on_a_full_disk_leave_no_unlisted_file_and_later_give_the_log_back() {
     let disk = SmallDisk::mount(96);
     let ledger_path = disk.path("ledger");
     let ledger = ledger_path.to_str().expect("utf-8");
-    let first = generate(ledger, 1, 20);
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_ran(&generate(ledger, 1, 20));
     // A ledger from before the reserve: nothing held back.
     let _ = std::fs::remove_file(ledger_path.join("bstore-space-reserve"));
     let before = slot_summaries(ledger, 1..=20);
 
     disk.fill("filler", 31 << 20);
-    let more = generate(ledger, 21, 60);
-    let stderr = String::from_utf8_lossy(&more.stderr);
-    assert!(!more.status.success(), "60 slots fit in 31 MiB");
-    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert_out_of_space(&generate(ledger, 21, 60), "60 slots fit in 31 MiB");
     assert!(
         wal_bytes(&ledger_path) > 16 << 20,
         "the stopped writes are in the log"

@@ -5,7 +5,8 @@
 
 use crate::common::{bstore_output_within, json_lines};
 use crate::full_disk_support::{
-    BUDGET, SmallDisk, check, du, generate, read_slot, slot_summaries, unlisted_ssts,
+    BUDGET, SmallDisk, assert_out_of_space, assert_ran, check, du, generate, read_slot,
+    slot_summaries, unlisted_ssts,
 };
 
 const SLOTS: u64 = 30;
@@ -15,21 +16,15 @@ fn a_full_disk_loses_nothing_and_purge_gives_the_space_back() {
     let disk = SmallDisk::mount(160);
     let ledger_path = disk.path("ledger");
     let ledger = ledger_path.to_str().expect("utf-8");
-    let made = generate(ledger, 1, SLOTS);
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    assert_ran(&generate(ledger, 1, SLOTS));
     let before = slot_summaries(ledger, 1..=SLOTS);
     disk.fill_up("filler");
 
     // Writing to a full disk fails cleanly, and the ledger keeps every slot it had.
-    let more = generate(ledger, SLOTS + 1, 5);
-    let stderr = String::from_utf8_lossy(&more.stderr);
-    assert!(!more.status.success(), "a write to a full disk succeeded");
-    assert!(stderr.contains("No space left on device"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_out_of_space(
+        &generate(ledger, SLOTS + 1, 5),
+        "a write to a full disk succeeded",
+    );
     assert_eq!(
         slot_summaries(ledger, 1..=SLOTS),
         before,

@@ -263,3 +263,21 @@ pub(crate) fn slot_summaries(ledger: &str, range: std::ops::RangeInclusive<u64>)
         })
         .collect()
 }
+
+/// Asserts that a command succeeded, showing its stderr otherwise.
+pub(crate) fn assert_ran(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Asserts that a write failed for want of room, cleanly: non-zero exit, RocksDB's "No
+/// space left on device" in stderr, no panic. `succeeded` is the message if it did not fail.
+pub(crate) fn assert_out_of_space(out: &std::process::Output, succeeded: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{succeeded}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
