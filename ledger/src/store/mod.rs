@@ -82,6 +82,7 @@ mod tx_memo;
 mod typed;
 mod values;
 mod wal_mode;
+pub mod wal_tail;
 
 pub use crate::defect::{InsertDefect, ParentInfoDefect};
 pub use agave_meta::{DuplicateSlotProof, ErasureMeta, MerkleRootMeta, SlotIndex};

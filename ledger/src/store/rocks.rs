@@ -21,6 +21,8 @@ use crate::error::{LedgerError, Result};
 
 #[path = "rocks_space.rs"]
 mod space;
+#[path = "rocks_tail.rs"]
+mod tail;
 
 /// Column name used in errors that concern the whole database.
 const DB_WIDE: &str = "<database>";
@@ -111,6 +113,8 @@ pub(crate) enum Paranoid {
 pub struct RocksEngine {
     db: DB,
     mode: AccessMode,
+    /// Declared after `db`, so dropped after RocksDB closed its logs (`rocks_tail.rs`).
+    tail: tail::TailGuard,
 }
 
 impl std::fmt::Debug for RocksEngine {
@@ -207,7 +211,11 @@ impl RocksEngine {
             }
         }
         .map_err(open_error)?;
-        Ok(Self { db, mode })
+        let tail = match mode {
+            AccessMode::ReadWrite => tail::TailGuard::after_open(&path),
+            _ => tail::TailGuard::default(),
+        };
+        Ok(Self { db, mode, tail })
     }
 
     /// Every live SST file exists with its listed size. A secondary cannot tell: it
@@ -251,6 +259,7 @@ impl RocksEngine {
         let engine = Self {
             db: probe,
             mode: AccessMode::ReadOnly,
+            tail: tail::TailGuard::default(),
         };
         engine.live_files()
     }
@@ -503,8 +512,13 @@ impl KvWrite for RocksEngine {
     /// Written to the WAL without fsync: a killed process loses nothing that returned; a
     /// power loss may lose the latest batches (never part of one). See the README's
     /// durability section for the setting a validator runs with.
+    /// A failed write may leave part of its record in the log; the engine cuts it off when
+    /// it closes (`rocks_tail.rs`).
     fn write(&self, batch: RocksBatch<'_>) -> Result<()> {
-        self.db.write(batch.inner).map_err(|e| storage(DB_WIDE, e))
+        self.db.write(batch.inner).map_err(|e| {
+            self.tail.write_failed();
+            storage(DB_WIDE, e)
+        })
     }
 }
 
