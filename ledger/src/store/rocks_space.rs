@@ -15,17 +15,14 @@
 //!   families that keep the oldest log alive, so one rarely written column cannot pin
 //!   gigabytes of logs.
 //! - Every file writer (the write-ahead log, flushes, compactions) stages up to
-//!   [`FILE_WRITER_BUFFER_BYTES`] (1 MiB, RocksDB's own default, named so it cannot drift)
-//!   before a `write`. A log record that fits the buffer reaches the file in one `write`;
-//!   when the disk is full that write fails, RocksDB trims its partial bytes when it closes
-//!   the log, and the log ends at the last complete record, so the next read-write open
-//!   (in `absolute_consistency`) replays every write that returned. A smaller buffer splits
-//!   a shred batch (a generated slot with code shreds is ~600 KiB) into several writes,
-//!   and a full disk then leaves the first parts of a record in the log: the next
-//!   read-write open, a purge included, refuses the torn log. 256 KiB made a fresh
-//!   process's one-slot insert ~15% faster (fewer page faults as the buffer grows) and
-//!   was withdrawn for that reason (BENCHMARKS.md). A batch larger than the buffer can
-//!   still be torn by a full disk (docs/damage-and-repair.md).
+//!   [`FILE_WRITER_BUFFER_BYTES`] (256 KiB; RocksDB's default is 1 MiB) before a `write`:
+//!   a fresh process's one-slot insert is ~15% faster (fewer page faults as the buffer
+//!   grows, BENCHMARKS.md). A log record larger than the buffer (a generated slot with code
+//!   shreds is ~600 KiB) reaches the file in several `write`s, and a full disk during a
+//!   later one leaves the first parts in the log; the engine cuts that half-written record
+//!   off when it closes (`rocks_tail.rs`), so the next read-write open (in
+//!   `absolute_consistency`) replays every write that returned and nothing of the failed
+//!   one. RocksDB itself trims a failed `write`'s partial bytes when it closes the log.
 
 use rocksdb::{BottommostLevelCompaction, CompactOptions, Options};
 
@@ -36,8 +33,9 @@ use crate::error::{LedgerError, Result};
 /// every column family's write buffers, several GiB with bstore's 24 families).
 pub(crate) const MAX_TOTAL_WAL_BYTES: u64 = 256 << 20;
 
-/// The most a RocksDB file writer buffers before writing (module invariants).
-pub(crate) const FILE_WRITER_BUFFER_BYTES: u64 = 1 << 20;
+/// The most a RocksDB file writer buffers before writing (module invariants). The
+/// full-disk scenarios (`bstore/tests/it/cli_full_disk_*.rs`) tear records at this size.
+pub(crate) const FILE_WRITER_BUFFER_BYTES: u64 = 256 << 10;
 
 /// The database-wide options a read-write open adds (module invariants).
 pub(super) fn read_write_options(base: &mut Options) -> Result<Options> {
