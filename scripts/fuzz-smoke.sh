@@ -77,12 +77,47 @@ elif target == "parsed_instruction":
     for prog in range(12):
         for data in (b"", bytes([2, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0]), bytes([3, 1, 2, 3, 4, 5, 6, 7, 8, 9])):
             write(bytes([prog, 4]) + data)
+elif target == "wal_tail":
+    # Logs laid out as RocksDB's writer lays them out (32 KiB blocks, 7-byte headers, masked
+    # CRC32C of type and payload): whole, and cut inside their last record.
+    table = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    def crc32c(b, crc=0):
+        c = crc ^ 0xFFFFFFFF
+        for x in b:
+            c = table[(c ^ x) & 0xFF] ^ (c >> 8)
+        return c ^ 0xFFFFFFFF
+    def masked(kind, payload):
+        c = crc32c(payload, crc32c(bytes([kind])))
+        return ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
+    def log(records):
+        out = bytearray()
+        for rec in records:
+            left, first = rec, True
+            while True:
+                room = 32768 - len(out) % 32768
+                if room < 7:
+                    out += bytes(room); continue
+                take = min(len(left), room - 7); end = take == len(left)
+                kind = {(True, True): 1, (True, False): 2, (False, False): 3, (False, True): 4}[(first, end)]
+                out += struct.pack("<IHB", masked(kind, left[:take]), take, kind) + left[:take]
+                left, first = left[take:], False
+                if end: break
+        return bytes(out)
+    whole = log([b"a" * 40, bytes(range(256)) * 200, b""])
+    write(whole)
+    for cut in (60, 1000, 32768 + 5, len(whole) - 20):
+        write(whole[:cut])
 # slot_meta_decode, agave4_rows_decode and store_model start from an empty corpus (no real metas in the data;
 # the model's input is an operation string).
 PY
 }
 
-for target in shred_parse entries_decode block_component slot_meta_decode agave4_rows_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction; do
+for target in shred_parse entries_decode block_component slot_meta_decode agave4_rows_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction wal_tail; do
     seed "$target"
     extra=()
     # JSON-RPC: a dictionary of the method names and config keys reaches the params faster.
