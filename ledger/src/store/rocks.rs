@@ -512,6 +512,7 @@ impl KvWrite for RocksEngine {
     /// Written to the WAL without fsync: a killed process loses nothing that returned; a
     /// power loss may lose the latest batches (never part of one). See the README's
     /// durability section for the setting a validator runs with.
+    ///
     /// A failed write may leave part of its record in the log; the engine cuts it off when
     /// it closes (`rocks_tail.rs`).
     fn write(&self, batch: RocksBatch<'_>) -> Result<()> {
