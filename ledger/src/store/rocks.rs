@@ -63,13 +63,19 @@ fn storage(column: &'static str, e: rocksdb::Error) -> LedgerError {
 }
 
 /// A failed open: RocksDB's corruption errors become `LedgerError::Damaged` naming the
-/// files it read (it does not name a damaged write-ahead log itself); others stay `Open`.
+/// files it read (it does not name a damaged write-ahead log itself), and each log that
+/// ends inside an incomplete record (`rocks_tail.rs`); others stay `Open`.
 fn open_failure(path: &Path, mode: &AccessMode, e: rocksdb::Error) -> LedgerError {
     if e.kind() == ErrorKind::Corruption {
+        let mut reason = format!("RocksDB refused to open it {}: {e}", mode.name());
+        for note in tail::torn_log_notes(path) {
+            reason.push_str("; ");
+            reason.push_str(&note);
+        }
         return LedgerError::Damaged {
             path: path.to_path_buf(),
             file: open_checks::files_read_at_open(path),
-            reason: format!("RocksDB refused to open it {}: {e}", mode.name()),
+            reason,
         };
     }
     LedgerError::Open {

@@ -77,6 +77,30 @@ impl Drop for TailGuard {
     }
 }
 
+/// Why an open refused a log that ends inside a record no write completed, for each such log
+/// in `dir` (read only; empty when none). Added to RocksDB's corruption error, which does
+/// not name the log.
+pub(super) fn torn_log_notes(dir: &Path) -> Vec<String> {
+    let mut logs = logs(dir);
+    logs.sort();
+    logs.into_iter()
+        .filter_map(|(_, path)| {
+            let file = std::fs::File::open(&path).ok()?;
+            let reader = std::io::BufReader::with_capacity(wal_tail::BLOCK_BYTES, file);
+            let LogTail::Torn { keep, len } = wal_tail::scan(reader).ok()? else {
+                return None;
+            };
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            Some(format!(
+                "{name} ends inside a record no write completed (its last {} bytes, from \
+                 offset {keep}: a write that failed, or a process killed while writing); \
+                 WAL recovery mode tolerate_corrupted_tail_records drops only those bytes",
+                len - keep
+            ))
+        })
+        .collect()
+}
+
 /// The write-ahead logs in `dir` (`<number>.log`), with their numbers.
 fn logs(dir: &Path) -> Vec<(u64, PathBuf)> {
     let Ok(entries) = std::fs::read_dir(dir) else {

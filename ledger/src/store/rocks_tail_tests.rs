@@ -101,7 +101,16 @@ fn a_cut_log_opens_as_rocksdb_tolerant_recovery_reads_it() {
 
         // RocksDB's judgement of the torn log: refused by default, and the tolerant mode
         // (on a copy) drops exactly the large write.
-        assert!(open(&case, None).is_err(), "cut at {cut}: refused as damage");
+        let refused = open(&case, None).err().expect("refused as damage").to_string();
+        let name = log_name.to_string_lossy();
+        assert!(
+            refused.contains(&format!(
+                "{name} ends inside a record no write completed (its last {} bytes, from \
+                 offset {before_large}",
+                cut - before_large
+            )),
+            "cut at {cut}: the refusal names the torn log: {refused}"
+        );
         let tolerant_copy = dir.path().join(format!("tolerant-{cut}"));
         copy_dir(&case, &tolerant_copy);
         let tolerant = open(
