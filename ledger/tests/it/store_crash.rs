@@ -52,8 +52,8 @@ fn run_writer(dir: &str) {
 }
 
 /// The ledger a killed writer left, opened read-write. A kill inside a write can tear the
-/// log's last record: the default open refuses that, naming the log
-/// (`docs/damage-and-repair.md#wal-recovery-modes`), and the operator's way on is
+/// log's last record: the default open refuses that, naming the log and the bytes no write
+/// completed (`docs/damage-and-repair.md#wal-recovery-modes`), and the operator's way on is
 /// `tolerate_corrupted_tail_records`, which drops only the write that never returned.
 fn reopen_after_kill(dir: &std::path::Path) -> Blockstore {
     match Blockstore::open(dir, AccessMode::ReadWrite) {
@@ -61,7 +61,8 @@ fn reopen_after_kill(dir: &std::path::Path) -> Blockstore {
         Err(e) => {
             let text = e.to_string();
             assert!(
-                matches!(e, LedgerError::Damaged { .. }) && text.contains(".log"),
+                matches!(e, LedgerError::Damaged { .. })
+                    && text.contains(".log ends inside a record no write completed"),
                 "the open was refused for something else than a torn log tail: {text}"
             );
             let tolerant = OpenOptions::existing(AccessMode::ReadWrite)
