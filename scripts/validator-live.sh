@@ -22,11 +22,13 @@
 # up to 3 min when the restarted validator makes no slot) and the comparison again (~1.5
 # min). Not run by CI.
 #
-#   scripts/validator-live.sh [--alpenglow] [--slots N] [--keep] [--skip-load]
+#   scripts/validator-live.sh [--alpenglow] [--slots N] [--keep] [--skip-load] [--serve-nice N]
 #     --alpenglow   run the cluster with Alpenglow active
 #     --slots N     slots followed by the freshness run (default 500)
 #     --keep        keep the run's directory (ledger, logs, records) after the run
 #     --skip-load   skip the load comparison
+#     --serve-nice N run the bstore servers at niceness N (default 0): how much a lower CPU
+#                   priority spares the validator's slot rate
 #   BSTORE_AGAVE_TOOL    an existing agave-interop binary (skips its build)
 #   BSTORE_AGAVE_VERSION 4.2 (default), 4.3 or 4.4: which Agave the tool is built on
 #   BSTORE_AGAVE_TARGET  target dir of the tool's build (default ~/.cache/bstore/target-agave4)
@@ -38,13 +40,14 @@ set -euo pipefail
 source "$(dirname "$0")/lib/setup.sh"
 cd "$REPO"
 
-ALPENGLOW=() SLOTS=500 KEEP=0 SKIP_LOAD=0
+ALPENGLOW=() SLOTS=500 KEEP=0 SKIP_LOAD=0 SERVE_NICE=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --alpenglow) ALPENGLOW=(--alpenglow) ;;
     --slots) SLOTS="$2"; shift ;;
     --keep) KEEP=1 ;;
     --skip-load) SKIP_LOAD=1 ;;
+    --serve-nice) SERVE_NICE="$2"; shift ;;
     *) echo "unknown argument $1 (see the header of $0)" >&2; exit 2 ;;
     esac
     shift
@@ -132,7 +135,7 @@ LEDGER_READ_ONLY=(unshare -Urm sh -c
 start_bstore() {
     local label="$1" port="$2"
     shift 2
-    "${LEDGER_READ_ONLY[@]}" "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
+    "${LEDGER_READ_ONLY[@]}" nice -n "$SERVE_NICE" "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
         --secondary-path "$RUN/secondary-$label" "$@" 2>"$RUN/bstore-$label.log" &
     STARTED_PID=$!
     python3 -c "import sys; sys.path.insert(0, '$LIVE'); import rpc; rpc.wait_until_serving(rpc.Client('http://127.0.0.1:$port'), 60)"

@@ -142,11 +142,19 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def clients_cpu_seconds():
+    """User plus system CPU time of this process's ended and reaped children: the client
+    processes of every finished `run_load` (each pool joins its processes before it returns)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
 def fixed_rate_phase(args, requests, target):
     """One window of `--slot-rate-seconds`: the validator's slot rate and each server's CPU
     time, while the clients send `--rate` requests/s to `target` (None: idle)."""
     pids = {"validator": args.validator_pid, "bstore": args.bstore_pid}
     before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+    clients_before = clients_cpu_seconds()
     served = {}
 
     def load(seconds):
@@ -162,6 +170,8 @@ def fixed_rate_phase(args, requests, target):
         if pid is not None:
             used = cpu_seconds(pid) - before[name]
             out[f"{name}_cpu_percent"] = round(100.0 * used / wall, 1)
+    # The clients share the cores too: what they used is part of any window's slowdown.
+    out["clients_cpu_percent"] = round(100.0 * (clients_cpu_seconds() - clients_before) / wall, 1)
     if served:
         out["served"] = served
     return out

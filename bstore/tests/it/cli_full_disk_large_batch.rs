@@ -36,10 +36,7 @@ fn a_full_disk_inside_a_large_batch_loses_no_earlier_slot() {
     // default read-write open (absolute consistency) finds nothing to refuse.
     let report = check(&ledger_path);
     assert_eq!(report["healthy"], true, "the torn write was cut: {report}");
-    let (out, _) = bstore_output_within(
-        &["ledger", "purge", "--ledger", ledger, "1", "1"],
-        BUDGET,
-    );
+    let (out, _) = bstore_output_within(&["ledger", "purge", "--ledger", ledger, "1", "1"], BUDGET);
     assert!(
         out.status.success(),
         "purge with the default recovery mode: {}",

@@ -131,12 +131,20 @@ impl Scanner {
             let len = usize::from(u16::from_le_bytes([header[4], header[5]]));
             let kind = header[6];
             if pos + HEADER_BYTES + len > BLOCK_BYTES {
-                return Some(unexpected(offset, "a record longer than the rest of its block"));
+                return Some(unexpected(
+                    offset,
+                    "a record longer than the rest of its block",
+                ));
             }
             let fits = match kind {
                 FULL | FIRST => !self.in_fragment,
                 MIDDLE | LAST => self.in_fragment,
-                _ => return Some(unexpected(offset, "a record type bstore's store never writes")),
+                _ => {
+                    return Some(unexpected(
+                        offset,
+                        "a record type bstore's store never writes",
+                    ));
+                }
             };
             if !fits {
                 return Some(unexpected(offset, "a fragment out of order"));

@@ -164,7 +164,10 @@ fn a_length_past_the_block_is_unexpected_even_at_the_end_of_the_file() {
     bytes.extend_from_slice(&u16::MAX.to_le_bytes());
     bytes.push(FULL);
     bytes.extend_from_slice(&[1, 2, 3]);
-    assert!(matches!(tail(&bytes), LogTail::Unexpected { offset: 0, .. }));
+    assert!(matches!(
+        tail(&bytes),
+        LogTail::Unexpected { offset: 0, .. }
+    ));
 }
 
 #[test]
@@ -178,7 +181,10 @@ fn cut_torn_tail_truncates_only_a_torn_log() {
     std::fs::write(&path, &log.bytes[..end as usize - 5]).expect("write");
     let verdict = cut_torn_tail(&path).expect("cut");
     assert!(matches!(verdict, LogTail::Torn { keep: k, .. } if k == keep));
-    assert_eq!(std::fs::read(&path).expect("read"), log.bytes[..keep as usize]);
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        log.bytes[..keep as usize]
+    );
 
     std::fs::write(&path, &log.bytes).expect("write");
     assert_eq!(
