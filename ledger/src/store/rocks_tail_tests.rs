@@ -45,6 +45,28 @@ fn keys(engine: &RocksEngine) -> Vec<u64> {
         .collect()
 }
 
+/// The log at `path`, which must end after a complete record.
+fn read_complete(path: &Path, why: &str) -> Vec<u8> {
+    let bytes = std::fs::read(path).expect("read log");
+    assert_eq!(
+        wal_tail::scan(bytes.as_slice()).expect("scan"),
+        LogTail::Complete {
+            records_end: bytes.len() as u64
+        },
+        "{why}"
+    );
+    bytes
+}
+
+fn truncate(path: &Path, len: u64) {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .expect("open log")
+        .set_len(len)
+        .expect("truncate");
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("list") {
@@ -73,13 +95,9 @@ fn a_cut_log_opens_as_rocksdb_tolerant_recovery_reads_it() {
     let large: Vec<(u64, Vec<u8>)> = (100..130u64).map(|k| (k, vec![k as u8; 100_000])).collect();
     put(&engine, &large);
     drop(engine);
-    let whole = std::fs::read(&log).expect("read log");
-    assert_eq!(
-        wal_tail::scan(whole.as_slice()).expect("scan"),
-        LogTail::Complete {
-            records_end: whole.len() as u64
-        },
-        "a log RocksDB closed cleanly ends after its last record"
+    let whole = read_complete(
+        &log,
+        "a log RocksDB closed cleanly ends after its last record",
     );
     let log_name = log.file_name().expect("name");
 
@@ -92,12 +110,7 @@ fn a_cut_log_opens_as_rocksdb_tolerant_recovery_reads_it() {
         let case = dir.path().join(format!("cut-{cut}"));
         copy_dir(&ledger, &case);
         let case_log = case.join("rocksdb").join(log_name);
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&case_log)
-            .expect("open log")
-            .set_len(cut)
-            .expect("truncate");
+        truncate(&case_log, cut);
 
         // RocksDB's judgement of the torn log: refused by default, and the tolerant mode
         // (on a copy) drops exactly the large write.
@@ -151,14 +164,6 @@ fn the_guard_leaves_logs_alone_without_a_failed_write_or_from_an_earlier_open() 
     drop(engine);
     let earlier = newest_log(&ledger);
     let len = std::fs::metadata(&earlier).expect("stat").len();
-    let tear = |path: &Path, len: u64| {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .expect("open")
-            .set_len(len)
-            .expect("truncate");
-    };
 
     let engine = RocksEngine::open(&ledger, AccessMode::ReadWrite).expect("reopen");
     let own = newest_log(&ledger);
@@ -166,22 +171,15 @@ fn the_guard_leaves_logs_alone_without_a_failed_write_or_from_an_earlier_open() 
     put(&engine, &[(2, vec![2; 200_000])]);
     // A torn tail this process did not cause (the earlier open's log, already replayed):
     // even after a failed write, the guard leaves it alone.
-    tear(&earlier, len - 3);
+    truncate(&earlier, len - 3);
     engine.tail.write_failed();
     drop(engine);
     assert_eq!(std::fs::metadata(&earlier).expect("stat").len(), len - 3);
-    let own_log = std::fs::read(&own).expect("read");
-    assert_eq!(
-        wal_tail::scan(own_log.as_slice()).expect("scan"),
-        LogTail::Complete {
-            records_end: own_log.len() as u64
-        },
-        "its own complete log is left whole"
-    );
+    let own_log = read_complete(&own, "its own complete log is left whole");
 
     // Without a failed write, nothing is even read.
     let guard = super::TailGuard::after_open(&ledger.join("rocksdb"));
-    tear(&own, own_log.len() as u64 - 10);
+    truncate(&own, own_log.len() as u64 - 10);
     assert!(guard.cut().is_empty());
     assert_eq!(
         std::fs::metadata(&own).expect("stat").len(),
