@@ -115,8 +115,7 @@ fn a_cut_log_opens_as_rocksdb_tolerant_recovery_reads_it() {
         // RocksDB's judgement of the torn log: refused by default, and the tolerant mode
         // (on a copy) drops exactly the large write.
         let refused = open(&case, None)
-            .err()
-            .expect("refused as damage")
+            .expect_err("refused as damage")
             .to_string();
         let name = log_name.to_string_lossy();
         assert!(
