@@ -21,6 +21,7 @@ mod open_args;
 mod purge;
 mod replay_follow;
 mod serve_archive;
+mod stderr_log;
 mod summary;
 
 use std::process::ExitCode;
@@ -67,6 +68,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    stderr_log::init();
     let result = match cli.command {
         Command::Shreds(args) => cmd_shreds::run(args),
         Command::Metrics(args) => cmd_metrics::run(args),

@@ -7,7 +7,7 @@
 use crate::archive_support as support;
 use crate::common;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
@@ -30,15 +30,8 @@ fn serve(ledger: &Path, extra: &[&str]) -> (Served, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("serve starts");
-    let mut line = String::new();
     let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-    stderr.read_line(&mut line).expect("startup line");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let addr = common::served_address(&mut stderr);
     (Served { child, stderr }, addr)
 }
 

@@ -24,10 +24,15 @@ fn a_full_disk_inside_a_large_batch_loses_no_earlier_slot() {
     let before = slot_summaries(ledger, 1..=3);
 
     disk.fill("filler", 20 << 20);
-    assert_out_of_space(
-        &generate_large(ledger, 4, 40),
-        "40 large slots fit in 20 MiB",
-    );
+    let failed = generate_large(ledger, 4, 40);
+    assert_out_of_space(&failed, "40 large slots fit in 20 MiB");
+    // The cut is not silent: the operator is told which log lost which bytes.
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    let cut = stderr
+        .lines()
+        .find(|l| l.contains(" WARN ") && l.contains(".log: cut the last "))
+        .unwrap_or_else(|| panic!("no line names the cut: {stderr}"));
+    assert!(cut.contains("the part of a write that failed"), "{cut}");
     // Read without write access (the read-only default tolerates a torn last record).
     assert_eq!(slot_summaries(ledger, 1..=3), before);
 

@@ -6,7 +6,7 @@
 use crate::common;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -57,14 +57,7 @@ fn serve_follows_an_agave_ledger_as_a_secondary_and_never_writes_it() {
         .spawn()
         .expect("serve starts");
     let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-    let mut line = String::new();
-    stderr.read_line(&mut line).expect("startup line");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let addr = common::served_address(&mut stderr);
 
     // The highest root's transactions, their statuses and the payer's history.
     let block = call(

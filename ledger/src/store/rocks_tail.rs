@@ -72,8 +72,27 @@ impl TailGuard {
 
 impl Drop for TailGuard {
     fn drop(&mut self) {
-        // Best effort (module invariants): what could not be cut stays for the next open.
-        drop(self.cut());
+        // Best effort (module invariants): what could not be cut stays for the next open,
+        // and says so. A cut is logged too: an operator should know the log was changed.
+        for (path, tail) in self.cut() {
+            let name = path.display();
+            match tail {
+                Ok(LogTail::Complete { .. }) => {}
+                Ok(LogTail::Torn { keep, len }) => log::warn!(
+                    "{name}: cut the last {} bytes (from offset {keep}), the part of a write \
+                     that failed which reached the log before the failure",
+                    len - keep
+                ),
+                Ok(LogTail::Unexpected { offset, cause }) => log::warn!(
+                    "{name}: left as it is after a failed write (at offset {offset}: {cause}); \
+                     the next read-write open may refuse it"
+                ),
+                Err(e) => log::warn!(
+                    "{name}: could not check or cut its end after a failed write ({e}); the \
+                     next read-write open may refuse it"
+                ),
+            }
+        }
     }
 }
 

@@ -68,6 +68,22 @@ pub(crate) fn bstore_output_within(
     (child.wait_with_output().expect("output"), elapsed)
 }
 
+/// The address `bstore serve` announces on standard error (`... http://ADDR ...`): lines
+/// before it (log lines) are skipped; panics when the stream ends without one.
+pub(crate) fn served_address(stderr: &mut impl std::io::BufRead) -> String {
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let read = stderr.read_line(&mut line).expect("serve's standard error");
+        assert!(read > 0, "serve announced no address: {seen:?}");
+        if let Some(rest) = line.split("http://").nth(1) {
+            let addr = rest.split_whitespace().next().unwrap_or_default();
+            return addr.to_string();
+        }
+        seen.push_str(&line);
+    }
+}
+
 /// Each stdout line as JSON.
 pub(crate) fn json_lines(text: &str) -> Vec<Value> {
     text.lines()

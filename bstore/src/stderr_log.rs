@@ -1,0 +1,172 @@
+//! The `log` records of the libraries (a status row that does not decode while serving, a
+//! write-ahead log cut after a failed write, a metrics write that failed), one line each on
+//! standard error: `[<UTC time> <LEVEL> <target>] <message>`.
+//!
+//! `RUST_LOG` sets the level (`off`, `error`, `warn`, `info`, `debug`, `trace`, any case, as
+//! Agave reads it for its own level); unset or unknown, it is `warn`. Per-module filters are
+//! not read: a value that is not one level name keeps the default and says so once.
+
+use std::io::Write;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use log::{LevelFilter, Log, Metadata, Record};
+
+/// Writes every record at or above its level to standard error.
+#[derive(Debug)]
+struct StderrLog {
+    level: LevelFilter,
+}
+
+impl Log for StderrLog {
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        metadata.level() <= self.level
+    }
+
+    fn log(&self, record: &Record<'_>) {
+        if !self.enabled(record.metadata()) {
+            return;
+        }
+        let line = format!(
+            "[{} {} {}] {}\n",
+            utc_now(),
+            record.level(),
+            record.target(),
+            record.args()
+        );
+        // One write per line, so lines of concurrent threads do not interleave; a closed
+        // standard error is not a reason to fail the caller.
+        let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    }
+
+    fn flush(&self) {
+        let _ = std::io::stderr().flush();
+    }
+}
+
+/// The level `RUST_LOG` names, or `None` for a value that is not one level name.
+fn parse_level(value: &str) -> Option<LevelFilter> {
+    value.trim().parse().ok()
+}
+
+/// Installs the logger (once per process; a second call changes nothing).
+pub(crate) fn init() {
+    let value = std::env::var("RUST_LOG").ok();
+    let parsed = value.as_deref().map(parse_level);
+    let level = parsed.flatten().unwrap_or(LevelFilter::Warn);
+    // Leaked once: the logger lives as long as the process.
+    let logger: &'static StderrLog = Box::leak(Box::new(StderrLog { level }));
+    if log::set_logger(logger).is_ok() {
+        log::set_max_level(level);
+        if let (Some(value), Some(None)) = (value, parsed) {
+            log::warn!(
+                "RUST_LOG={value:?} is not one level name (off, error, warn, info, debug, trace): logging at warn"
+            );
+        }
+    }
+}
+
+/// The time now as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC).
+fn utc_now() -> String {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    format_utc(since.as_secs(), since.subsec_millis())
+}
+
+/// `secs` after the Unix epoch, with `millis`, as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+fn format_utc(secs: u64, millis: u32) -> String {
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01: eras of 400 years (146,097 days)
+/// counted from 0000-03-01, so that the leap day is the last day of a year.
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153; // 0 = March
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_times_match_known_dates() {
+        assert_eq!(format_utc(0, 0), "1970-01-01T00:00:00.000Z");
+        // 2000-02-29 (a leap day of a year divisible by 400) and the day after.
+        assert_eq!(format_utc(951_782_400, 5), "2000-02-29T00:00:00.005Z");
+        assert_eq!(format_utc(951_868_799, 999), "2000-02-29T23:59:59.999Z");
+        assert_eq!(format_utc(951_868_800, 0), "2000-03-01T00:00:00.000Z");
+        // 2100 is not a leap year.
+        assert_eq!(format_utc(4_107_542_400, 0), "2100-03-01T00:00:00.000Z");
+        assert_eq!(format_utc(1_796_514_756, 123), "2026-12-05T23:52:36.123Z");
+    }
+
+    #[test]
+    fn every_day_follows_the_one_before() {
+        let mut previous = civil_from_days(0);
+        assert_eq!(previous, (1970, 1, 1));
+        for days in 1..200_000 {
+            let (y, m, d) = civil_from_days(days);
+            let (py, pm, pd) = previous;
+            let next_day = (y, m, d) == (py, pm, pd + 1);
+            let next_month = (y, m, d) == (py, pm + 1, 1);
+            let next_year = (y, m, d) == (py + 1, 1, 1) && (pm, pd) == (12, 31);
+            assert!(
+                next_day || next_month || next_year,
+                "{previous:?} -> {:?}",
+                (y, m, d)
+            );
+            let month_days = [
+                31,
+                28 + u64::from(is_leap(py)),
+                31,
+                30,
+                31,
+                30,
+                31,
+                31,
+                30,
+                31,
+                30,
+                31,
+            ];
+            if next_month || next_year {
+                assert_eq!(pd, month_days[(pm - 1) as usize], "{previous:?}");
+            }
+            previous = (y, m, d);
+        }
+    }
+
+    fn is_leap(year: u64) -> bool {
+        year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400))
+    }
+
+    #[test]
+    fn levels_are_read_by_name_only() {
+        assert_eq!(parse_level("warn"), Some(LevelFilter::Warn));
+        assert_eq!(parse_level(" INFO "), Some(LevelFilter::Info));
+        assert_eq!(parse_level("off"), Some(LevelFilter::Off));
+        assert_eq!(parse_level("bstore=debug"), None);
+        assert_eq!(parse_level(""), None);
+    }
+}
