@@ -2,9 +2,10 @@
 //! write-ahead log cut after a failed write, a metrics write that failed), one line each on
 //! standard error: `[<UTC time> <LEVEL> <target>] <message>`.
 //!
-//! `RUST_LOG` sets the level (`off`, `error`, `warn`, `info`, `debug`, `trace`, any case, as
-//! Agave reads it for its own level); unset or unknown, it is `warn`. Per-module filters are
-//! not read: a value that is not one level name keeps the default and says so once.
+//! `RUST_LOG` (the variable Agave's validator reads too) sets the level: `off`, `error`,
+//! `warn`, `info`, `debug` or `trace`, any case; unset, it is `warn`. Per-module filters
+//! (`solana=info,...`) are not read: a value that is not one level name keeps `warn` and says
+//! so once.
 
 use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
