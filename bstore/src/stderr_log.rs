@@ -6,16 +6,57 @@
 //! `warn`, `info`, `debug` or `trace`, any case; unset, it is `warn`. Per-module filters
 //! (`solana=info,...`) are not read: a value that is not one level name keeps `warn` and says
 //! so once.
+//!
+//! Invariant: at most [`LINES_PER_SITE`] lines per call site (module and line) per second
+//! reach standard error, so a request repeated thousands of times a second against a
+//! damaged slot cannot flood the log or slow the server on its writes; the count of lines
+//! held back is added to that site's next line. The sites are the program's own `log!`
+//! calls, so the table of counters is bounded.
 
+use std::collections::HashMap;
 use std::io::Write;
+use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use log::{LevelFilter, Log, Metadata, Record};
 
-/// Writes every record at or above its level to standard error.
+/// Lines one call site may write per second (module invariants).
+const LINES_PER_SITE: u32 = 20;
+
+/// Writes every record at or above its level to standard error, at most
+/// [`LINES_PER_SITE`] per call site and second.
 #[derive(Debug)]
 struct StderrLog {
     level: LevelFilter,
+    limiter: Mutex<Limiter>,
+}
+
+/// A call site: module path and line.
+type Site = (&'static str, u32);
+
+/// Per call site: the second of its current window, lines written in it, lines held back
+/// since its last written line.
+#[derive(Debug, Default)]
+struct Limiter {
+    sites: HashMap<Site, (u64, u32, u64)>,
+}
+
+impl Limiter {
+    /// `Some(lines held back before this one)` when a line of `site` may be written in
+    /// second `now`; `None` when it is held back.
+    fn admit(&mut self, site: Site, now: u64) -> Option<u64> {
+        let (second, written, held) = self.sites.entry(site).or_insert((now, 0, 0));
+        if *second != now {
+            *second = now;
+            *written = 0;
+        }
+        if *written >= LINES_PER_SITE {
+            *held += 1;
+            return None;
+        }
+        *written += 1;
+        Some(std::mem::take(held))
+    }
 }
 
 impl Log for StderrLog {
@@ -27,9 +68,29 @@ impl Log for StderrLog {
         if !self.enabled(record.metadata()) {
             return;
         }
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        let site = (
+            record.module_path_static().unwrap_or_default(),
+            record.line().unwrap_or_default(),
+        );
+        // Every update leaves the table consistent, so a poisoned lock's table is sound.
+        let admitted = self
+            .limiter
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .admit(site, now.as_secs());
+        let Some(held) = admitted else {
+            return;
+        };
+        let held_note = match held {
+            0 => String::new(),
+            n => format!(" ({n} more lines from here were held back before this one)"),
+        };
         let line = format!(
-            "[{} {} {}] {}\n",
-            utc_now(),
+            "[{} {} {}] {}{held_note}\n",
+            format_utc(now.as_secs(), now.subsec_millis()),
             record.level(),
             record.target(),
             record.args()
@@ -55,7 +116,10 @@ pub(crate) fn init() {
     let parsed = value.as_deref().map(parse_level);
     let level = parsed.flatten().unwrap_or(LevelFilter::Warn);
     // Leaked once: the logger lives as long as the process.
-    let logger: &'static StderrLog = Box::leak(Box::new(StderrLog { level }));
+    let logger: &'static StderrLog = Box::leak(Box::new(StderrLog {
+        level,
+        limiter: Mutex::default(),
+    }));
     if log::set_logger(logger).is_ok() {
         log::set_max_level(level);
         if let (Some(value), Some(None)) = (value, parsed) {
@@ -64,14 +128,6 @@ pub(crate) fn init() {
             );
         }
     }
-}
-
-/// The time now as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC).
-fn utc_now() -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    format_utc(since.as_secs(), since.subsec_millis())
 }
 
 /// `secs` after the Unix epoch, with `millis`, as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
@@ -160,6 +216,26 @@ mod tests {
 
     fn is_leap(year: u64) -> bool {
         year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400))
+    }
+
+    #[test]
+    fn a_site_writes_at_most_its_lines_per_second_and_counts_the_rest() {
+        let mut limiter = Limiter::default();
+        let (site, other) = (("bstore_rpc::methods::block", 75), ("bstore_rpc::x", 9));
+        for _ in 0..LINES_PER_SITE {
+            assert_eq!(limiter.admit(site, 100), Some(0));
+        }
+        for _ in 0..500 {
+            assert_eq!(limiter.admit(site, 100), None);
+        }
+        // Another site is not held back by the first one's flood.
+        assert_eq!(limiter.admit(other, 100), Some(0));
+        // The next second: the first line says how many were held back, once.
+        assert_eq!(limiter.admit(site, 101), Some(500));
+        assert_eq!(limiter.admit(site, 101), Some(0));
+        // A quiet site starts a fresh window whenever it logs again.
+        assert_eq!(limiter.admit(other, 5_000), Some(0));
+        assert_eq!(limiter.sites.len(), 2);
     }
 
     #[test]
