@@ -34,28 +34,42 @@ struct StderrLog {
 /// A call site: module path and line.
 type Site = (&'static str, u32);
 
-/// Per call site: the second of its current window, lines written in it, lines held back
-/// since its last written line.
+/// One call site's current one-second window.
+#[derive(Debug)]
+struct Window {
+    /// The second (since the Unix epoch) the window covers.
+    second: u64,
+    /// Lines written in it.
+    written: u32,
+    /// Lines held back since the site's last written line.
+    held: u64,
+}
+
+/// The window of every call site that has logged.
 #[derive(Debug, Default)]
 struct Limiter {
-    sites: HashMap<Site, (u64, u32, u64)>,
+    sites: HashMap<Site, Window>,
 }
 
 impl Limiter {
     /// `Some(lines held back before this one)` when a line of `site` may be written in
     /// second `now`; `None` when it is held back.
     fn admit(&mut self, site: Site, now: u64) -> Option<u64> {
-        let (second, written, held) = self.sites.entry(site).or_insert((now, 0, 0));
-        if *second != now {
-            *second = now;
-            *written = 0;
+        let window = self.sites.entry(site).or_insert(Window {
+            second: now,
+            written: 0,
+            held: 0,
+        });
+        if window.second != now {
+            window.second = now;
+            window.written = 0;
         }
-        if *written >= LINES_PER_SITE {
-            *held += 1;
+        if window.written >= LINES_PER_SITE {
+            window.held += 1;
             return None;
         }
-        *written += 1;
-        Some(std::mem::take(held))
+        window.written += 1;
+        Some(std::mem::take(&mut window.held))
     }
 }
 
