@@ -199,7 +199,7 @@ python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
 if [ "$SKIP_LOAD" = 0 ]; then
     log "load"
     python3 "$LIVE/load.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
-        --validator-pid "$VALIDATOR_PID" --bstore-pid "$BSTORE_PID" \
+        --validator-pid "$VALIDATOR_PID" --bstore-pid "$BSTORE_PID" --rust-client "$BSTORE" \
         --record "$RUN/workload.json" --out "$RUN/load.json" || STATUS=1
 fi
 # Both catch-up pacings over the same slots at the same time, each against the validator:
@@ -280,6 +280,9 @@ if l:
     for server in ("validator", "bstore"):
         rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in l[server].items() if isinstance(v, dict)}
         print(f"load {server}: {l[server]['per_s']} req/s, p50/p99 ms {rows}")
+    for server, r in l.get("rust_clients", {}).items():
+        rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in r.items() if isinstance(v, dict)}
+        print(f"load {server}, Rust clients: {r['per_s']} req/s, p50/p99 ms {rows}")
     print(f"validator slots/s: {l['validator_slots_per_s']}")
     fixed = l.get("fixed_rate")
     if fixed:

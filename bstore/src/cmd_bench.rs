@@ -33,6 +33,9 @@ enum BenchCommand {
     /// Shred insert on a fresh ledger per round, from stream files;
     /// `agave-interop insert-bench` is its Agave twin.
     Insert(crate::cmd_bench_insert::InsertArgs),
+    /// JSON-RPC load on a server from a request list (one JSON line: p50 / p99 per
+    /// method); `interop/live/load.py` runs it against bstore and a validator's own RPC.
+    RpcLoad(crate::cmd_bench_rpc::RpcLoadArgs),
     /// Retention soak: the whole pipeline over many slots with a ledger limit; charts disk
     /// use, RSS and read p99, and checks nothing within the limit was lost.
     Soak(crate::cmd_soak::SoakArgs),
@@ -86,6 +89,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     match args.command {
         BenchCommand::Fetch(a) => fetch(&a),
         BenchCommand::Insert(a) => crate::cmd_bench_insert::run(&a),
+        BenchCommand::RpcLoad(a) => crate::cmd_bench_rpc::run(&a),
         BenchCommand::Soak(a) => crate::cmd_soak::run(a),
         BenchCommand::GetBlock(a) => crate::cmd_bench_getblock::run(&a),
         BenchCommand::FetchPeak { ledger, slot, warm } => fetch_peak(&ledger, Slot(slot), warm),

@@ -3,7 +3,8 @@
 
 usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
                [--seconds 20] [--max-requests 20000] [--slot-rate-seconds 30]
-               [--rate 400 --validator-pid PID --bstore-pid PID] [--out load.json]
+               [--rate 400 --validator-pid PID --bstore-pid PID] [--rust-client BSTORE]
+               [--out load.json]
 
 1. For each server in turn: `--clients` processes, each with its own keep-alive connection,
    send the same request list (getBlock json full for the slots holding the workload's
@@ -20,6 +21,12 @@ usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
    `--validator-pid` and `--bstore-pid`), idle, while bstore serves the rate, and while the
    validator's own RPC serves it. Saturating clients (2.) send as fast as the faster server
    answers, so they load it more; a fixed rate asks the same work of both.
+4. With `--rust-client BSTORE` (a bstore binary): 1. again with `bstore bench rpc-load`, the
+   same request list, clients, time and budget, each client a thread of one Rust process.
+   A Python client spends ~130 us of CPU per request, more than either server spends on a
+   getSignaturesForAddress; on a two-core machine that CPU is taken from the servers and
+   the clients wait for their own turn too, which adds the same time to both servers'
+   latencies. The Rust clients spend a few us, so their latencies are more the servers'.
 Both servers share this machine's cores with the load generator, so the numbers compare the
 two servers under the same conditions, not either alone.
 """
@@ -28,6 +35,8 @@ import argparse
 import json
 import multiprocessing
 import os
+import subprocess
+import tempfile
 import threading
 import time
 
@@ -111,6 +120,21 @@ def run_load(url, requests, clients, seconds, max_requests, rate=None):
     return out
 
 
+def run_rust_load(binary, url, requests, clients, seconds, max_requests):
+    """`bstore bench rpc-load` against `url`: the same shape as `run_load`'s result, plus
+    `client_cpu_percent` (the generator's own CPU)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump([[method, params] for method, params in requests], f)
+        f.flush()
+        out = subprocess.run(
+            [binary, "bench", "rpc-load", "--url", url, "--requests", f.name,
+             "--clients", str(clients), "--seconds", str(seconds),
+             "--max-requests", str(max_requests)],
+            check=True, capture_output=True, text=True,
+        )
+    return json.loads(out.stdout)
+
+
 def slot_rate(validator_url, seconds, load=None):
     """The validator's processed slots per second over `seconds`, optionally while `load`
     (a callable taking the seconds) runs."""
@@ -190,6 +214,8 @@ def main():
                         help="requests/s in all for the fixed-rate phases (0: skip them)")
     parser.add_argument("--validator-pid", type=int)
     parser.add_argument("--bstore-pid", type=int)
+    parser.add_argument("--rust-client", metavar="BSTORE",
+                        help="also load both servers with this bstore's `bench rpc-load`")
     parser.add_argument("--out")
     args = parser.parse_args()
     with open(args.record) as f:
@@ -200,6 +226,13 @@ def main():
     for name, url in (("validator", args.validator), ("bstore", args.bstore)):
         result[name] = run_load(url, requests, args.clients, args.seconds, args.max_requests)
         print(f"load {name}: {json.dumps(result[name])}")
+    if args.rust_client:
+        result["rust_clients"] = {}
+        for name, url in (("validator", args.validator), ("bstore", args.bstore)):
+            result["rust_clients"][name] = run_rust_load(
+                args.rust_client, url, requests, args.clients, args.seconds, args.max_requests
+            )
+            print(f"load {name}, Rust clients: {json.dumps(result['rust_clients'][name])}")
     idle = slot_rate(args.validator, args.slot_rate_seconds)
 
     def loader(name, url):

@@ -231,6 +231,33 @@ class Load(unittest.TestCase):
         self.assertGreaterEqual(out["requests"], 36)
         self.assertLessEqual(out["requests"], 42)
 
+    def test_rust_clients_get_the_same_list_and_limits(self):
+        import os
+        import stat
+        import tempfile
+
+        from load import run_rust_load
+
+        # A stand-in for `bstore bench rpc-load`: echoes its arguments and the list it read.
+        with tempfile.TemporaryDirectory() as d:
+            fake = os.path.join(d, "bstore")
+            with open(fake, "w") as f:
+                f.write(
+                    "#!/usr/bin/env python3\n"
+                    "import json, sys\n"
+                    "a = sys.argv[1:]\n"
+                    "reqs = json.load(open(a[a.index('--requests') + 1]))\n"
+                    "print(json.dumps({'argv': a, 'list': reqs, 'per_s': 1.0}))\n"
+                )
+            os.chmod(fake, stat.S_IRWXU)
+            requests = [("getBlock", [1, {"encoding": "json"}]), ("getSlot", [])]
+            out = run_rust_load(fake, "http://127.0.0.1:1", requests, 3, 2.5, 90)
+        argv = out["argv"]
+        self.assertEqual(argv[:4], ["bench", "rpc-load", "--url", "http://127.0.0.1:1"])
+        for flag, value in (("--clients", "3"), ("--seconds", "2.5"), ("--max-requests", "90")):
+            self.assertEqual(argv[argv.index(flag) + 1], value)
+        self.assertEqual(out["list"], [["getBlock", [1, {"encoding": "json"}]], ["getSlot", []]])
+
     def test_cpu_seconds_of_this_process_grow_with_work(self):
         import os
 

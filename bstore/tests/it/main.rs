@@ -8,6 +8,7 @@ mod archive_cluster_serve;
 mod archive_support;
 mod cli_bench_insert;
 mod cli_bench_ledger;
+mod cli_bench_rpc_load;
 mod cli_damage_current;
 mod cli_damage_missing_sst;
 mod cli_damage_support;
