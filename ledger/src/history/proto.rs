@@ -138,8 +138,56 @@ impl<'a> Iterator for Fields<'a> {
     }
 }
 
+/// The last occurrence of field `number` in a message (for a non-repeated field the last
+/// one wins), the whole message walked: every field's framing is checked as [`Fields`]
+/// checks it, with the same errors, but the fields skipped are not built.
+pub(crate) fn last_field(bytes: &[u8], number: u32) -> Result<Option<Wire<'_>>, String> {
+    let mut found = None;
+    let mut pos = 0;
+    while let Some(rest) = bytes.get(pos..).filter(|r| !r.is_empty()) {
+        let (tag, used) = read_varint(rest).ok_or_else(|| format!("bad varint at byte {pos}"))?;
+        if tag >> 3 == u64::from(number) && number != 0 {
+            let mut fields = Fields { bytes, pos };
+            found = Some(fields.field()?.1);
+            pos = fields.pos;
+            continue;
+        }
+        let after_tag = pos + used;
+        let end = match tag & 7 {
+            0 => {
+                read_varint(bytes.get(after_tag..).unwrap_or_default()).map(|(_, n)| after_tag + n)
+            }
+            1 => Some(after_tag + 8),
+            2 => read_varint(bytes.get(after_tag..).unwrap_or_default()).and_then(|(len, n)| {
+                usize::try_from(len)
+                    .ok()
+                    .and_then(|len| (after_tag + n).checked_add(len))
+            }),
+            5 => Some(after_tag + 4),
+            _ => None,
+        };
+        let field_ok = tag >> 3 != 0 && tag >> 3 <= u64::from(u32::MAX);
+        match end.filter(|&end| end <= bytes.len() && field_ok) {
+            Some(end) => pos = end,
+            // Not a field the quick skip takes: the walk reads it, or names what is wrong.
+            None => {
+                let mut fields = Fields { bytes, pos };
+                fields.field()?;
+                pos = fields.pos;
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// A base-128 varint at the start of `bytes`: its value and length (at most 10 bytes).
 pub(crate) fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
+    // Tags and short lengths take one byte.
+    if let Some(&b) = bytes.first()
+        && b < 0x80
+    {
+        return Some((u64::from(b), 1));
+    }
     let mut value = 0u64;
     for (i, &b) in bytes.iter().take(10).enumerate() {
         value |= u64::from(b & 0x7f) << (7 * i);
@@ -188,6 +236,52 @@ mod tests {
         push_u64s(fields[4].1, &mut list, "l").expect("unpacked");
         assert_eq!(list, [1, 300, 7]);
         assert_eq!(fields[5], (5, Wire::Fixed32(9)));
+    }
+
+    /// [`last_field`] by the plain walk.
+    fn last_by_walk(bytes: &[u8], number: u32) -> Result<Option<Wire<'_>>, String> {
+        let mut last = None;
+        for field in Fields::new(bytes) {
+            let (n, v) = field?;
+            if n == number {
+                last = Some(v);
+            }
+        }
+        Ok(last)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_quick_walk_agrees_with_the_plain_walk(
+            fields in proptest::collection::vec((1u32..6, 0u8..8, proptest::collection::vec(proptest::arbitrary::any::<u8>(), 0..12)), 0..12),
+            noise in proptest::collection::vec((proptest::arbitrary::any::<proptest::sample::Index>(), proptest::arbitrary::any::<u8>()), 0..3),
+            cut in proptest::arbitrary::any::<proptest::sample::Index>(),
+            number in 0u32..6,
+        ) {
+            // Mostly well-framed messages (each wire type, lengths that fit), then damaged.
+            let mut bytes = Vec::new();
+            for (n, wire, body) in fields {
+                let wire = [0u8, 1, 2, 5][usize::from(wire % 4)];
+                bytes.push(((n << 3) | u32::from(wire)) as u8);
+                match wire {
+                    0 => bytes.extend(body.iter().map(|b| b | 0x80).take(3).chain([1])),
+                    1 => bytes.extend([7u8; 8]),
+                    2 => {
+                        bytes.push(body.len() as u8);
+                        bytes.extend(&body);
+                    }
+                    _ => bytes.extend([9u8; 4]),
+                }
+            }
+            for (at, v) in noise {
+                if !bytes.is_empty() {
+                    let i = at.index(bytes.len());
+                    bytes[i] = v;
+                }
+            }
+            bytes.truncate(cut.index(bytes.len() + 1));
+            proptest::prop_assert_eq!(last_field(&bytes, number), last_by_walk(&bytes, number));
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! Where Agave's conversion would fail (a bad error encoding, an address that is not 32
 //! bytes), decoding fails: Agave then treats the status as missing.
 
-use super::proto::{Fields, Wire, push_u64s};
+use super::proto::{Fields, Wire, last_field, push_u64s};
 use super::rewards::Reward;
 use super::tx_error::TxError;
 
@@ -174,13 +174,7 @@ impl<'a> StatusMeta<'a> {
     /// decoded. Whenever [`Self::decode`] succeeds this gives its `err`; a value whose other
     /// fields are damaged inside may still give its error here.
     pub fn decode_err(bytes: &[u8]) -> Result<Option<TxError>, String> {
-        let mut err = None;
-        for field in Fields::new(bytes) {
-            if let (1, v) = field? {
-                err = Some(tx_error(v)?);
-            }
-        }
-        Ok(err)
+        last_field(bytes, 1)?.map(tx_error).transpose()
     }
 
     /// Whether the transaction succeeded.
