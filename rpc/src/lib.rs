@@ -57,3 +57,20 @@ pub use methods::budget::BudgetStats;
 pub use transport::limits::{CatchUp, ConnLimits, Limits, RpcConfig, Signals};
 #[cfg(feature = "server")]
 pub use transport::server::RpcServer;
+
+/// The JSON encoders' base58, for the `base58` benchmark only: the fixed-size path the
+/// encoders take for 32- and 64-byte values and the any-length path they take otherwise,
+/// so both are timed on the same input in one run.
+#[cfg(feature = "server")]
+#[doc(hidden)]
+pub mod bench_base58 {
+    /// Appends the base58 text of `bytes` to `out` as the encoders do.
+    pub fn encode(bytes: &[u8], out: &mut String) {
+        crate::encode::base58_into(bytes, out, false);
+    }
+
+    /// The same text by the any-length path (repeated division by 58^5).
+    pub fn encode_by_division(bytes: &[u8], out: &mut String) {
+        crate::encode::base58_into(bytes, out, true);
+    }
+}

@@ -152,7 +152,7 @@ fn carry<const LIMBS: usize>(limbs: &mut [u64; LIMBS]) {
 }
 
 /// [`encode_into`] for any length: repeated division of the whole number by 58^5.
-fn encode_any(input: &[u8], out: &mut String, scratch: &mut Base58Scratch) {
+pub(super) fn encode_any(input: &[u8], out: &mut String, scratch: &mut Base58Scratch) {
     let zeros = input.iter().take_while(|&&b| b == 0).count();
     let rest = input.get(zeros..).unwrap_or_default();
     let words = &mut scratch.words;

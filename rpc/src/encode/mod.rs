@@ -17,4 +17,15 @@ mod tx_error;
 
 pub(crate) use block::{BlockHeader, BlockHistory, encode_block, encoded_size_hint};
 pub(crate) use transaction::write_transaction_members;
+
+/// [`base58::encode_into`] (or, with `by_division`, its any-length path) for the benchmark
+/// (`bench_base58` in lib.rs).
+pub(crate) fn base58_into(bytes: &[u8], out: &mut String, by_division: bool) {
+    let mut scratch = base58::Base58Scratch::default();
+    if by_division {
+        base58::encode_any(bytes, out, &mut scratch);
+    } else {
+        base58::encode_into(bytes, out, &mut scratch);
+    }
+}
 pub(crate) use tx_error::{write_err_and_status, write_tx_error};

@@ -1,0 +1,63 @@
+//! Base58 of keys (32 bytes) and signatures (64 bytes), as the JSON encoders write them for
+//! every account key, blockhash and signature of an answer: the fixed-size path (limbs of
+//! 58^5 filled by multiplication, no division in the main loop) against the any-length
+//! path the encoders used before for the same values (repeated division by 58^5) and the
+//! `bs58` crate, on the same 256 random values per size in one group, so the ratios read
+//! straight off the report.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use bstore_rpc::bench_base58::{encode, encode_by_division};
+
+fn values(len: usize) -> Vec<Vec<u8>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(58);
+    (0..256)
+        .map(|_| {
+            let mut v = vec![0u8; len];
+            rng.fill(&mut v[..]);
+            v
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    for len in [32, 64] {
+        let inputs = values(len);
+        let mut group = c.benchmark_group(format!("base58_{len}_bytes"));
+        group.throughput(Throughput::Elements(inputs.len() as u64));
+        let mut out = String::with_capacity(inputs.len() * 90);
+        group.bench_function("fixed", |b| {
+            b.iter(|| {
+                out.clear();
+                for v in &inputs {
+                    encode(v, &mut out);
+                }
+                out.len()
+            })
+        });
+        group.bench_function("by_division", |b| {
+            b.iter(|| {
+                out.clear();
+                for v in &inputs {
+                    encode_by_division(v, &mut out);
+                }
+                out.len()
+            })
+        });
+        group.bench_function("bs58_crate", |b| {
+            b.iter(|| {
+                out.clear();
+                for v in &inputs {
+                    out.push_str(&bs58::encode(v).into_string());
+                }
+                out.len()
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
