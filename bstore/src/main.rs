@@ -81,6 +81,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => cmd_bench::run(args),
         Command::Archive(args) => cmd_archive::run(*args),
     };
+    // Counts of log lines still held back by the per-site limit (stderr_log.rs).
+    log::logger().flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -10,7 +10,9 @@
 //! Invariant: at most [`LINES_PER_SITE`] lines per call site (module and line) per second
 //! reach standard error, so a request repeated thousands of times a second against a
 //! damaged slot cannot flood the log or slow the server on its writes; the count of lines
-//! held back is added to that site's next line. The sites are the program's own `log!`
+//! held back is added to that site's next line. A site that falls silent after a flood
+//! still has its count reported: by the next line any site writes once that site's second
+//! is over, or when the program ends (`flush`). The sites are the program's own `log!`
 //! calls, so the table of counters is bounded.
 
 use std::collections::HashMap;
@@ -71,6 +73,29 @@ impl Limiter {
         window.written += 1;
         Some(std::mem::take(&mut window.held))
     }
+
+    /// The sites whose lines were held back in a second before `now` (all of them with
+    /// `now` = `u64::MAX`) and have written nothing since, with their counts, taken.
+    fn silent_held(&mut self, now: u64) -> Vec<(Site, u64)> {
+        let mut out: Vec<(Site, u64)> = self
+            .sites
+            .iter_mut()
+            .filter(|(_, w)| w.held > 0 && w.second < now)
+            .map(|(site, w)| (*site, std::mem::take(&mut w.held)))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+}
+
+/// The line reporting lines held back at a site that has written nothing since.
+fn held_line(now: std::time::Duration, (module, line): Site, held: u64) -> String {
+    format!(
+        "[{} WARN {}] {held} more lines from {module}:{line} were held back (that site has \
+         written nothing since)\n",
+        format_utc(now.as_secs(), now.subsec_millis()),
+        module_path!(),
+    )
 }
 
 impl Log for StderrLog {
@@ -90,32 +115,55 @@ impl Log for StderrLog {
             record.line().unwrap_or_default(),
         );
         // Every update leaves the table consistent, so a poisoned lock's table is sound.
-        let admitted = self
-            .limiter
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .admit(site, now.as_secs());
+        let (admitted, silent) = {
+            let mut limiter = self.limiter.lock().unwrap_or_else(|p| p.into_inner());
+            let admitted = limiter.admit(site, now.as_secs());
+            let silent = match admitted {
+                Some(_) => limiter.silent_held(now.as_secs()),
+                None => Vec::new(),
+            };
+            (admitted, silent)
+        };
         let Some(held) = admitted else {
             return;
         };
+        let mut text: String = silent
+            .into_iter()
+            .map(|(other, n)| held_line(now, other, n))
+            .collect();
         let held_note = match held {
             0 => String::new(),
             n => format!(" ({n} more lines from here were held back before this one)"),
         };
-        let line = format!(
+        text.push_str(&format!(
             "[{} {} {}] {}{held_note}\n",
             format_utc(now.as_secs(), now.subsec_millis()),
             record.level(),
             record.target(),
             record.args()
-        );
-        // One write per line, so lines of concurrent threads do not interleave; a closed
+        ));
+        // One write per record, so lines of concurrent threads do not interleave; a closed
         // standard error is not a reason to fail the caller.
-        let _ = std::io::stderr().lock().write_all(line.as_bytes());
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
     }
 
+    /// Reports every count still held back, then flushes (the program calls it as it ends).
     fn flush(&self) {
-        let _ = std::io::stderr().flush();
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        let silent = self
+            .limiter
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .silent_held(u64::MAX);
+        let text: String = silent
+            .into_iter()
+            .map(|(site, n)| held_line(now, site, n))
+            .collect();
+        let mut stderr = std::io::stderr().lock();
+        let _ = stderr.write_all(text.as_bytes());
+        let _ = stderr.flush();
     }
 }
 
@@ -250,6 +298,32 @@ mod tests {
         // A quiet site starts a fresh window whenever it logs again.
         assert_eq!(limiter.admit(other, 5_000), Some(0));
         assert_eq!(limiter.sites.len(), 2);
+    }
+
+    #[test]
+    fn a_flood_that_falls_silent_is_still_reported_once() {
+        let mut limiter = Limiter::default();
+        let (site, other) = (("bstore_rpc::methods::block", 75), ("bstore_rpc::x", 9));
+        for _ in 0..LINES_PER_SITE + 7 {
+            limiter.admit(site, 100);
+        }
+        // Within the flood's own second nothing is reported yet; the site may still log.
+        assert_eq!(limiter.silent_held(100), []);
+        // Any line after that second carries the count, once.
+        assert_eq!(limiter.silent_held(101), [(site, 7)]);
+        assert_eq!(limiter.silent_held(102), []);
+        // The count is not reported twice: the site's own next line says 0.
+        assert_eq!(limiter.admit(site, 103), Some(0));
+        // At the end, whatever is still held back, whatever its second.
+        for _ in 0..LINES_PER_SITE + 2 {
+            limiter.admit(other, 200);
+        }
+        assert_eq!(limiter.silent_held(u64::MAX), [(other, 2)]);
+        let line = held_line(std::time::Duration::from_secs(0), site, 7);
+        assert!(
+            line.ends_with("7 more lines from bstore_rpc::methods::block:75 were held back (that site has written nothing since)\n"),
+            "{line}"
+        );
     }
 
     #[test]
