@@ -31,6 +31,7 @@
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -80,7 +81,31 @@ pub(crate) struct Chain<'a, E: KvEngine = DefaultEngine> {
     /// The confirmed unrooted slots by votes, ascending (`confirmed.rs`).
     confirmed_chain: OnceCell<Arc<[Slot]>>,
     /// Per-slot facts read during this request (at most [`MEMO_SLOTS`] slots).
-    slots: RefCell<HashMap<Slot, SlotFacts>>,
+    slots: RefCell<HashMap<Slot, SlotFacts, BuildHasherDefault<SlotHasher>>>,
+}
+
+/// Hashes a slot number with one multiplication (SipHash, the default, took more than the
+/// rest of each lookup). The slots of a request are the ledger's or a range's, never a
+/// client's chosen set, and the table holds at most [`MEMO_SLOTS`] of them.
+#[derive(Debug, Default)]
+struct SlotHasher(u64);
+
+impl Hasher for SlotHasher {
+    fn finish(&self) -> u64 {
+        // The product's high bits depend on every bit of the slot; the table indexes by the
+        // low bits, so they are rotated down.
+        self.0.rotate_left(26)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 /// What one request learned about one slot; `None`: not read yet.
@@ -117,7 +142,7 @@ impl<'a, E: KvEngine> Chain<'a, E> {
             first_available: OnceCell::new(),
             confirmed_by: OnceCell::new(),
             confirmed_chain: OnceCell::new(),
-            slots: RefCell::new(HashMap::new()),
+            slots: RefCell::new(HashMap::default()),
         }
     }
 
