@@ -103,6 +103,7 @@ fn encode_fixed<const WORDS: usize, const LIMBS: usize>(
     weights: &Weights<WORDS, LIMBS>,
     out: &mut String,
 ) {
+    const { assert!(LIMBS * 5 <= 90, "the text buffer holds 18 limbs") };
     let mut limbs = [0u64; LIMBS];
     let words = input
         .chunks_exact(4)
