@@ -22,34 +22,17 @@ impl Drop for Server {
 }
 
 fn load(addr: &str, requests: &Path, extra: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_bstore"))
-        .args(["bench", "rpc-load", "--url", &format!("http://{addr}")])
-        .arg("--requests")
-        .arg(requests)
-        .args(extra)
-        .output()
-        .expect("rpc-load runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
+    let url = format!("http://{addr}");
+    let requests = requests.to_str().expect("a UTF-8 path");
+    let mut args = vec!["bench", "rpc-load", "--url", &url, "--requests", requests];
+    args.extend_from_slice(extra);
+    serde_json::from_str(&common::bstore(&args)).expect("one JSON object")
 }
 
 #[test]
 fn rpc_load_counts_every_request_per_method_and_paces_a_fixed_rate() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/agave-history");
-    let status = Command::new("tar")
-        .arg("-xzf")
-        .arg(fixture.join("ledger.tar.gz"))
-        .arg("-C")
-        .arg(dir.path())
-        .status()
-        .expect("tar runs");
-    assert!(status.success());
-    let ledger = dir.path().join("ledger");
+    let ledger = common::agave_history_ledger(dir.path());
     let mut child = Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(["serve", "--ledger"])
         .arg(&ledger)

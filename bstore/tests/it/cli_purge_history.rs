@@ -7,8 +7,6 @@
 use crate::common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 
 use common::{bstore, history_rows, json_lines};
 
@@ -21,16 +19,7 @@ fn slot_of(cf: &str, key: &[u8]) -> u64 {
 #[test]
 fn purge_removes_the_purged_slots_history_rows_and_keeps_the_rest() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/agave-history");
-    let ok = Command::new("tar")
-        .arg("-xzf")
-        .arg(fixture.join("ledger.tar.gz"))
-        .arg("-C")
-        .arg(dir.path())
-        .status()
-        .expect("tar");
-    assert!(ok.success());
-    let ledger = dir.path().join("ledger");
+    let ledger = common::agave_history_ledger(dir.path());
     let before = history_rows(&ledger);
     let doomed = |cf: &str, key: &[u8]| (101..=102).contains(&slot_of(cf, key));
     let purged = before.keys().filter(|(cf, k)| doomed(cf, k)).count();

@@ -36,16 +36,7 @@ fn call(addr: &str, method: &str, params: Value) -> Value {
 #[test]
 fn serve_follows_an_agave_ledger_as_a_secondary_and_never_writes_it() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/agave-history");
-    let status = Command::new("tar")
-        .args(["-xzf"])
-        .arg(fixture.join("ledger.tar.gz"))
-        .arg("-C")
-        .arg(dir.path())
-        .status()
-        .expect("tar runs");
-    assert!(status.success());
-    let ledger = dir.path().join("ledger");
+    let ledger = common::agave_history_ledger(dir.path());
     let db = ledger.join("rocksdb");
     let before = snapshot(&db);
 
