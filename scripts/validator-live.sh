@@ -284,11 +284,12 @@ if l:
         rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in r.items() if isinstance(v, dict)}
         print(f"load {server}, Rust clients: {r['per_s']} req/s, p50/p99 ms {rows}")
     print(f"validator slots/s: {l['validator_slots_per_s']}")
-    fixed = l.get("fixed_rate")
-    if fixed:
-        for name in ("idle", "bstore", "validator"):
-            shown = {k: v for k, v in fixed[name].items() if k != "served"}
-            print(f"at {fixed['rate']:g} req/s, {name} serving: {shown}")
+    for key, label in (("fixed_rate", ""), ("rust_fixed_rate", ", Rust clients")):
+        fixed = l.get(key)
+        if fixed:
+            for name in ("idle", "bstore", "validator"):
+                shown = {k: v for k, v in fixed[name].items() if k != "served"}
+                print(f"at {fixed['rate']:g} req/s{label}, {name} serving: {shown}")
 EOF
 [ "$STATUS" = 0 ] && log "no difference" || log "differences or failures: see above (run directory $RUN)"
 exit "$STATUS"

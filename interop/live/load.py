@@ -27,6 +27,7 @@ usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
    getSignaturesForAddress; on a two-core machine that CPU is taken from the servers and
    the clients wait for their own turn too, which adds the same time to both servers'
    latencies. The Rust clients spend a few us, so their latencies are more the servers'.
+   With `--rate` too: the three fixed-rate windows of 3. again with the Rust clients.
 Both servers share this machine's cores with the load generator, so the numbers compare the
 two servers under the same conditions, not either alone.
 """
@@ -120,18 +121,18 @@ def run_load(url, requests, clients, seconds, max_requests, rate=None):
     return out
 
 
-def run_rust_load(binary, url, requests, clients, seconds, max_requests):
+def run_rust_load(binary, url, requests, clients, seconds, max_requests, rate=None):
     """`bstore bench rpc-load` against `url`: the same shape as `run_load`'s result, plus
-    `client_cpu_percent` (the generator's own CPU)."""
+    `client_cpu_percent` (the generator's own CPU); `rate` as in `run_load`."""
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         json.dump([[method, params] for method, params in requests], f)
         f.flush()
-        out = subprocess.run(
-            [binary, "bench", "rpc-load", "--url", url, "--requests", f.name,
-             "--clients", str(clients), "--seconds", str(seconds),
-             "--max-requests", str(max_requests)],
-            check=True, capture_output=True, text=True,
-        )
+        command = [binary, "bench", "rpc-load", "--url", url, "--requests", f.name,
+                   "--clients", str(clients), "--seconds", str(seconds),
+                   "--max-requests", str(max_requests)]
+        if rate is not None:
+            command += ["--rate", str(rate)]
+        out = subprocess.run(command, check=True, capture_output=True, text=True)
     return json.loads(out.stdout)
 
 
@@ -173,18 +174,25 @@ def clients_cpu_seconds():
     return times.children_user + times.children_system
 
 
-def fixed_rate_phase(args, requests, target):
+def fixed_rate_phase(args, requests, target, rust=False):
     """One window of `--slot-rate-seconds`: the validator's slot rate and each server's CPU
-    time, while the clients send `--rate` requests/s to `target` (None: idle)."""
+    time, while the clients (`rust`: those of `--rust-client`) send `--rate` requests/s to
+    `target` (None: idle)."""
     pids = {"validator": args.validator_pid, "bstore": args.bstore_pid}
     before = {name: cpu_seconds(pid) for name, pid in pids.items()}
     clients_before = clients_cpu_seconds()
     served = {}
 
     def load(seconds):
-        served.update(
-            run_load(target, requests, args.clients, seconds, 10**9, rate=args.rate)
-        )
+        if rust:
+            served.update(
+                run_rust_load(args.rust_client, target, requests, args.clients, seconds,
+                              10**9, rate=args.rate)
+            )
+        else:
+            served.update(
+                run_load(target, requests, args.clients, seconds, 10**9, rate=args.rate)
+            )
 
     started = time.monotonic()
     slots = slot_rate(args.validator, args.slot_rate_seconds, None if target is None else load)
@@ -265,6 +273,20 @@ def main():
         for name, phase in phases.items():
             shown = {k: v for k, v in phase.items() if k != "served"}
             print(f"load at {args.rate:g} req/s, {name} serving: {json.dumps(shown)}")
+        if args.rust_client:
+            # The same windows with the Rust clients, whose own CPU is a few percent of a
+            # core at this rate: the slot rate then shows the server's cost more than the
+            # clients'.
+            phases = {
+                "idle": fixed_rate_phase(args, requests, None, rust=True),
+                "bstore": fixed_rate_phase(args, requests, args.bstore, rust=True),
+                "validator": fixed_rate_phase(args, requests, args.validator, rust=True),
+            }
+            result["rust_fixed_rate"] = {"rate": args.rate, **phases}
+            for name, phase in phases.items():
+                shown = {k: v for k, v in phase.items() if k != "served"}
+                print(f"load at {args.rate:g} req/s, Rust clients, {name} serving: "
+                      f"{json.dumps(shown)}")
     if args.out:
         with open(args.out, "w") as f:
             json.dump(result, f, indent=1)

@@ -252,6 +252,9 @@ class Load(unittest.TestCase):
             os.chmod(fake, stat.S_IRWXU)
             requests = [("getBlock", [1, {"encoding": "json"}]), ("getSlot", [])]
             out = run_rust_load(fake, "http://127.0.0.1:1", requests, 3, 2.5, 90)
+            paced = run_rust_load(fake, "http://127.0.0.1:1", requests, 3, 2.5, 90, rate=40.0)
+        self.assertNotIn("--rate", out["argv"])
+        self.assertEqual(paced["argv"][paced["argv"].index("--rate") + 1], "40.0")
         argv = out["argv"]
         self.assertEqual(argv[:4], ["bench", "rpc-load", "--url", "http://127.0.0.1:1"])
         for flag, value in (("--clients", "3"), ("--seconds", "2.5"), ("--max-requests", "90")):
