@@ -33,7 +33,8 @@ pub(crate) struct RpcLoadArgs {
     /// Stop after this long.
     #[arg(long, default_value_t = 20.0)]
     seconds: f64,
-    /// Stop after about this many requests in all (each client sends its share).
+    /// Stop after about this many requests in all (each client sends its share; at most
+    /// 10 million, so the samples kept stay under ~320 MB).
     #[arg(long, default_value_t = 20_000)]
     max_requests: u64,
     /// Requests per second in all, each client sending on its own schedule whatever the
@@ -44,6 +45,11 @@ pub(crate) struct RpcLoadArgs {
 
 /// Most clients one run starts.
 const MAX_CLIENTS: usize = 256;
+/// Most requests one run sends (each keeps a 32-byte sample); a larger `--max-requests`
+/// is taken as this.
+const MAX_REQUESTS: u64 = 10_000_000;
+/// Lowest `--rate`: one request every 1,000 s in all.
+const MIN_RATE: f64 = 0.001;
 /// Longest run.
 const MAX_SECONDS: f64 = 3600.0;
 /// Pause after a request that got no answer, so a server that is down is not spun on.
@@ -85,10 +91,10 @@ pub(crate) fn run(args: &RpcLoadArgs) -> Result<(), Box<dyn std::error::Error>> 
         return Err(format!("--seconds must be above 0 and at most {MAX_SECONDS}").into());
     }
     let period = match args.rate {
-        Some(r) if r > 0.0 && r.is_finite() => {
+        Some(r) if r >= MIN_RATE && r.is_finite() => {
             Some(Duration::from_secs_f64(args.clients as f64 / r))
         }
-        Some(r) => return Err(format!("--rate {r}: must be above 0").into()),
+        Some(r) => return Err(format!("--rate {r}: must be at least {MIN_RATE}").into()),
         None => None,
     };
     let endpoint = Endpoint::parse(&args.url)?;
@@ -100,8 +106,8 @@ pub(crate) fn run(args: &RpcLoadArgs) -> Result<(), Box<dyn std::error::Error>> 
     let cpu_before = cpu_seconds();
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(args.seconds);
-    let budget = (args.max_requests / args.clients as u64).max(1);
-    let samples: Vec<Sample> = thread::scope(|scope| {
+    let budget = (args.max_requests.min(MAX_REQUESTS) / args.clients as u64).max(1);
+    let per_client: Vec<thread::Result<Vec<Sample>>> = thread::scope(|scope| {
         let workers: Vec<_> = (0..args.clients)
             .map(|k| {
                 let plan = Plan {
@@ -115,11 +121,12 @@ pub(crate) fn run(args: &RpcLoadArgs) -> Result<(), Box<dyn std::error::Error>> 
                 scope.spawn(move || client(&plan))
             })
             .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
+        workers.into_iter().map(|w| w.join()).collect()
     });
+    let mut samples = Vec::new();
+    for part in per_client {
+        samples.extend(part.map_err(|_| "a client thread panicked")?);
+    }
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds().zip(cpu_before).map(|(a, b)| a - b);
     let out = report(&methods, &samples, wall, cpu);
@@ -171,6 +178,9 @@ fn client(plan: &Plan<'_>) -> Vec<Sample> {
     while Instant::now() < plan.deadline && (samples.len() as u64) < plan.budget {
         if let Some(period) = plan.period {
             let due = start + period.mul_f64(samples.len() as f64);
+            if due >= plan.deadline {
+                break;
+            }
             if let Some(wait) = due.checked_duration_since(Instant::now()) {
                 thread::sleep(wait);
             }
