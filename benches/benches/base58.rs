@@ -9,10 +9,10 @@ use criterion::{Criterion, Throughput, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use bstore_rpc::bench_base58::{encode, encode_by_division};
+use bstore_rpc::bench_base58::Base58;
 
-/// One way to append a value's base58 text.
-type Encoder = fn(&[u8], &mut String);
+/// One way to append a value's base58 text (with the writer's reusable working memory).
+type Encoder = fn(&mut Base58, &[u8], &mut String);
 
 fn values(len: usize) -> Vec<Vec<u8>> {
     let mut rng = ChaCha8Rng::seed_from_u64(58);
@@ -32,18 +32,19 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Elements(inputs.len() as u64));
         let mut out = String::with_capacity(inputs.len() * 90);
         let paths: [(&str, Encoder); 3] = [
-            ("fixed", encode),
-            ("by_division", encode_by_division),
-            ("bs58_crate", |v, out| {
+            ("fixed", Base58::encode),
+            ("by_division", Base58::encode_by_division),
+            ("bs58_crate", |_, v, out| {
                 out.push_str(&bs58::encode(v).into_string())
             }),
         ];
         for (name, path) in paths {
             group.bench_function(name, |b| {
+                let mut writer = Base58::default();
                 b.iter(|| {
                     out.clear();
                     for v in &inputs {
-                        path(v, &mut out);
+                        path(&mut writer, v, &mut out);
                     }
                     out.len()
                 })

@@ -64,13 +64,19 @@ pub use transport::server::RpcServer;
 #[cfg(feature = "server")]
 #[doc(hidden)]
 pub mod bench_base58 {
-    /// Appends the base58 text of `bytes` to `out` as the encoders do.
-    pub fn encode(bytes: &[u8], out: &mut String) {
-        crate::encode::base58_into(bytes, out, false);
-    }
+    /// A base58 writer with reusable working memory, as each JSON answer has one.
+    #[derive(Debug, Default)]
+    pub struct Base58(crate::encode::Base58Bench);
 
-    /// The same text by the any-length path (repeated division by 58^5).
-    pub fn encode_by_division(bytes: &[u8], out: &mut String) {
-        crate::encode::base58_into(bytes, out, true);
+    impl Base58 {
+        /// Appends the base58 text of `bytes` to `out` as the encoders do.
+        pub fn encode(&mut self, bytes: &[u8], out: &mut String) {
+            self.0.encode(bytes, out, false);
+        }
+
+        /// The same text by the any-length path (repeated division by 58^5).
+        pub fn encode_by_division(&mut self, bytes: &[u8], out: &mut String) {
+            self.0.encode(bytes, out, true);
+        }
     }
 }
