@@ -26,7 +26,8 @@ usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
    A Python client spends ~130 us of CPU per request, more than either server spends on a
    getSignaturesForAddress; on a two-core machine that CPU is taken from the servers and
    the clients wait for their own turn too, which adds the same time to both servers'
-   latencies. The Rust clients spend a few us, so their latencies are more the servers'.
+   latencies. The Rust clients spend 30-50 us (most of it the kernel's loopback work, which
+   the sender pays), so their latencies are more the servers'.
    With `--rate` too: the three fixed-rate windows of 3. again with the Rust clients.
 Both servers share this machine's cores with the load generator, so the numbers compare the
 two servers under the same conditions, not either alone.
