@@ -1,6 +1,6 @@
 //! `bstore bench rpc-load`: a JSON-RPC load generator for loopback comparisons of two
 //! servers (bstore's and a validator's own RPC) on the same request list. Each client is a
-//! thread with its own keep-alive connection (`http_client.rs`) sending the list round-robin
+//! thread with its own keep-alive connection (`bstore_testkit::http::KeepAlive`) sending the list round-robin
 //! from its own offset, as fast as answers come or at a fixed rate; the output is one JSON
 //! object in the shape `interop/live/load.py` reports (per method count, errors, p50 / p99
 //! ms, mean bytes) plus the generator's own CPU use.
@@ -10,6 +10,7 @@
 //! is taken from the servers being measured. This generator spends 30–50 µs, most of it the
 //! kernel's loopback work, which the sender pays.
 
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{Map, Value, json};
 
-use crate::http_client::{Connection, Endpoint};
+use bstore_testkit::http::KeepAlive;
 
 /// Arguments of `bstore bench rpc-load`.
 #[derive(Debug, Args)]
@@ -81,6 +82,42 @@ struct Plan<'a> {
     deadline: Instant,
     budget: u64,
     period: Option<Duration>,
+}
+
+/// How long a connect, read or write may wait.
+const IO_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One `http://host:port[/path]` endpoint.
+#[derive(Debug, Clone)]
+struct Endpoint {
+    addr: SocketAddr,
+    path: String,
+}
+
+impl Endpoint {
+    /// Parses `url` (plain `http://` only) and resolves its host.
+    fn parse(url: &str) -> Result<Self, String> {
+        let rest = url
+            .strip_prefix("http://")
+            .ok_or_else(|| format!("{url}: only http:// URLs are served here"))?;
+        let (host, path) = match rest.find('/') {
+            Some(i) => (&rest[..i], &rest[i..]),
+            None => (rest, "/"),
+        };
+        let addr = host
+            .to_socket_addrs()
+            .map_err(|e| format!("{url}: {e}"))?
+            .next()
+            .ok_or_else(|| format!("{url}: the host resolves to no address"))?;
+        Ok(Self {
+            addr,
+            path: path.to_string(),
+        })
+    }
+
+    fn connect(&self) -> Result<KeepAlive, bstore_testkit::TestkitError> {
+        Ok(KeepAlive::connect_with_timeout(self.addr, IO_TIMEOUT)?.with_path(&self.path))
+    }
 }
 
 /// Runs `bstore bench rpc-load`.
@@ -172,7 +209,8 @@ fn request_list(text: &str) -> Result<RequestList, String> {
 
 /// One client's loop: its own connection, from its own offset in the list.
 fn client(plan: &Plan<'_>) -> Vec<Sample> {
-    let mut connection = Connection::new(plan.endpoint.clone(), Duration::from_secs(30));
+    // Connected at the first request (a refused connect is a failed request, as any other).
+    let mut connection: Option<KeepAlive> = None;
     let mut samples = Vec::new();
     let start = Instant::now();
     let mut i = plan.offset;
@@ -191,7 +229,13 @@ fn client(plan: &Plan<'_>) -> Vec<Sample> {
         };
         i += 1;
         let sent = Instant::now();
-        let outcome = connection.post(body);
+        let outcome = match &mut connection {
+            Some(c) => c.post_answer(body),
+            None => plan
+                .endpoint
+                .connect()
+                .and_then(|c| connection.insert(c).post_answer(body)),
+        };
         let ms = sent.elapsed().as_secs_f64() * 1e3;
         let (failed, bytes) = match &outcome {
             // Error objects are short and come first; a result may say "error" deep inside.
@@ -305,6 +349,15 @@ mod tests {
         for bad in ["{}", "[]", "[[1, 2]]", r#"[["getSlot"]]"#, "not json"] {
             assert!(request_list(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn only_plain_http_urls() {
+        assert!(Endpoint::parse("https://127.0.0.1:1").is_err());
+        let e = Endpoint::parse("http://127.0.0.1:8899").expect("a URL");
+        assert_eq!((e.addr.port(), e.path.as_str()), (8899, "/"));
+        let e = Endpoint::parse("http://127.0.0.1:8899/rpc").expect("a URL");
+        assert_eq!(e.path, "/rpc");
     }
 
     #[test]

@@ -17,7 +17,6 @@ mod cmd_replay;
 mod cmd_serve;
 mod cmd_shreds;
 mod cmd_soak;
-mod http_client;
 mod ledger_tool;
 mod open_args;
 mod purge;

@@ -25,6 +25,10 @@ pub enum TestkitError {
         /// The socket's error.
         source: std::io::Error,
     },
+    /// A server's answer this client does not read (a bad head, a size over the bounds, a
+    /// body cut short): why.
+    #[error("http: {0}")]
+    HttpAnswer(String),
     /// A thread or service of the run went away: which, and what happened.
     #[error("pipeline: {0}")]
     Stopped(&'static str),

@@ -8,7 +8,8 @@
 //! - [`contention`]: the controls the pipeline's readers run under so they do not starve
 //!   replay (a permit gate and a lower thread priority).
 //! - [`floor`]: the fetch benchmarks' floor (the reads of a fetch and one copy, no checks).
-//! - [`http`]: a keep-alive JSON-RPC client for the RPC benchmarks and load tools.
+//! - [`http`]: a keep-alive JSON-RPC client for the RPC benchmarks and load tools
+//!   (`bstore bench rpc-load`), every size a server states bounded before it is read.
 //!
 //! Production admission is the RPC server's fetch workers (`bstore_rpc`), not these: see
 //! `docs/admission.md` in the repository.
