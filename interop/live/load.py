@@ -34,6 +34,7 @@ two servers under the same conditions, not either alone.
 """
 
 import argparse
+import functools
 import json
 import multiprocessing
 import os
@@ -184,16 +185,10 @@ def fixed_rate_phase(args, requests, target, rust=False):
     clients_before = clients_cpu_seconds()
     served = {}
 
+    run = functools.partial(run_rust_load, args.rust_client) if rust else run_load
+
     def load(seconds):
-        if rust:
-            served.update(
-                run_rust_load(args.rust_client, target, requests, args.clients, seconds,
-                              10**9, rate=args.rate)
-            )
-        else:
-            served.update(
-                run_load(target, requests, args.clients, seconds, 10**9, rate=args.rate)
-            )
+        served.update(run(target, requests, args.clients, seconds, 10**9, rate=args.rate))
 
     started = time.monotonic()
     slots = slot_rate(args.validator, args.slot_rate_seconds, None if target is None else load)
@@ -265,28 +260,23 @@ def main():
         f"while the validator's own RPC is loaded {own}"
     )
     if args.rate > 0:
-        phases = {
-            "idle": fixed_rate_phase(args, requests, None),
-            "bstore": fixed_rate_phase(args, requests, args.bstore),
-            "validator": fixed_rate_phase(args, requests, args.validator),
-        }
-        result["fixed_rate"] = {"rate": args.rate, **phases}
-        for name, phase in phases.items():
-            shown = {k: v for k, v in phase.items() if k != "served"}
-            print(f"load at {args.rate:g} req/s, {name} serving: {json.dumps(shown)}")
+        # The windows with the Python clients, then (with --rust-client) the same with the
+        # Rust clients, whose own CPU is under 2% of a core at this rate: the slot rate then
+        # shows the server's cost more than the clients'.
+        kinds = [("fixed_rate", False, "")]
         if args.rust_client:
-            # The same windows with the Rust clients, whose own CPU is a few percent of a
-            # core at this rate: the slot rate then shows the server's cost more than the
-            # clients'.
+            kinds.append(("rust_fixed_rate", True, ", Rust clients"))
+        for key, rust, label in kinds:
             phases = {
-                "idle": fixed_rate_phase(args, requests, None, rust=True),
-                "bstore": fixed_rate_phase(args, requests, args.bstore, rust=True),
-                "validator": fixed_rate_phase(args, requests, args.validator, rust=True),
+                name: fixed_rate_phase(args, requests, target, rust=rust)
+                for name, target in (
+                    ("idle", None), ("bstore", args.bstore), ("validator", args.validator)
+                )
             }
-            result["rust_fixed_rate"] = {"rate": args.rate, **phases}
+            result[key] = {"rate": args.rate, **phases}
             for name, phase in phases.items():
                 shown = {k: v for k, v in phase.items() if k != "served"}
-                print(f"load at {args.rate:g} req/s, Rust clients, {name} serving: "
+                print(f"load at {args.rate:g} req/s{label}, {name} serving: "
                       f"{json.dumps(shown)}")
     if args.out:
         with open(args.out, "w") as f:
