@@ -7,7 +7,10 @@
 # again on the real testnet slot 417955322 (320 data shreds). Prints each side's median and
 # its ratio to Agave's. The tool links glibc's malloc while bstore links mimalloc and Agave's
 # validator runs jemalloc, so Agave is also timed with jemalloc preloaded (`agave-jemalloc`,
-# Debian's libjemalloc2) and the ratios are given against both.
+# Debian's libjemalloc2) and the ratios are given against both. Agave 4.4's tool needs no
+# preload: its `agave-jemalloc` dependency links jemalloc as the process's own `malloc`
+# (exported, unprefixed), so its plain row is already jemalloc's, and a second jemalloc
+# preloaded beside it crashes the process; that side is then skipped.
 #
 #   scripts/bench-insert-agave.sh [SLOTS] [DATA] [ROUNDS]          (default 200 64 7)
 #
@@ -20,7 +23,7 @@ source "$(dirname "$0")/lib/setup.sh"
 cd "$REPO"
 SLOTS="${1:-200}"; DATA="${2:-64}"; ROUNDS="${3:-7}"
 
-ensure_apt jq libjemalloc2
+ensure_apt jq libjemalloc2 binutils
 JEMALLOC="$(ls /usr/lib/*/libjemalloc.so.2 | head -n1)"
 require_testdata
 if [ -n "${BSTORE_AGAVE_TOOL:-}" ]; then
@@ -28,6 +31,14 @@ if [ -n "${BSTORE_AGAVE_TOOL:-}" ]; then
 else
     build_agave_tool
     TOOL="$AGAVE_TOOL"
+fi
+# Does the tool export its own malloc (Agave 4.4's jemalloc)?
+SIDES="agave agave-jemalloc bstore bstore-skip"
+OWN_MALLOC=""
+if nm -D --defined-only "$TOOL" | grep -qE ' T malloc$'; then
+    OWN_MALLOC=1
+    SIDES="agave bstore bstore-skip"
+    log "the Agave tool links its own malloc (jemalloc): no preloaded side"
 fi
 cargo build --release -p bstore
 BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
@@ -42,8 +53,10 @@ bench() {
     local name="$1" file="$2"
     for round in $(seq 1 "$ROUNDS"); do
         "$TOOL" insert-bench --ledger-dir "$WORK/a" --rounds 1 "$file" >>"$WORK/$name.agave.jsonl"
-        LD_PRELOAD="$JEMALLOC" "$TOOL" insert-bench --ledger-dir "$WORK/j" --rounds 1 "$file" \
-            >>"$WORK/$name.agave-jemalloc.jsonl"
+        if [ -z "$OWN_MALLOC" ]; then
+            LD_PRELOAD="$JEMALLOC" "$TOOL" insert-bench --ledger-dir "$WORK/j" --rounds 1 "$file" \
+                >>"$WORK/$name.agave-jemalloc.jsonl"
+        fi
         "$BSTORE" bench insert --ledger-dir "$WORK/b" --rounds 1 "$file" \
             >>"$WORK/$name.bstore.jsonl"
         "$BSTORE" bench insert --ledger-dir "$WORK/c" --rounds 1 --skip-merkle-check "$file" \
@@ -55,11 +68,11 @@ report() {
     local name="$1" shreds agave agave_j
     shreds=$(jq -s '.[0].shreds' "$WORK/$name.agave.jsonl")
     agave=$(med "$name.agave")
-    agave_j=$(med "$name.agave-jemalloc")
+    if [ -n "$OWN_MALLOC" ]; then agave_j="$agave"; else agave_j=$(med "$name.agave-jemalloc"); fi
     printf '\n%s: %s shreds, Agave %s, median of %s rounds\n' "$name" "$shreds" \
         "$(jq -r -s '.[0].agave' "$WORK/$name.agave.jsonl")" "$ROUNDS"
     printf '  %-16s %10s %12s %8s %16s\n' side total "per shred" "/ Agave" "/ Agave+jemalloc"
-    for side in agave agave-jemalloc bstore bstore-skip; do
+    for side in $SIDES; do
         awk -v s="$side" -v t="$(med "$name.$side")" -v n="$shreds" -v a="$agave" -v j="$agave_j" \
             'BEGIN { printf "  %-16s %7.1f ms %9.2f us %7.2fx %15.2fx\n", s, t / 1e6, t / n / 1e3, t / a, t / j }'
     done

@@ -107,3 +107,21 @@ pub fn shreds_vec(made: impl Iterator<Item = Shred>) -> Vec<Shred> {
 pub fn shreds_vec(made: Vec<Shred>) -> Vec<Shred> {
     made
 }
+
+/// Agave 4.4's replay read of a whole slot, `get_slot_entry_views_with_shred_info(slot, 0,
+/// false)`: entries whose transactions are unsanitized views over the data sets' bytes
+/// (block markers dropped). Returns the entry count. Agave 4.2 and 4.3 have no such read.
+#[cfg(feature = "agave44")]
+pub fn slot_entry_views(blockstore: &Blockstore, slot: u64) -> crate::error::Result<usize> {
+    use crate::error::Context;
+    let (entries, _, _) = blockstore
+        .get_slot_entry_views_with_shred_info(slot, 0, false)
+        .context(format!("Agave view fetch of slot {slot}"))?;
+    Ok(entries.len())
+}
+#[cfg(not(feature = "agave44"))]
+pub fn slot_entry_views(_blockstore: &Blockstore, _slot: u64) -> crate::error::Result<usize> {
+    Err(crate::error::Error::new(
+        "entry views (get_slot_entry_views_with_shred_info) exist from Agave 4.4 on",
+    ))
+}

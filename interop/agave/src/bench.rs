@@ -1,11 +1,15 @@
-//! `fetch-bench`: Agave's own full-slot fetch, `get_slot_entries_with_shred_info(slot, 0,
-//! false)`, timed per slot, so bstore's fetch can be compared with Agave's on one ledger.
+//! `fetch-bench`: Agave's own full-slot fetch timed per slot, so bstore's fetch can be
+//! compared with Agave's on one ledger: owned entries (`get_slot_entries_with_shred_info(slot,
+//! 0, false)`, RPC's and replay's read before 4.4), or with `--views` the read Agave 4.4's
+//! replay makes (`get_slot_entry_views_with_shred_info`: transactions as unsanitized views
+//! over the data sets' bytes).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use bstore_interop_protocol::FetchBench;
 
+use crate::agave_api;
 use crate::error::{Context, Error, Result};
 use crate::open::{self, Access};
 use crate::select::SlotRange;
@@ -17,6 +21,8 @@ pub struct BenchArgs {
     pub slots: SlotRange,
     pub rounds: usize,
     pub access: Access,
+    /// Agave 4.4's entry views instead of owned entries.
+    pub views: bool,
 }
 
 pub fn run(args: &BenchArgs) -> Result<FetchBench> {
@@ -34,11 +40,16 @@ pub fn run(args: &BenchArgs) -> Result<FetchBench> {
         entries_per_round = 0;
         for &slot in &slots {
             let started = Instant::now();
-            let (entries, _, _) = blockstore
-                .get_slot_entries_with_shred_info(slot, 0, false)
-                .context(format!("Agave fetch of slot {slot}"))?;
+            let entries = if args.views {
+                agave_api::slot_entry_views(&blockstore, slot)?
+            } else {
+                let (entries, _, _) = blockstore
+                    .get_slot_entries_with_shred_info(slot, 0, false)
+                    .context(format!("Agave fetch of slot {slot}"))?;
+                entries.len()
+            };
             times.push(started.elapsed().as_nanos() as u64);
-            entries_per_round += entries.len();
+            entries_per_round += entries;
         }
         all.extend_from_slice(&times);
         rounds.push(median(&mut times));

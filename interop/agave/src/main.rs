@@ -129,7 +129,8 @@ enum Command {
         #[arg(required = true)]
         slots: Vec<u64>,
     },
-    /// Times Agave's `get_slot_entries_with_shred_info(slot, 0, false)` per slot.
+    /// Times Agave's `get_slot_entries_with_shred_info(slot, 0, false)` per slot, or with
+    /// --views (Agave 4.4 on) its replay's `get_slot_entry_views_with_shred_info`.
     FetchBench {
         #[arg(long)]
         ledger: PathBuf,
@@ -140,6 +141,9 @@ enum Command {
         rounds: usize,
         #[arg(long, value_enum, default_value_t = Access::ReadOnly)]
         access: Access,
+        /// Entry views (transactions as unsanitized views), as Agave 4.4's replay reads.
+        #[arg(long)]
+        views: bool,
     },
     /// Agave's shred insert (parse + `insert_shreds`, calls of --batch shreds) timed on a
     /// fresh ledger under --ledger-dir per round; twin of `bstore bench insert`.
@@ -323,11 +327,13 @@ fn run(command: Command) -> Result<serde_json::Value> {
             slots,
             rounds,
             access,
+            views,
         } => emit(bench::run(&bench::BenchArgs {
             ledger,
             slots,
             rounds,
             access,
+            views,
         })),
         Command::InsertBench {
             ledger_dir,
