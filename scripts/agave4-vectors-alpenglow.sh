@@ -31,8 +31,8 @@ case "${BSTORE_AGAVE_BLOCK_VERSION:-4.2}" in
 esac
 TARGET="${BSTORE_AGAVE4_BLOCK_TARGET:-$DEFAULT_TARGET}"
 
-(cd "$REPO/interop/$TOOL" &&
-    CARGO_TARGET_DIR="$TARGET" nice -n 10 cargo +nightly build --release --locked --ignore-rust-version)
+source "$REPO/scripts/lib/setup.sh"
+agave_workspace_build "$REPO/interop/$TOOL" "$TARGET" 10
 
 if [ "${1:-}" = "--write" ]; then
     mkdir -p "$(dirname "$VECTORS")"

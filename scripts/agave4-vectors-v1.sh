@@ -10,7 +10,8 @@ TOOL="$REPO/interop/agave4-tx"
 OUT="$REPO/testdata/agave4/v1_transactions.json"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR_TOOL:-$HOME/.cache/bstore/target-v1-tool}"
 
-(cd "$TOOL" && nice -n 10 cargo +nightly build --release --locked --ignore-rust-version)
+source "$REPO/scripts/lib/setup.sh"
+agave_workspace_build "$TOOL" "$CARGO_TARGET_DIR" 10
 BIN="$CARGO_TARGET_DIR/release/agave4-tx"
 if [ "${1:-}" = "--write" ]; then
     mkdir -p "$(dirname "$OUT")"

@@ -17,6 +17,7 @@ mod cmd_replay;
 mod cmd_serve;
 mod cmd_shreds;
 mod cmd_soak;
+mod cpu_check;
 mod ledger_tool;
 mod open_args;
 mod purge;
@@ -70,6 +71,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     stderr_log::init();
+    if let Err(e) = cpu_check::check() {
+        eprintln!("bstore: {e}");
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Command::Shreds(args) => cmd_shreds::run(args),
         Command::Metrics(args) => cmd_metrics::run(args),

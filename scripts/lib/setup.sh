@@ -38,6 +38,16 @@ require_testdata() {
     fi
 }
 
+# agave_workspace_build DIR TARGET [NICE]: builds the separate cargo workspace DIR (one of
+# the tools on Agave's crates under interop/: release, locked, the nightly) into TARGET.
+# From outside the repository, because cargo reads .cargo/config.toml from the directory it
+# starts in and its parents: the repository's (RocksDB built with SSE4.2 and PCLMULQDQ for
+# bstore) must not reach Agave's build, which stays as Agave builds its releases.
+agave_workspace_build() {
+    (cd / && CARGO_TARGET_DIR="$2" nice -n "${3:-0}" cargo +nightly build \
+        --manifest-path "$1/Cargo.toml" --release --locked --ignore-rust-version)
+}
+
 # Builds agave-interop (release, locked, the nightly) for BSTORE_AGAVE_VERSION: 4.2 (the
 # default, interop/agave), 4.3 (interop/agave43) or 4.4 (interop/agave44); both later ones
 # build crates.io's rocksdb patched by scripts/agave-rocksdb-patch.sh. Into
@@ -61,8 +71,7 @@ build_agave_tool() {
     log "building agave-interop from $tool_dir (release, locked) into $target"
     local started took
     started=$(date +%s)
-    (cd "$REPO/$tool_dir" &&
-        CARGO_TARGET_DIR="$target" cargo +nightly build --release --locked --ignore-rust-version)
+    agave_workspace_build "$REPO/$tool_dir" "$target"
     took=$(($(date +%s) - started))
     log "agave-interop build took $((took / 60)) min $((took % 60)) s"
     AGAVE_TOOL="$target/release/agave-interop"
