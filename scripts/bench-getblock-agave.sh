@@ -8,18 +8,23 @@
 #
 #   scripts/bench-getblock-agave.sh [SLOTS] [SHREDS_PER_SLOT] [ROUNDS]   (default 8 1200 5)
 #
-# Needs the Agave tool (built here like scripts/interop-agave.sh; first build ~60 min).
+#   BSTORE_AGAVE_TOOL     a built agave-interop to use as is (nothing is built for Agave)
+#   BSTORE_AGAVE_VERSION  otherwise: 4.2 (default), 4.3 or 4.4, built incrementally as
+#                         scripts/interop-agave.sh does (first build ~60 min)
+#   BSTORE_AGAVE_TARGET   the tool's target dir (defaults as in scripts/interop-agave.sh)
 set -euo pipefail
 source "$(dirname "$0")/lib/setup.sh"
 cd "$REPO"
 SLOTS="${1:-8}"; SHREDS="${2:-1200}"; ROUNDS="${3:-5}"
 
 ensure_apt libclang-dev pkg-config libssl-dev make g++ jq
-AGAVE_TARGET="${BSTORE_AGAVE_TARGET:-$HOME/.cache/bstore/target-agave4}"
-(cd interop/agave &&
-    CARGO_TARGET_DIR="$AGAVE_TARGET" cargo +nightly build --release --locked --ignore-rust-version)
+if [ -n "${BSTORE_AGAVE_TOOL:-}" ]; then
+    TOOL="$BSTORE_AGAVE_TOOL"
+else
+    build_agave_tool
+    TOOL="$AGAVE_TOOL"
+fi
 cargo build --release -p bstore
-TOOL="$AGAVE_TARGET/release/agave-interop"
 BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
 
 WORK="$(mktemp -d)"
@@ -35,6 +40,7 @@ for round in $(seq 1 "$ROUNDS"); do
         --rounds 1 >>"$WORK/bstore.jsonl"
 done
 med() { jq -s "map(.$2) | sort | .[length/2|floor]" "$WORK/$1.jsonl"; }
+printf 'Agave: %s; median of %s rounds\n' "$TOOL" "$ROUNDS"
 printf '%-22s %12s %12s %8s\n' "per block (median)" "Agave" "bstore" "ratio"
 for field in fetch_median_ns encode_json_median_ns encode_base64_median_ns; do
     a=$(med agave "$field"); b=$(med bstore "$field")

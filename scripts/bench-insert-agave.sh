@@ -18,6 +18,8 @@
 #   BSTORE_AGAVE_VERSION  otherwise: 4.2 (default), 4.3 or 4.4, built incrementally as
 #                         scripts/interop-agave.sh does (first build ~60 min)
 #   BSTORE_AGAVE_TARGET   the tool's target dir (defaults as in scripts/interop-agave.sh)
+#   BSTORE_BASELINE       another bstore binary (an earlier build) timed in the same
+#                         alternation, side `bstore-baseline`
 set -euo pipefail
 source "$(dirname "$0")/lib/setup.sh"
 cd "$REPO"
@@ -40,6 +42,7 @@ if nm -D --defined-only "$TOOL" | grep -qE ' T malloc$'; then
     SIDES="agave bstore bstore-skip"
     log "the Agave tool links its own malloc (jemalloc): no preloaded side"
 fi
+[ -z "${BSTORE_BASELINE:-}" ] || SIDES="$SIDES bstore-baseline"
 cargo build --release -p bstore
 BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
 
@@ -61,6 +64,10 @@ bench() {
             >>"$WORK/$name.bstore.jsonl"
         "$BSTORE" bench insert --ledger-dir "$WORK/c" --rounds 1 --skip-merkle-check "$file" \
             >>"$WORK/$name.bstore-skip.jsonl"
+        if [ -n "${BSTORE_BASELINE:-}" ]; then
+            "$BSTORE_BASELINE" bench insert --ledger-dir "$WORK/d" --rounds 1 "$file" \
+                >>"$WORK/$name.bstore-baseline.jsonl"
+        fi
     done
 }
 med() { jq -s 'map(.median_ns) | sort | .[length/2|floor]' "$WORK/$1.jsonl"; }
