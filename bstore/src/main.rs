@@ -31,7 +31,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Owned entry decoding allocates per transaction; mimalloc makes that ~40% cheaper than
-/// glibc's malloc (see BENCHMARKS.md, `fetch`). Validators run a fast allocator too.
+/// glibc's malloc (see BENCHMARKS.md, `fetch`). Validators run a fast allocator too. Built
+/// with mimalloc's `override` feature (the workspace's Cargo.toml), it is also the process's
+/// `malloc`, which RocksDB's C++ allocations use.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
