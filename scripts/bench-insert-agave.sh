@@ -34,10 +34,11 @@ else
     build_agave_tool
     TOOL="$AGAVE_TOOL"
 fi
-# Does the tool export its own malloc (Agave 4.4's jemalloc)?
+# Does the tool export its own malloc (Agave 4.4's jemalloc)? (grep reads all of nm's
+# output: with -q, nm's SIGPIPE would fail the pipeline under pipefail.)
 SIDES="agave agave-jemalloc bstore bstore-skip"
 OWN_MALLOC=""
-if nm -D --defined-only "$TOOL" | grep -qE ' T malloc$'; then
+if nm -D --defined-only "$TOOL" | grep -E ' T malloc$' >/dev/null; then
     OWN_MALLOC=1
     SIDES="agave bstore bstore-skip"
     log "the Agave tool links its own malloc (jemalloc): no preloaded side"
