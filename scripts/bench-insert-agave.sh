@@ -5,12 +5,13 @@
 # `insert_shreds(shreds, is_trusted = false)`) and `bstore bench insert` (with and without its
 # Merkle-root check), each into a fresh ledger per round, calls of 1,024 shreds. The same
 # again on the real testnet slot 417955322 (320 data shreds). Prints each side's median and
-# its ratio to Agave's. The tool links glibc's malloc while bstore links mimalloc and Agave's
-# validator runs jemalloc, so Agave is also timed with jemalloc preloaded (`agave-jemalloc`,
-# Debian's libjemalloc2) and the ratios are given against both. Agave 4.4's tool needs no
-# preload: its `agave-jemalloc` dependency links jemalloc as the process's own `malloc`
-# (exported, unprefixed), so its plain row is already jemalloc's, and a second jemalloc
-# preloaded beside it crashes the process; that side is then skipped.
+# its ratio to Agave's. The 4.2 and 4.3 tools link glibc's malloc while bstore links mimalloc
+# (as the process's malloc, RocksDB's included) and Agave's validator runs jemalloc, so Agave
+# is also timed with jemalloc preloaded (`agave-jemalloc`, Debian's libjemalloc2) and the
+# ratios are given against both. Agave 4.4's tool needs no preload: its `agave-jemalloc`
+# dependency links jemalloc as the process's own `malloc` (exported, unprefixed), so its
+# plain row is already jemalloc's, and a second jemalloc preloaded beside it crashes the
+# process; that side is then skipped.
 #
 #   scripts/bench-insert-agave.sh [SLOTS] [DATA] [ROUNDS]          (default 200 64 7)
 #
