@@ -1,9 +1,9 @@
 //! `bstore bench rpc-load`: a JSON-RPC load generator for loopback comparisons of two
 //! servers (bstore's and a validator's own RPC) on the same request list. Each client is a
-//! thread with its own keep-alive connection (`bstore_testkit::http::KeepAlive`) sending the list round-robin
-//! from its own offset, as fast as answers come or at a fixed rate; the output is one JSON
-//! object in the shape `interop/live/load.py` reports (per method count, errors, p50 / p99
-//! ms, mean bytes) plus the generator's own CPU use.
+//! thread with its own keep-alive connection (`bstore_testkit::http::KeepAlive`) sending the
+//! list round-robin from its own offset, as fast as answers come or at a fixed rate; the
+//! output is one JSON object in the shape `interop/live/load.py` reports (per method count,
+//! errors, p50 / p99 ms, mean bytes) plus the generator's own CPU use.
 //!
 //! Why it exists: the Python clients of `load.py` spend ~130 µs of CPU per request, more than
 //! either server spends on a `getSignaturesForAddress`, and on a two-core machine that time

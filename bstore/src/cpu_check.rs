@@ -8,9 +8,28 @@
 /// build script); `None` when the variable was not set, as in a build outside this tree.
 const CXXFLAGS: Option<&str> = option_env!("CXXFLAGS_x86_64_unknown_linux_gnu");
 
-/// The features the flags above make RocksDB require: `(compiler flag, CPU feature)`.
+/// A CPU feature RocksDB requires when compiled with `flag`.
 #[cfg(target_arch = "x86_64")]
-const REQUIRED: [(&str, &str); 2] = [("-msse4.2", "sse4.2"), ("-mpclmul", "pclmulqdq")];
+struct Required {
+    flag: &'static str,
+    feature: &'static str,
+    present: fn() -> bool,
+}
+
+/// The features the flags above can make RocksDB require.
+#[cfg(target_arch = "x86_64")]
+const REQUIRED: [Required; 2] = [
+    Required {
+        flag: "-msse4.2",
+        feature: "sse4.2",
+        present: || std::arch::is_x86_feature_detected!("sse4.2"),
+    },
+    Required {
+        flag: "-mpclmul",
+        feature: "pclmulqdq",
+        present: || std::arch::is_x86_feature_detected!("pclmulqdq"),
+    },
+];
 
 /// `Err` names every feature the build requires and this CPU lacks.
 pub(crate) fn check() -> Result<(), String> {
@@ -19,9 +38,9 @@ pub(crate) fn check() -> Result<(), String> {
         let flags = CXXFLAGS.unwrap_or_default();
         let missing: Vec<&str> = REQUIRED
             .iter()
-            .filter(|(flag, _)| flags.split_whitespace().any(|f| f == *flag))
-            .filter(|(_, feature)| !has_feature(feature))
-            .map(|(_, feature)| *feature)
+            .filter(|r| flags.split_whitespace().any(|f| f == r.flag))
+            .filter(|r| !(r.present)())
+            .map(|r| r.feature)
             .collect();
         if !missing.is_empty() {
             return Err(format!(
@@ -33,15 +52,6 @@ pub(crate) fn check() -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-#[cfg(target_arch = "x86_64")]
-fn has_feature(feature: &str) -> bool {
-    match feature {
-        "sse4.2" => std::arch::is_x86_feature_detected!("sse4.2"),
-        "pclmulqdq" => std::arch::is_x86_feature_detected!("pclmulqdq"),
-        _ => false,
-    }
 }
 
 #[cfg(test)]
@@ -59,10 +69,11 @@ mod tests {
     fn the_tree_builds_rocksdb_with_the_crc_instructions() {
         // The repository's .cargo/config.toml reaches this crate's compile (and RocksDB's).
         let flags = CXXFLAGS.unwrap_or_default();
-        for (flag, _) in REQUIRED {
+        for r in REQUIRED {
             assert!(
-                flags.split_whitespace().any(|f| f == flag),
-                "{flag} not in {flags:?}"
+                flags.split_whitespace().any(|f| f == r.flag),
+                "{} not in {flags:?}",
+                r.flag
             );
         }
     }
