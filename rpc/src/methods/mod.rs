@@ -30,6 +30,7 @@ pub(crate) mod budget;
 mod chain;
 mod history;
 mod inline;
+mod job_queue;
 mod node;
 mod record_block;
 mod signatures;

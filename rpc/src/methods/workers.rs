@@ -9,22 +9,31 @@ use std::thread::JoinHandle;
 
 use bstore_ledger::fetch::FetchBuffer;
 use bstore_ledger::store::{Blockstore, DefaultEngine, KvEngine};
-use crossbeam_channel::{Sender, TrySendError};
 use tokio::sync::oneshot;
 
+use super::job_queue::{JobQueue, PushError};
 use crate::error::RpcError;
 
 type Job<E> = Box<dyn FnOnce(&Blockstore<E>, &mut FetchBuffer) + Send>;
 
 /// The worker pool. Dropping it closes the queue; queued jobs still run, then the threads
 /// exit and are joined.
-#[derive(Debug)]
 pub(crate) struct FetchWorkers<E: KvEngine + 'static = DefaultEngine> {
-    queue: Option<Sender<Job<E>>>,
+    queue: Arc<JobQueue<Job<E>>>,
     threads: Vec<JoinHandle<()>>,
     /// Jobs admitted and not yet finished (queued + running).
     in_flight: Arc<AtomicUsize>,
     limit: usize,
+}
+
+impl<E: KvEngine + 'static> std::fmt::Debug for FetchWorkers<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FetchWorkers")
+            .field("threads", &self.threads.len())
+            .field("in_flight", &self.in_flight.load(Ordering::Relaxed))
+            .field("limit", &self.limit)
+            .finish()
+    }
 }
 
 /// Decrements the in-flight count when a job ends, whether it returned or panicked.
@@ -45,27 +54,37 @@ impl<E: KvEngine + 'static> FetchWorkers<E> {
         queued: usize,
     ) -> Result<Self, RpcError> {
         let workers = workers.max(1);
-        // Admission is by the in-flight count (at most `workers + queued`), so the channel
+        // Admission is by the in-flight count (at most `workers + queued`), so the queue
         // can hold every admitted job: a worker that has just answered but not yet returned
-        // to `recv` never makes an admitted request look busy.
-        let (tx, rx) = crossbeam_channel::bounded::<Job<E>>(workers + queued);
+        // to `pop` never makes an admitted request look busy.
+        let queue = Arc::new(JobQueue::<Job<E>>::new(workers + queued));
         let mut threads = Vec::with_capacity(workers);
         for i in 0..workers {
-            let rx = rx.clone();
+            let jobs = Arc::clone(&queue);
             let store = Arc::clone(&store);
-            let thread = std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("{name}{i:02}"))
                 .spawn(move || {
                     let mut buf = FetchBuffer::new();
-                    for job in rx {
+                    while let Some(job) = jobs.pop() {
                         job(&store, &mut buf);
                     }
-                })
-                .map_err(|source| RpcError::Io { source })?;
-            threads.push(thread);
+                });
+            match spawned {
+                Ok(thread) => threads.push(thread),
+                Err(source) => {
+                    // The workers already started must not wait forever on a queue no one
+                    // will close.
+                    queue.close();
+                    for t in threads {
+                        let _ = t.join();
+                    }
+                    return Err(RpcError::Io { source });
+                }
+            }
         }
         Ok(Self {
-            queue: Some(tx),
+            queue,
             threads,
             in_flight: Arc::new(AtomicUsize::new(0)),
             limit: workers + queued,
@@ -79,9 +98,6 @@ impl<E: KvEngine + 'static> FetchWorkers<E> {
         T: Send + 'static,
         F: FnOnce(&Blockstore<E>, &mut FetchBuffer) -> Result<T, RpcError> + Send + 'static,
     {
-        let queue = self.queue.as_ref().ok_or_else(|| RpcError::Internal {
-            reason: "fetch workers are shut down".into(),
-        })?;
         let (tx, rx) = oneshot::channel();
         let admitted = self.in_flight.fetch_add(1, Ordering::AcqRel);
         let guard = InFlight(Arc::clone(&self.in_flight));
@@ -99,9 +115,9 @@ impl<E: KvEngine + 'static> FetchWorkers<E> {
             // The receiver is gone when the client hung up: nothing to tell.
             let _ = tx.send(result);
         });
-        match queue.try_send(job) {
+        match self.queue.try_push(job) {
             Ok(()) => {}
-            Err(TrySendError::Full(job)) => {
+            Err(PushError::Full(job)) => {
                 // Unreachable while capacity == limit; refuse rather than block if it were.
                 drop(job);
                 return Err(RpcError::Busy {
@@ -109,9 +125,9 @@ impl<E: KvEngine + 'static> FetchWorkers<E> {
                     limit: self.limit,
                 });
             }
-            Err(TrySendError::Disconnected(_)) => {
+            Err(PushError::Closed(_)) => {
                 return Err(RpcError::Internal {
-                    reason: "fetch workers are gone".into(),
+                    reason: "fetch workers are shut down".into(),
                 });
             }
         }
@@ -123,7 +139,7 @@ impl<E: KvEngine + 'static> FetchWorkers<E> {
 
 impl<E: KvEngine + 'static> Drop for FetchWorkers<E> {
     fn drop(&mut self) {
-        self.queue = None;
+        self.queue.close();
         for t in self.threads.drain(..) {
             let _ = t.join();
         }
