@@ -3,6 +3,7 @@
 //! runs more fetches than there are workers, and is refused (`RpcError::Busy`) instead of
 //! queued without bound.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
@@ -67,7 +68,14 @@ impl<E: KvEngine + 'static> FetchWorkers<E> {
                 .spawn(move || {
                     let mut buf = FetchBuffer::new();
                     while let Some(job) = jobs.pop() {
-                        job(&store, &mut buf);
+                        let ran = panic::catch_unwind(AssertUnwindSafe(|| job(&store, &mut buf)));
+                        if ran.is_err() {
+                            // The job's answer channel went with it (its caller gets an
+                            // internal error) and the buffer may be half-filled: start
+                            // over with a fresh one. The worker keeps serving, so a
+                            // panicking request never leaves the queue without workers.
+                            buf = FetchBuffer::new();
+                        }
                     }
                 });
             match spawned {
@@ -170,6 +178,30 @@ mod tests {
                 .map(|r| r.recv_timeout(Duration::from_secs(10)));
             Ok(1)
         }
+    }
+
+    #[test]
+    fn a_panicking_job_fails_its_request_and_the_worker_keeps_serving() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store =
+            Arc::new(Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open ledger"));
+        let workers = FetchWorkers::new(store, "bstoreTestWorker", 1, 1).expect("workers");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        rt.block_on(async {
+            let failed = workers
+                .run(|_, _| -> Result<u32, RpcError> { panic!("a bug in one request") })
+                .await;
+            assert!(
+                matches!(&failed, Err(RpcError::Internal { reason }) if reason.contains("panicked")),
+                "{failed:?}"
+            );
+            for round in 0..3 {
+                let answer = workers.run(move |_, _| Ok(round)).await;
+                assert_eq!(answer.expect("the one worker still serves"), round);
+            }
+        });
     }
 
     #[test]
