@@ -180,15 +180,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_panicking_job_fails_its_request_and_the_worker_keeps_serving() {
+    /// A pool of one worker and one queue slot over an empty ledger (kept in the returned
+    /// directory), and a runtime to await it on.
+    fn one_worker_one_slot() -> (tempfile::TempDir, FetchWorkers, tokio::runtime::Runtime) {
         let dir = tempfile::tempdir().expect("tempdir");
         let store =
             Arc::new(Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open ledger"));
         let workers = FetchWorkers::new(store, "bstoreTestWorker", 1, 1).expect("workers");
         let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
             .build()
             .expect("runtime");
+        (dir, workers, rt)
+    }
+
+    #[test]
+    fn a_panicking_job_fails_its_request_and_the_worker_keeps_serving() {
+        let (_dir, workers, rt) = one_worker_one_slot();
         rt.block_on(async {
             let failed = workers
                 .run(|_, _| -> Result<u32, RpcError> { panic!("a bug in one request") })
@@ -198,7 +206,13 @@ mod tests {
                 "{failed:?}"
             );
             for round in 0..3 {
-                let answer = workers.run(move |_, _| Ok(round)).await;
+                // A pool without a live worker would never answer: bounded, so it fails.
+                let answer = tokio::time::timeout(
+                    Duration::from_secs(10),
+                    workers.run(move |_, _| Ok(round)),
+                )
+                .await
+                .expect("answered within 10 s");
                 assert_eq!(answer.expect("the one worker still serves"), round);
             }
         });
@@ -206,14 +220,7 @@ mod tests {
 
     #[test]
     fn overload_is_refused_not_queued() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let store =
-            Arc::new(Blockstore::open(dir.path(), AccessMode::ReadWrite).expect("open ledger"));
-        let workers = FetchWorkers::new(store, "bstoreTestWorker", 1, 1).expect("workers");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .expect("runtime");
+        let (_dir, workers, rt) = one_worker_one_slot();
         let (started_tx, started_rx) = mpsc::channel::<()>();
         let (release_tx, release_rx) = mpsc::channel::<()>();
         let release: Gate = Arc::new(Mutex::new(release_rx));
