@@ -127,7 +127,8 @@ for side in "${SIDES[@]}"; do
     TRACER=$!
     sleep 0.5
     load --rate "$RATE" --seconds "$SECONDS_EACH" --max-requests 10000000 >"$WORK/out.json"
-    kill -INT "$TRACER"; wait "$TRACER" 2>/dev/null || true
+    # TERM, not INT: a non-interactive shell starts background jobs with SIGINT ignored.
+    kill -TERM "$TRACER"; wait "$TRACER" 2>/dev/null || true
     N=$(jq .requests "$WORK/out.json")
     echo "$side: system calls per request (strace -c, $N requests; at least 0.01):"
     awk -v n="$N" '$NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ && $NF != "total" {
