@@ -100,22 +100,12 @@ fn missing_column(column: &'static str) -> LedgerError {
     LedgerError::ColumnNotOpen { column }
 }
 
-/// RocksDB's table options for every known column family, in its options-string syntax.
-///
-/// `max_auto_readahead_size=0`: no implicit readahead on iterators. RocksDB's scan asks
-/// the kernel to read ahead (`readahead(2)`) each time it crosses its window, before it
-/// looks in the block cache, so a scan of blocks already cached still makes the calls: a
-/// full-slot fetch on a live ledger (a test validator's slot is 192 data shreds of 1,203
-/// bytes) made about nine of them, ~2.5% of `bstore serve`'s CPU at 400 requests/s. A
-/// scan of blocks not in memory still gets the kernel's own readahead on sequential reads.
-const TABLE_OPTIONS: &str = "block_based_table_factory={max_auto_readahead_size=0}";
-
-fn cf_options(compression: Compression) -> std::result::Result<Options, rocksdb::Error> {
+fn cf_options(compression: Compression) -> Options {
     let mut opts = Options::default();
     if compression == Compression::None {
         opts.set_compression_type(DBCompressionType::None);
     }
-    opts.get_options_from_string(TABLE_OPTIONS)
+    opts
 }
 
 /// Whether a MANIFEST probe fails on a damaged live file or only lists it.
@@ -185,7 +175,7 @@ impl RocksEngine {
             if mode == AccessMode::ReadWrite || existing.iter().any(|e| e == family.name) {
                 descriptors.push(ColumnFamilyDescriptor::new(
                     family.name,
-                    cf_options(family.compression).map_err(open_error)?,
+                    cf_options(family.compression),
                 ));
             }
         }
@@ -615,9 +605,10 @@ pub(crate) mod tests {
         );
     }
 
-    /// The newest OPTIONS file RocksDB wrote for a fresh read-write open: the options it
-    /// runs with.
-    fn options_file_of_a_fresh_open() -> String {
+    /// The database-wide options of a read-write open are the ones RocksDB runs with (as
+    /// its OPTIONS file records them), the file writers' buffer bound among them.
+    #[test]
+    fn read_write_open_runs_with_the_space_and_writer_options() {
         let dir = tempfile::tempdir().expect("tempdir");
         drop(RocksEngine::open(dir.path(), AccessMode::ReadWrite).expect("open"));
         let options_file = std::fs::read_dir(dir.path().join(ROCKSDB_DIR))
@@ -629,48 +620,7 @@ pub(crate) mod tests {
             })
             .max()
             .expect("an OPTIONS file");
-        std::fs::read_to_string(options_file).expect("read")
-    }
-
-    /// The lines of the OPTIONS file's section `[{kind} "{family}"]`.
-    fn section<'t>(text: &'t str, kind: &str, family: &str) -> Vec<&'t str> {
-        let header = format!("[{kind} \"{family}\"]");
-        text.lines()
-            .skip_while(|l| l.trim() != header)
-            .skip(1)
-            .take_while(|l| !l.trim_start().starts_with('['))
-            .map(str::trim)
-            .collect()
-    }
-
-    /// Every known family runs without RocksDB's implicit iterator readahead, and the
-    /// options string that turns it off keeps the rest (shred families uncompressed).
-    #[test]
-    fn every_known_family_runs_without_implicit_readahead() {
-        let text = options_file_of_a_fresh_open();
-        for family in &columns::FAMILIES {
-            let table = section(&text, "TableOptions/BlockBasedTable", family.name);
-            assert!(
-                table.contains(&"max_auto_readahead_size=0"),
-                "{}: {table:?}",
-                family.name
-            );
-            let cf = section(&text, "CFOptions", family.name);
-            let uncompressed = cf.contains(&"compression=kNoCompression");
-            assert_eq!(
-                uncompressed,
-                family.compression == Compression::None,
-                "{}: {cf:?}",
-                family.name
-            );
-        }
-    }
-
-    /// The database-wide options of a read-write open are the ones RocksDB runs with (as
-    /// its OPTIONS file records them), the file writers' buffer bound among them.
-    #[test]
-    fn read_write_open_runs_with_the_space_and_writer_options() {
-        let text = options_file_of_a_fresh_open();
+        let text = std::fs::read_to_string(options_file).expect("read");
         for want in [
             format!(
                 "writable_file_max_buffer_size={}",
