@@ -24,7 +24,7 @@ ROUNDS="${2:-6}"; RATE="${3:-400}"; SECONDS_EACH="${4:-15}"
 [ -d "$RUN/ledger/rocksdb" ] && [ -f "$RUN/workload.json" ] ||
     { echo "$RUN has no ledger/rocksdb or workload.json (validator-live.sh --keep)" >&2; exit 2; }
 
-ensure_apt libclang-dev pkg-config libssl-dev make g++ jq curl
+ensure_apt libclang-dev pkg-config libssl-dev make g++ jq
 cargo build --release -p bstore
 BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
 SIDES=(current)
@@ -54,12 +54,9 @@ start() {
     "$(binary "$1")" serve --ledger "$RUN/ledger" --secondary-path "$WORK/secondary" \
         --rpc-addr "127.0.0.1:$PORT" >"$WORK/serve-$1.log" 2>&1 &
     SERVER=$!
-    for _ in $(seq 1 150); do
-        curl -s -o /dev/null -H 'content-type: application/json' \
-            -d '{"jsonrpc":"2.0","id":1,"method":"getSlot"}' "$URL" && break
-        kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/serve-$1.log" >&2; exit 1; }
-        sleep 0.2
-    done
+    (cd interop/live && PYTHONDONTWRITEBYTECODE=1 python3 -c \
+        "import rpc; rpc.wait_until_serving(rpc.Client('$URL'), 60)") ||
+        { cat "$WORK/serve-$1.log" >&2; exit 1; }
     load --seconds 3 --max-requests 3000 >/dev/null
 }
 stop() { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""; }
