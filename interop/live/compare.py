@@ -166,6 +166,25 @@ def block_requests(slot):
     yield ("getBlockTime", [slot])
 
 
+def versioned_block_requests(record, asked):
+    """For each recorded v0 or v1 transaction whose slot is `asked`: its block without
+    maxSupportedTransactionVersion in every encoding (refused alike), and for v1 with 1,
+    every encoding and detail."""
+    for tx in record["transactions"]:
+        if tx["version"] == "legacy" or tx.get("slot") is None or not asked(tx["slot"]):
+            continue
+        for encoding in ENCODINGS:
+            yield ("getBlock", [tx["slot"], {"encoding": encoding}])
+            if tx["version"] == 1:
+                for details in DETAILS:
+                    config = {
+                        "encoding": encoding,
+                        "transactionDetails": details,
+                        "maxSupportedTransactionVersion": 1,
+                    }
+                    yield ("getBlock", [tx["slot"], config])
+
+
 def transaction_requests(record):
     for tx in record["transactions"]:
         signature = tx["signature"]
@@ -256,18 +275,7 @@ def compare_all(args, record, cmp):
     if len(blocks) > 10:
         cmp.check("getBlocksWithLimit", [blocks[len(blocks) // 2], 5, {"commitment": "finalized"}])
     requests = [r for slot in range(start, finalized + 1) for r in block_requests(slot)]
-    for tx in record["transactions"]:
-        if tx["version"] != "legacy" and tx.get("slot") is not None and tx["slot"] <= finalized:
-            for encoding in ENCODINGS:
-                requests.append(("getBlock", [tx["slot"], {"encoding": encoding}]))
-                if tx["version"] == 1:
-                    for details in DETAILS:
-                        config = {
-                            "encoding": encoding,
-                            "transactionDetails": details,
-                            "maxSupportedTransactionVersion": 1,
-                        }
-                        requests.append(("getBlock", [tx["slot"], config]))
+    requests.extend(versioned_block_requests(record, lambda slot: slot <= finalized))
     requests.extend(transaction_requests(record))
     cmp.check_all(requests)
     compare_addresses(cmp, record)

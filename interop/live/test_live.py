@@ -198,6 +198,46 @@ class Comparer(unittest.TestCase):
         self.assertEqual(len(cmp.differences), 1)
 
 
+class Record(unittest.TestCase):
+    def test_ranges_parse_sorted_and_must_not_touch(self):
+        from record import parse_ranges
+
+        self.assertEqual(parse_ranges("57-60,4-25,81"), [(4, 25), (57, 60), (81, 81)])
+        with self.assertRaises(ValueError):
+            parse_ranges("4-25,26-30")
+
+    def test_answers_are_kept_in_the_compared_form(self):
+        from record import Recorder
+
+        stub = Stub(
+            lambda m, params: {"result": {"context": {"slot": 9, "apiVersion": "4.4.0"}, "value": [1]}}
+            if m == "getSignatureStatuses"
+            else {"error": {"code": -32009, "message": "skipped"}}
+        )
+        try:
+            rec = Recorder(stub.url)
+            rec.check("getSignatureStatuses", [["s"]])
+            rec.check("getBlock", [3])
+            rec.client.close()
+        finally:
+            stub.close()
+        self.assertEqual(
+            rec.requests,
+            [
+                {
+                    "method": "getSignatureStatuses",
+                    "params": [["s"]],
+                    "answer": {"result": {"context_keys": ["apiVersion", "slot"], "value": [1]}},
+                },
+                {
+                    "method": "getBlock",
+                    "params": [3],
+                    "answer": {"error": {"code": -32009, "message": "skipped"}},
+                },
+            ],
+        )
+
+
 class Load(unittest.TestCase):
     def test_every_client_counts_and_the_budget_holds(self):
         from load import run_load

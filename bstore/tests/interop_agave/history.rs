@@ -5,12 +5,7 @@
 //! (`rpc/tests/it/common/agave_diff.rs`; CI runs it on the committed copy in
 //! `fixtures/agave-history`).
 
-use std::net::SocketAddr;
-use std::sync::Arc;
-
 use bstore_interop_protocol::{HistorySummary, Purged};
-use bstore_ledger::store::{AccessMode, Blockstore};
-use bstore_rpc::{RpcConfig, RpcServer};
 
 use super::{agave, s};
 
@@ -29,13 +24,7 @@ fn history_answers_equal_agaves_on_a_fresh_agave_ledger() {
         serde_json::from_slice(&std::fs::read(&out).expect("expected.json"))
             .expect("the answers as the tool writes them");
 
-    let store =
-        Blockstore::open(&ledger, AccessMode::ReadOnly).expect("bstore opens Agave's ledger");
-    let config = RpcConfig {
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        ..RpcConfig::default()
-    };
-    let server = RpcServer::start(Arc::new(store), config).expect("server starts");
+    let server = agave_diff::serve_read_only(&ledger);
     let addr = server.local_addr().to_string();
     agave_diff::assert_all_equal(&expected, |method, params| {
         super::common::rpc_call(&addr, method, params)

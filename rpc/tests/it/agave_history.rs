@@ -9,58 +9,16 @@
 
 use crate::common;
 
-use std::net::SocketAddr;
-use std::path::Path;
-use std::process::Command;
-use std::sync::Arc;
-
-use bstore_ledger::store::{AccessMode, Blockstore};
-use bstore_rpc::{RpcConfig, RpcServer};
 use serde_json::json;
 
 use crate::agave_diff;
 
-fn fixture(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/agave-history")
-        .join(name)
-}
-
-/// Runs `program args`, failing the test with its stderr.
-fn run(program: &str, args: &[&str]) -> Vec<u8> {
-    let out = Command::new(program).args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "{program} {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 #[test]
 fn every_history_answer_equals_agaves() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let tar = fixture("ledger.tar.gz");
-    run(
-        "tar",
-        &[
-            "-xzf",
-            tar.to_str().expect("path"),
-            "-C",
-            dir.path().to_str().expect("path"),
-        ],
-    );
-    let expected_gz = fixture("expected.json.gz");
+    let dir = common::fixtures::unpack_ledger("agave-history");
     let expected: agave_diff::Recording =
-        serde_json::from_slice(&run("gzip", &["-dc", expected_gz.to_str().expect("path")]))
-            .expect("expected.json as the tool wrote it");
-
-    let store = Blockstore::open(&dir.path().join("ledger"), AccessMode::ReadOnly).expect("opens");
-    let config = RpcConfig {
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        ..RpcConfig::default()
-    };
-    let server = RpcServer::start(Arc::new(store), config).expect("server starts");
+        common::fixtures::gzipped_json("agave-history", "expected.json.gz");
+    let server = agave_diff::serve_read_only(&dir.path().join("ledger"));
     let addr = server.local_addr();
     agave_diff::assert_all_equal(&expected, |method, params| {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});

@@ -4,6 +4,7 @@
 #[path = "common/agave_diff.rs"]
 mod agave_diff;
 mod agave_history;
+mod agave_live;
 mod archive_fallback;
 mod bounded_work;
 mod client_python;

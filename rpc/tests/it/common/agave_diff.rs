@@ -7,7 +7,13 @@
 //! `transactionIndex` and `commissionBps` themselves. The recording is read as the tool
 //! wrote it (`bstore_interop_protocol::HistoryAnswers`).
 
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
 use bstore_interop_protocol::{Answer, HistoryAnswers};
+use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_rpc::{RpcConfig, RpcServer};
 use serde_json::{Map, Value, json};
 
 /// The recording as the tool wrote it, with Agave's answers as JSON.
@@ -134,8 +140,18 @@ pub(super) fn run(
     (cases.len(), mismatches)
 }
 
+/// A bstore server on 127.0.0.1 over the ledger at `ledger`, opened read-only.
+pub(super) fn serve_read_only(ledger: &Path) -> RpcServer {
+    let store = Blockstore::open(ledger, AccessMode::ReadOnly).expect("opens");
+    let config = RpcConfig {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        ..RpcConfig::default()
+    };
+    RpcServer::start(Arc::new(store), config).expect("server starts")
+}
+
 /// The path and values of the first place two JSON values differ.
-fn first_difference(want: &Value, have: &Value, path: &str) -> String {
+pub(super) fn first_difference(want: &Value, have: &Value, path: &str) -> String {
     match (want, have) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in a {

@@ -21,6 +21,7 @@ use bstore_ledger::{Hash, Slot};
 use bstore_rpc::{RpcConfig, RpcServer};
 
 pub(crate) mod clients;
+pub(crate) mod fixtures;
 use serde_json::{Value, json};
 
 pub(crate) const TESTNET_SLOT: u64 = 417_955_322;
