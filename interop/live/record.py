@@ -19,6 +19,7 @@ the slot methods, statuses without searchTransactionHistory, getBlocks across a 
 import argparse
 import json
 import sys
+import time
 
 import compare
 import jsondiff
@@ -57,12 +58,29 @@ class Recorder:
             self.check(method, params)
 
 
+def wait_until_finalized(client, slot, seconds):
+    """Waits until the validator serves `slot` as a finalized block: a restarted validator
+    answers "Block not available" for every old slot until it has a finalized root again."""
+    deadline = time.monotonic() + seconds
+    while True:
+        config = {"transactionDetails": "none", "maxSupportedTransactionVersion": 1}
+        answer = client.call("getBlock", [slot, config])
+        if "result" in answer:
+            return
+        if time.monotonic() > deadline:
+            sys.exit(f"record.py: slot {slot} not served within {seconds} s: {answer}")
+        time.sleep(0.5)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--validator", required=True)
     parser.add_argument("--record", required=True, help="workload.py's JSON record")
     parser.add_argument("--slots", required=True, help="kept slot ranges: 4-25,57-60")
     parser.add_argument("--out", required=True)
+    parser.add_argument(
+        "--wait", type=float, default=300.0, help="seconds to wait for the slots to be served"
+    )
     args = parser.parse_args()
     with open(args.record) as f:
         record = json.load(f)
@@ -77,6 +95,7 @@ def main():
 
     rec = Recorder(args.validator)
     version = rec.client.result("getVersion")
+    wait_until_finalized(rec.client, max(asked), args.wait)
     rec.check_all(r for slot in sorted(asked) for r in compare.block_requests(slot))
     rec.check_all(compare.versioned_block_requests(record, lambda slot: slot in asked))
     rec.check_all(compare.transaction_requests(record))

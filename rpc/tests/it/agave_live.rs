@@ -1,8 +1,9 @@
 //! bstore answers as a live Agave 4.4.0 validator did, on that validator's own ledger: the
-//! ledger in `fixtures/agave-live/` is a slice of one `scripts/validator-live.sh` run's
-//! (blocks the validator produced and executed: transfers, failures, memos, SPL Token and
-//! Token-2022, a lookup table with v0 transactions, a v1 transaction, stake, voting and
-//! staking rewards), and `answers.json.gz` holds the validator's own RPC answers to every
+//! ledgers in `fixtures/agave-live/` (Alpenglow off) and `fixtures/agave-live-alpenglow/`
+//! are slices of `scripts/validator-live.sh` runs' (blocks the validator produced and
+//! executed: transfers, failures, memos, SPL Token and Token-2022, a lookup table with v0
+//! transactions, a v1 transaction, stake; an epoch boundary's rewards: voting and staking
+//! with Alpenglow off, Alpenglow's `VATDebit` with it on), and each `answers.json.gz` holds the validator's own RPC answers to every
 //! question `interop/live/record.py` asks about those slots (see the README there). Every
 //! answer of a bstore server over the slice must equal the validator's, compared as
 //! `interop/live/jsondiff.py` compares them: the `result` value for value (for an
@@ -70,8 +71,18 @@ fn results(recording: &Recording, method: &str) -> usize {
 
 #[test]
 fn every_answer_equals_the_live_validators() {
-    let dir = common::fixtures::unpack_ledger("agave-live");
-    let recording: Recording = common::fixtures::gzipped_json("agave-live", "answers.json.gz");
+    check_fixture("agave-live");
+}
+
+#[test]
+fn every_answer_equals_the_live_alpenglow_validators() {
+    check_fixture("agave-live-alpenglow");
+}
+
+/// Serves `fixtures/FIXTURE`'s ledger slice and requires every recorded answer.
+fn check_fixture(fixture: &str) {
+    let dir = common::fixtures::unpack_ledger(fixture);
+    let recording: Recording = common::fixtures::gzipped_json(fixture, "answers.json.gz");
     assert_eq!(recording.validator["solana-core"], "4.4.0");
     // A recording of nothing but errors would prove little: the methods the slice is for
     // must have real answers.
