@@ -287,9 +287,12 @@ if l:
     for key, label in (("fixed_rate", ""), ("rust_fixed_rate", ", Rust clients")):
         fixed = l.get(key)
         if fixed:
-            for name in ("idle", "bstore", "validator"):
-                shown = {k: v for k, v in fixed[name].items() if k != "served"}
-                print(f"at {fixed['rate']:g} req/s{label}, {name} serving: {shown}")
+            for name in ("idle", "bstore", "validator", "idle_after"):
+                if name in fixed:
+                    shown = {k: v for k, v in fixed[name].items() if k != "served"}
+                    print(f"at {fixed['rate']:g} req/s{label}, {name} serving: {shown}")
+            if "slot_rate" in fixed:
+                print(f"at {fixed['rate']:g} req/s{label}, slot rate: {fixed['slot_rate']}")
 EOF
 [ "$STATUS" = 0 ] && log "no difference" || log "differences or failures: see above (run directory $RUN)"
 exit "$STATUS"

@@ -205,6 +205,24 @@ def fixed_rate_phase(args, requests, target, rust=False):
     return out
 
 
+def slot_rate_changes(phases):
+    """The validator's slot rate in each loaded window against the mean of the idle windows
+    before and after it (percent), and how far the idle rate drifted between the two."""
+    before = phases["idle"]["validator_slots_per_s"]
+    after = phases["idle_after"]["validator_slots_per_s"]
+    idle = (before + after) / 2
+
+    def percent(value, base):
+        return round(100.0 * (value - base) / base, 1) if base else None
+
+    return {
+        "idle_mean": round(idle, 3),
+        "idle_drift_percent": percent(after, before),
+        "bstore_percent": percent(phases["bstore"]["validator_slots_per_s"], idle),
+        "validator_percent": percent(phases["validator"]["validator_slots_per_s"], idle),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--validator", required=True)
@@ -266,18 +284,26 @@ def main():
         kinds = [("fixed_rate", False, "")]
         if args.rust_client:
             kinds.append(("rust_fixed_rate", True, ", Rust clients"))
+        # An idle window before and after the two loaded ones: the slot rate drifts on its
+        # own (the ledger and the accounts grow), and each loaded window is compared with
+        # the mean of the two, the drift reported beside.
         for key, rust, label in kinds:
             phases = {
                 name: fixed_rate_phase(args, requests, target, rust=rust)
                 for name, target in (
-                    ("idle", None), ("bstore", args.bstore), ("validator", args.validator)
+                    ("idle", None),
+                    ("bstore", args.bstore),
+                    ("validator", args.validator),
+                    ("idle_after", None),
                 )
             }
-            result[key] = {"rate": args.rate, **phases}
+            result[key] = {"rate": args.rate, **phases, "slot_rate": slot_rate_changes(phases)}
             for name, phase in phases.items():
                 shown = {k: v for k, v in phase.items() if k != "served"}
                 print(f"load at {args.rate:g} req/s{label}, {name} serving: "
                       f"{json.dumps(shown)}")
+            print(f"load at {args.rate:g} req/s{label}, slot rate: "
+                  f"{json.dumps(result[key]['slot_rate'])}")
     if args.out:
         with open(args.out, "w") as f:
             json.dump(result, f, indent=1)

@@ -301,6 +301,21 @@ class Load(unittest.TestCase):
             self.assertEqual(argv[argv.index(flag) + 1], value)
         self.assertEqual(out["list"], [["getBlock", [1, {"encoding": "json"}]], ["getSlot", []]])
 
+    def test_slot_rate_changes_against_the_mean_of_both_idle_windows(self):
+        from load import slot_rate_changes
+
+        rates = {"idle": 4.4, "bstore": 4.0, "validator": 3.6, "idle_after": 4.0}
+        phases = {name: {"validator_slots_per_s": rate} for name, rate in rates.items()}
+        self.assertEqual(
+            slot_rate_changes(phases),
+            {
+                "idle_mean": 4.2,
+                "idle_drift_percent": -9.1,
+                "bstore_percent": -4.8,
+                "validator_percent": -14.3,
+            },
+        )
+
     def test_cpu_seconds_of_this_process_grow_with_work(self):
         import os
 
