@@ -284,9 +284,9 @@ def main():
         kinds = [("fixed_rate", False, "")]
         if args.rust_client:
             kinds.append(("rust_fixed_rate", True, ", Rust clients"))
-        # An idle window before and after the two loaded ones: the slot rate drifts on its
-        # own (the ledger and the accounts grow), and each loaded window is compared with
-        # the mean of the two, the drift reported beside.
+        # An idle window before and after the two loaded ones: the idle slot rate itself
+        # moves by a few percent within minutes, so each loaded window is compared with the
+        # mean of the two, the drift reported beside.
         for key, rust, label in kinds:
             phases = {
                 name: fixed_rate_phase(args, requests, target, rust=rust)
