@@ -49,12 +49,7 @@ PORT=18899
     <"$WORK/validator.stdin" >"$WORK/validator.out" 2>"$WORK/validator.log" &
 VALIDATOR=$!
 exec 9>"$WORK/validator.stdin"
-for _ in $(seq 1 600); do
-    grep -q '^ready ' "$WORK/validator.out" && break
-    kill -0 "$VALIDATOR" 2>/dev/null || { tail -20 "$WORK/validator.log" >&2; exit 1; }
-    sleep 0.5
-done
-grep -q '^ready ' "$WORK/validator.out" || { echo "the validator was not ready in 300 s" >&2; exit 1; }
+wait_validator_ready "$WORK/validator.out" "$VALIDATOR" "$WORK/validator.log"
 
 log "its answers about slots $SLOTS"
 PYTHONDONTWRITEBYTECODE=1 python3 interop/live/record.py --validator "http://127.0.0.1:$PORT" \

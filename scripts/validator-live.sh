@@ -98,21 +98,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Waits up to 300 s for the validator's `ready` line; exits when it dies first.
-wait_validator_ready() {
-    for _ in $(seq 1 600); do
-        grep -q '^ready ' "$RUN/validator.out" 2>/dev/null && return 0
-        kill -0 "$VALIDATOR_PID" 2>/dev/null || {
-            tail -20 "$RUN/validator.log" >&2
-            echo "the validator (pid $VALIDATOR_PID) exited before it was ready" >&2
-            exit 1
-        }
-        sleep 0.5
-    done
-    echo "the validator was not ready within 300 s" >&2
-    exit 1
-}
-
 # The validator stops when its stdin closes: it reads a FIFO this script holds open on
 # fd 9, so it also stops if this script dies without running its trap.
 mkfifo "$RUN/validator.stdin"
@@ -126,7 +111,7 @@ log "starting the validator (ledger $LEDGER, RPC $VALIDATOR_URL${ALPENGLOW:+, Al
     <"$RUN/validator.stdin" >"$RUN/validator.out" 2>"$RUN/validator.log" &
 VALIDATOR_PID=$!
 exec 9>"$RUN/validator.stdin"
-wait_validator_ready
+wait_validator_ready "$RUN/validator.out" "$VALIDATOR_PID" "$RUN/validator.log"
 log "validator ready: $(grep -m1 '^ready ' "$RUN/validator.out")"
 
 # "${LEDGER_READ_ONLY[@]}" COMMAND...: runs COMMAND (exec'd: $! is its pid) in its own
@@ -226,7 +211,7 @@ python3 "$LIVE/restart.py" down --bstore "$BSTORE_URL" --out "$RUN/restart-down.
 "$BSTORE_AGAVE_TOOL" validator --ledger "$LEDGER" --rpc-port "$PORT" --resume \
     <"$RUN/validator.stdin" >"$RUN/validator.out" 2>>"$RUN/validator.log" &
 VALIDATOR_PID=$!
-wait_validator_ready
+wait_validator_ready "$RUN/validator.out" "$VALIDATOR_PID" "$RUN/validator.log"
 python3 "$LIVE/restart.py" up --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
     --down "$RUN/restart-down.json" --out "$RUN/restart-up.json" || STATUS=1
 log "comparison after the restart"

@@ -8,6 +8,24 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 log() { printf '\n== %s\n' "$*" >&2; }
 
+# wait_validator_ready OUT PID LOG: waits up to 300 s for the differential tool's
+# `validator` command (process PID) to print its `ready <url>` line into OUT; exits, with
+# the tail of its stderr LOG, when it dies first or is not ready in time.
+wait_validator_ready() {
+    local out="$1" pid="$2" err="$3"
+    for _ in $(seq 1 600); do
+        grep -q '^ready ' "$out" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || {
+            tail -20 "$err" >&2
+            echo "the validator (pid $pid) exited before it was ready" >&2
+            exit 1
+        }
+        sleep 0.5
+    done
+    echo "the validator was not ready within 300 s" >&2
+    exit 1
+}
+
 # ensure_apt PKG... : installs the Debian packages that are missing.
 ensure_apt() {
     local missing=()
