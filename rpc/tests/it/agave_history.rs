@@ -9,8 +9,6 @@
 
 use crate::common;
 
-use serde_json::json;
-
 use crate::agave_diff;
 
 #[test]
@@ -21,10 +19,7 @@ fn every_history_answer_equals_agaves() {
     let server = agave_diff::serve_read_only(&dir.path().join("ledger"));
     let addr = server.local_addr();
     agave_diff::assert_all_equal(&expected, |method, params| {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        let (status, text) = common::post(addr, body.to_string().as_bytes());
-        assert_eq!(status, 200, "{method}: {text}");
-        serde_json::from_str(&text).expect("response is JSON")
+        common::call(addr, method, params)
     });
     server.stop().expect("clean stop");
 }

@@ -102,12 +102,7 @@ fn check_fixture(fixture: &str) {
     let mut checked: BTreeMap<&str, usize> = BTreeMap::new();
     let mut differences = Vec::new();
     for r in &recording.requests {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": r.method, "params": r.params});
-        let (status, text) = common::post(addr, body.to_string().as_bytes());
-        let ours = match serde_json::from_str::<Value>(&text) {
-            Ok(response) if status == 200 => comparable(&response),
-            _ => json!({ "http": status, "body": text }),
-        };
+        let ours = comparable(&common::call(addr, &r.method, r.params.clone()));
         *checked.entry(&r.method).or_default() += 1;
         if ours != r.answer {
             differences.push(format!(

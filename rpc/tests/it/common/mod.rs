@@ -291,6 +291,15 @@ pub(crate) fn fill_ledger<E: KvEngine>(store: &Blockstore<E>) -> Vec<ExpectedBlo
     blocks
 }
 
+/// One JSON-RPC call to the server at `addr`, answered with HTTP 200; returns the whole
+/// response object.
+pub(crate) fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let (status, text) = post(addr, body.to_string().as_bytes());
+    assert_eq!(status, 200, "{method}: {text}");
+    serde_json::from_str(&text).expect("response is JSON")
+}
+
 /// A server over a fresh test ledger on 127.0.0.1:0.
 pub(crate) struct TestServer {
     pub ledger: TestLedger,
@@ -318,11 +327,7 @@ impl TestServer {
 
     /// One JSON-RPC call; returns the whole response object.
     pub(crate) fn call(&self, method: &str, params: Value) -> Value {
-        let body =
-            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        let (status, text) = post(self.addr(), body.to_string().as_bytes());
-        assert_eq!(status, 200, "{method}: {text}");
-        serde_json::from_str(&text).expect("response is JSON")
+        call(self.addr(), method, params)
     }
 
     /// The `result` of a call that must succeed.
