@@ -6,9 +6,10 @@
 # requests/s for SECONDS from `bstore bench rpc-load` (this build's, for both sides). Per
 # round and side: the server's CPU per request (user + system from /proc/PID/stat, less
 # its idle rate measured just before) and p50 / p99 per method; then the medians and the
-# ratio; each round also counts the server's context switches per request by thread. With
-# strace installed, one more window per side counts the system calls per request (strace
-# stops the threads at each call, so that window's latencies and switches are not used).
+# ratio; each round also counts the server's context switches per request by thread. Then
+# one more window per side counts the system calls per request under strace (installed if
+# missing; strace stops the threads at each call, so that window's latencies and switches
+# are not used).
 #
 #   scripts/bench-serve-cpu.sh RUN [ROUNDS] [RATE] [SECONDS]   (default 6 400 15)
 #
@@ -24,7 +25,7 @@ ROUNDS="${2:-6}"; RATE="${3:-400}"; SECONDS_EACH="${4:-15}"
 [ -d "$RUN/ledger/rocksdb" ] && [ -f "$RUN/workload.json" ] ||
     { echo "$RUN has no ledger/rocksdb or workload.json (validator-live.sh --keep)" >&2; exit 2; }
 
-ensure_apt libclang-dev pkg-config libssl-dev make g++ jq
+ensure_apt libclang-dev pkg-config libssl-dev make g++ jq strace
 cargo build --release -p bstore
 BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
 SIDES=(current)
@@ -117,7 +118,6 @@ if [ -n "${BSTORE_BASELINE:-}" ]; then
         "$WORK/rounds.jsonl"
 fi
 
-command -v strace >/dev/null || { echo "(strace not installed: no system-call counts)"; exit 0; }
 for side in "${SIDES[@]}"; do
     start "$side"
     strace -c -f -p "$SERVER" -o "$WORK/strace.txt" 2>/dev/null &
