@@ -1,4 +1,5 @@
-//! The accept loop and one task per connection, with the bounds `axum::serve` lacks:
+//! The accept loop and one task per connection (run on an I/O thread, `io_threads.rs`), with
+//! the bounds `axum::serve` lacks:
 //!
 //! - a cap on open connections: one more is answered HTTP 503 / JSON-RPC -32005 at once
 //!   and closed (never queued, never served; see `conn_refuse.rs`), so idle sockets
@@ -32,6 +33,7 @@ use tokio::sync::{Semaphore, watch};
 use tokio::time::Instant;
 
 use crate::transport::conn_refuse;
+use crate::transport::io_threads::IoThreads;
 use crate::transport::limits::ConnLimits;
 
 /// When a connection last moved bytes, and how many of its requests are being handled.
@@ -217,11 +219,13 @@ async fn connection(
     }
 }
 
-/// Accepts until `stop` resolves, then waits for every connection to finish.
+/// Accepts until `stop` resolves, handing each connection to one of `io`'s threads, then
+/// waits for every connection to finish.
 pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnLimits,
+    io: &IoThreads,
     stop: impl Future<Output = ()>,
 ) {
     // Permits fit a u32 (`acquire_many` at shutdown); at least one connection is allowed.
@@ -250,11 +254,25 @@ pub(crate) async fn serve(
             conn_refuse::refuse(stream, &refusing);
             continue;
         };
+        // Deregistered here, registered again by the I/O thread that serves it.
+        let stream = match stream.into_std() {
+            Ok(stream) => stream,
+            Err(e) => {
+                log::warn!("cannot hand off an accepted connection: {e}");
+                continue;
+            }
+        };
         let (router, shutdown) = (router.clone(), shutdown_rx.clone());
-        tokio::spawn(async move {
-            connection(stream, router, limits, shutdown).await;
+        let task = Box::pin(async move {
+            match TcpStream::from_std(stream) {
+                Ok(stream) => connection(stream, router, limits, shutdown).await,
+                Err(e) => log::warn!("cannot register a connection on its I/O thread: {e}"),
+            }
             drop(permit);
         });
+        if !io.hand_off(task) {
+            log::error!("an I/O thread is gone: connection closed");
+        }
     }
     drop(listener);
     let _ = shutdown_tx.send(true);

@@ -112,7 +112,9 @@ pub struct RpcConfig {
     pub signals: Signals,
     /// Whether and how often the server catches up with a live writer.
     pub catch_up: CatchUp,
-    /// Tokio worker threads for HTTP I/O and request parsing.
+    /// I/O threads (one single-threaded Tokio runtime each) for HTTP I/O, request parsing
+    /// and the inline point reads; each connection is served by one of them from start to
+    /// end.
     pub io_threads: usize,
     /// Whether point-read methods (a bounded handful of RocksDB reads: the slot methods,
     /// small `getSignatureStatuses` and `getSignaturesForAddress`) answer on the I/O thread

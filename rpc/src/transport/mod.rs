@@ -1,9 +1,11 @@
 //! The transport layer: everything between a socket and [`crate::methods::call`].
 //!
-//! - `server.rs`: [`RpcServer`](server::RpcServer), the axum router on its own Tokio
-//!   runtime, startup and graceful shutdown;
+//! - `server.rs`: [`RpcServer`](server::RpcServer), the axum router, the accept loop's
+//!   thread, startup and graceful shutdown;
 //! - `conn.rs` + `conn_refuse.rs`: the bounded accept loop and the answer a connection
 //!   past the cap gets;
+//! - `io_threads.rs`: the I/O threads, one single-threaded runtime each, that serve the
+//!   accepted connections;
 //! - `limits.rs`: every bound and its default ([`limits::RpcConfig`]);
 //! - `jsonrpc.rs`: runs the calls of one body (single or batch) and assembles the
 //!   response from their answers;
@@ -14,6 +16,7 @@
 
 pub(crate) mod conn;
 mod conn_refuse;
+mod io_threads;
 pub(crate) mod jsonrpc;
 pub(crate) mod limits;
 mod reply_body;

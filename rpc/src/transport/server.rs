@@ -1,5 +1,6 @@
-//! The HTTP server: an axum router on a Tokio runtime of its own (a fixed number of I/O
-//! threads, no blocking pool in use), served by `conn.rs`'s bounded accept loop; `POST /`
+//! The HTTP server: an axum router served by `conn.rs`'s bounded accept loop (on the server
+//! thread's single-threaded runtime) over a fixed number of I/O threads (`io_threads.rs`,
+//! one single-threaded runtime each, no blocking pool); `POST /`
 //! for JSON-RPC, `GET /health` as Agave serves it, graceful shutdown on request or on
 //! SIGINT / SIGTERM, and the secondary catch-up thread when following a live writer.
 
@@ -24,6 +25,7 @@ use crate::methods::archive::BlockArchive;
 use crate::methods::budget::{Budget, BudgetStats};
 use crate::methods::workers::FetchWorkers;
 use crate::transport::conn;
+use crate::transport::io_threads::IoThreads;
 use crate::transport::jsonrpc::{Reply, handle_body};
 use crate::transport::limits::{CatchUp, Limits, RpcConfig, Signals};
 use crate::transport::reply_body::ReplyBody;
@@ -155,7 +157,7 @@ impl RpcServer {
 
     /// [`Self::start`] with an archive tier behind the ledger (`crate::archive`): blocks and
     /// transactions the ledger no longer has are answered from it. Its futures run on the
-    /// server's Tokio runtime.
+    /// I/O thread of the connection that asked.
     pub fn start_with_archive<E: KvEngine + 'static>(
         store: Arc<Blockstore<E>>,
         config: RpcConfig,
@@ -172,14 +174,12 @@ impl RpcServer {
         let addr = listener
             .local_addr()
             .map_err(|source| RpcError::Io { source })?;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(config.io_threads.max(1))
-            .thread_name("bstoreRpcIo")
-            // Nothing uses the blocking pool (ledger work runs on the bounded workers).
-            .max_blocking_threads(1)
+        // The accept loop's runtime; connections are served on the I/O threads' own.
+        let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|source| RpcError::Io { source })?;
+        let io = IoThreads::start(config.io_threads)?;
         let ctx = methods_ctx(&store, &config, archive)?;
         let budget = ctx.budget.clone();
         let catch_up = CatchUpThread::start(Arc::clone(&store), config.catch_up)?;
@@ -192,7 +192,9 @@ impl RpcServer {
         let thread = std::thread::Builder::new()
             .name("bstoreRpcServer".into())
             .spawn(move || {
-                let served = runtime.block_on(serve(listener, state, config, stop_rx));
+                let served = runtime.block_on(serve(listener, state, config, &io, stop_rx));
+                // Every connection has finished (`conn::serve` waited for them).
+                io.join();
                 drop(catch_up);
                 served
             })
@@ -308,6 +310,7 @@ async fn serve<E: KvEngine + 'static>(
     listener: std::net::TcpListener,
     state: Arc<AppState<E>>,
     config: RpcConfig,
+    io: &IoThreads,
     stop_rx: oneshot::Receiver<()>,
 ) -> Result<(), RpcError> {
     let listener =
@@ -330,6 +333,6 @@ async fn serve<E: KvEngine + 'static>(
             }
         }
     };
-    conn::serve(listener, app, config.conn, shutdown).await;
+    conn::serve(listener, app, config.conn, io, shutdown).await;
     Ok(())
 }
