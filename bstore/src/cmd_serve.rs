@@ -89,7 +89,7 @@ pub(crate) struct ServeArgs {
     /// Milliseconds a connection with no request in progress may stay silent.
     #[arg(long, default_value_t = millis(ConnLimits::default().idle_timeout))]
     idle_timeout_ms: u64,
-    /// HTTP I/O threads.
+    /// HTTP I/O threads (each serves the connections handed to it, start to end).
     #[arg(long, default_value_t = RpcConfig::default().io_threads)]
     io_threads: usize,
     /// Send every ledger read to the worker pools: by default the point-read methods (slot
