@@ -16,14 +16,14 @@
 //! remembering rooted slots and their block times across requests saves.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::Arc;
 
 use bstore_ledger::store::{AccessMode, Blockstore};
 use bstore_rpc::{RpcConfig, RpcServer};
 use bstore_testkit::http::KeepAlive;
 use criterion::{Criterion, criterion_main};
+
+mod common;
 
 /// The allocator the `bstore` binary uses.
 #[global_allocator]
@@ -39,18 +39,7 @@ const TX_SIGNATURE: &str =
     "5cRca73zArVZGPEDFhZrPWeK359Xz53ayesLfgnC4b5jDz7GwVg2sT2G7s6US5gNEUpG36uCrHkW3EwszHYEkCzq";
 
 fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>, Arc<Blockstore>) {
-    let tar =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/agave-history/ledger.tar.gz");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let status = Command::new("tar")
-        .arg("-xzf")
-        .arg(&tar)
-        .arg("-C")
-        .arg(dir.path())
-        .status()
-        .expect("tar runs");
-    assert!(status.success(), "tar -xzf {}", tar.display());
-    let ledger = dir.path().join("ledger");
+    let (dir, ledger) = common::unpack_fixture_ledger("agave-history");
     let store = Blockstore::open(&ledger, AccessMode::ReadOnly).expect("open");
     let forgetful = Blockstore::open(&ledger, AccessMode::ReadOnly).expect("open");
     forgetful.set_roots_memo_slots(0);

@@ -10,7 +10,8 @@
 //!   own `replay_fec_set_index`, and only when the parent is full and not dead.
 
 use crate::error::{LedgerError, Result};
-use crate::fetch::{AllowDead, FetchBuffer, ShredRanges, SlotViews, ViewFetch};
+use crate::fetch::store_fetch::ranges_of;
+use crate::fetch::{AllowDead, FetchBuffer, SlotViews, ViewFetch};
 use crate::store::{Blockstore, KvEngine, SlotMeta};
 use crate::types::{Hash, Slot};
 
@@ -34,8 +35,11 @@ impl SlotViews<'_> {
 
 /// The previous blockhash of a block whose parent is `parent`: the parent's blockhash when
 /// the parent is stored, full and not dead; `None` otherwise. Reads the parent's completed
-/// data sets from its last one backwards until one holds an entry (one multi-get for a
-/// block that ends in entries, as every block does). A parent whose data cannot be read
+/// data sets from its last one backwards until one holds an entry (one read for a block
+/// that ends in entries, as every block does), unless a whole read of the parent left its
+/// blockhash in the transaction memo under the parent's present key (`store/tx_memo.rs`:
+/// the same start, data sets and first-shred time; a reader of consecutive blocks reads
+/// each block once). A parent whose data cannot be read
 /// (a bad or missing shred, an aborted block) gives `None`, as Agave gives no previous
 /// blockhash for a parent it cannot read; only the store's own failures are errors.
 pub fn parent_blockhash<E: KvEngine>(
@@ -52,7 +56,11 @@ pub fn parent_blockhash<E: KvEngine>(
     if !meta.is_full() || store.is_dead(parent)? {
         return Ok(None);
     }
-    let ranges = store.completed_ranges(parent, block_start(&meta))?;
+    let start = block_start(&meta);
+    let ranges = ranges_of(&meta, start);
+    if let Some(hash) = store.remembered_blockhash(parent, &meta, start, &ranges) {
+        return Ok(Some(hash));
+    }
     for range in ranges.into_iter().rev() {
         let views = match store.fetch_data_block_views(parent, range, buf) {
             Ok(views) => views,

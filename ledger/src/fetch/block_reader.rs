@@ -161,7 +161,7 @@ impl<E: KvEngine> BlockReader for Blockstore<E> {
             let Some(blockhash) = views.blockhash() else {
                 return Ok(None);
             };
-            self.remember_block_read(slot, &meta, start, &ranges, &views.sets);
+            self.remember_block_read(slot, &meta, start, &ranges, &views.sets, blockhash);
             Ok(Some(Block {
                 slot,
                 meta,

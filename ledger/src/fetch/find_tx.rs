@@ -29,7 +29,7 @@ use crate::fetch::{AllowDead, DataSetView, FetchBuffer, block_start};
 use crate::store::{
     Blockstore, Hint, KvEngine, MemoKey, ReadPath, SetHint, SlotMeta, signature_prefix,
 };
-use crate::types::Slot;
+use crate::types::{Hash, Slot};
 
 /// The largest group of data sets read at once: the doubling stops here, so a block of many
 /// sets is read in calls of at most this many (each call is one bounded range read).
@@ -183,11 +183,29 @@ impl<E: KvEngine> Blockstore<E> {
         Ok(transaction.map(|transaction| FoundTransaction { index, transaction }))
     }
 
+    /// The blockhash a whole read of `slot`'s full block left in the memo, if the block is
+    /// still remembered under the key of `meta` and `ranges` (its data sets from `start`).
+    pub(crate) fn remembered_blockhash(
+        &self,
+        slot: Slot,
+        meta: &SlotMeta,
+        start: u32,
+        ranges: &[Range<u32>],
+    ) -> Option<Hash> {
+        if !meta.is_full() {
+            return None;
+        }
+        let key = MemoKey::new(start, meta.first_shred_timestamp, ranges);
+        self.tx_memo.blockhash(slot, key)
+    }
+
     /// Remembers where every transaction of a full block read whole sits (`getBlock`, the
     /// archive's block records), as a walk to the block's end would: a later
-    /// `getTransaction` in the block reads only the set holding its transaction. `ranges`
-    /// are the block's data sets from `start` as the read planned them, `sets` the views
-    /// read. Nothing is recorded when the memo is off or already knows the whole block.
+    /// `getTransaction` in the block reads only the set holding its transaction; and the
+    /// block's `blockhash`, which a read of its child takes as its previous blockhash.
+    /// `ranges` are the block's data sets from `start` as the read planned them, `sets` the
+    /// views read. Nothing is recorded when the memo is off; only the blockhash when it
+    /// already knows the whole block.
     pub(crate) fn remember_block_read(
         &self,
         slot: Slot,
@@ -195,12 +213,14 @@ impl<E: KvEngine> Blockstore<E> {
         start: u32,
         ranges: &[Range<u32>],
         sets: &[DataSetView<'_>],
+        blockhash: Hash,
     ) {
         if !meta.is_full() || !self.tx_memo.enabled() {
             return;
         }
         let key = MemoKey::new(start, meta.first_shred_timestamp, ranges);
         if self.tx_memo.knows_whole(slot, key) {
+            self.tx_memo.note_blockhash(slot, key, blockhash);
             return;
         }
         let mut seen = Vec::new();
@@ -218,6 +238,7 @@ impl<E: KvEngine> Blockstore<E> {
             }
         }
         self.tx_memo.record(slot, key, &seen, None, false);
+        self.tx_memo.note_blockhash(slot, key, blockhash);
     }
 
     /// Reads the target's data sets `from..to` in order until one holds `signature`

@@ -13,6 +13,9 @@
 //!   stays; a block purged and received again (another version) gets a new first-shred time,
 //!   so its key differs and the old entry is dropped at the next lookup. This process's own
 //!   purges forget their range at once ([`TxMemo::forget`]).
+//! - A block read whole also leaves its blockhash (its last entry's hash), under the same
+//!   key: a later block whose parent it is takes its previous blockhash from here instead
+//!   of reading the parent's last data set (`fetch::parent_blockhash`).
 //! - Bounded: at most [`MEMO_BUDGET`] bytes by default (estimated per transaction;
 //!   `Blockstore::set_transaction_memo_budget` changes it, 0 turns the memo off); the lowest
 //!   slots go first when it is full (recent blocks are the ones asked for again).
@@ -21,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::Mutex;
 
-use crate::types::Slot;
+use crate::types::{Hash, Slot};
 
 /// The memo's default memory bound, in estimated bytes.
 pub(crate) const MEMO_BUDGET: usize = 32 << 20;
@@ -88,6 +91,8 @@ struct BlockTxs {
     sets: HashMap<u64, SetHint>,
     /// The first set no walk has read yet (`None`: walked to the end).
     resume: Option<SetHint>,
+    /// The block's blockhash, once a whole read of it found it.
+    blockhash: Option<Hash>,
 }
 
 #[derive(Debug)]
@@ -207,6 +212,7 @@ impl TxMemo {
                 key,
                 sets: HashMap::new(),
                 resume: None,
+                blockhash: None,
             });
         // The first set a prefix was seen in stays (a block's first transaction with a
         // signature is the one a walk finds).
@@ -224,6 +230,26 @@ impl TxMemo {
             inner.located.insert(prefix, slot);
         }
         inner.blocks.insert(slot, block);
+    }
+
+    /// `slot`'s blockhash, if its block is remembered under `key` with one.
+    pub(crate) fn blockhash(&self, slot: Slot, key: MemoKey) -> Option<Hash> {
+        let inner = self.inner.lock().ok()?;
+        let block = inner.blocks.get(&slot)?;
+        (block.key == key).then_some(block.blockhash).flatten()
+    }
+
+    /// Notes `slot`'s blockhash, found by a whole read of the block remembered under `key`
+    /// (nothing happens when it is not remembered under that key).
+    pub(crate) fn note_blockhash(&self, slot: Slot, key: MemoKey, hash: Hash) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        if let Some(block) = inner.blocks.get_mut(&slot)
+            && block.key == key
+        {
+            block.blockhash = Some(hash);
+        }
     }
 
     /// When a block's walk located `signature`: shreds in that block's widest data set

@@ -207,3 +207,43 @@ fn a_resumed_walk_that_no_longer_fits_leaves_nothing_of_its_block() {
         "no stale entries"
     );
 }
+
+#[test]
+fn a_blockhash_is_kept_under_its_key_only() {
+    let memo = TxMemo::default();
+    let h = Hash([9; 32]);
+    // Nothing to note it on yet.
+    memo.note_blockhash(Slot(5), key(7), h);
+    assert_eq!(memo.blockhash(Slot(5), key(7)), None);
+
+    memo.record(Slot(5), key(7), &[], None, false);
+    assert_eq!(
+        memo.blockhash(Slot(5), key(7)),
+        None,
+        "recorded without one"
+    );
+    memo.note_blockhash(Slot(5), key(8), h);
+    assert_eq!(
+        memo.blockhash(Slot(5), key(7)),
+        None,
+        "noted under another key"
+    );
+    memo.note_blockhash(Slot(5), key(7), h);
+    assert_eq!(memo.blockhash(Slot(5), key(7)), Some(h));
+    assert_eq!(
+        memo.blockhash(Slot(5), key(8)),
+        None,
+        "received again: another key"
+    );
+    assert_eq!(memo.blockhash(Slot(6), key(7)), None);
+
+    // A walk that continues the remembered one keeps it; one from the start drops it.
+    memo.record(Slot(5), key(7), &[], None, true);
+    assert_eq!(memo.blockhash(Slot(5), key(7)), Some(h));
+    memo.record(Slot(5), key(7), &[], None, false);
+    assert_eq!(memo.blockhash(Slot(5), key(7)), None);
+
+    memo.note_blockhash(Slot(5), key(7), h);
+    memo.forget(Slot(5), Slot(5));
+    assert_eq!(memo.blockhash(Slot(5), key(7)), None, "purged");
+}

@@ -1,14 +1,15 @@
 //! Scenario: the one block reader (`fetch::BlockReader`) behind `getBlock`, `FetchedBlock`
 //! and the archive's block records: the block's frame and data sets, the meta a caller
 //! already read (with the dead flag) handed over instead of read again, a parent that does
-//! not decode giving no previous blockhash (as Agave), and a purged or dead slot answered
-//! the same way by every reader.
+//! not decode giving no previous blockhash (as Agave), a parent read whole before giving
+//! its blockhash without being read again, and a purged or dead slot answered the same way
+//! by every reader.
 
 use std::path::Path;
 
 use bstore_ledger::fetch::{BlockReader, FetchBuffer, SlotRead, parent_blockhash};
 use bstore_ledger::store::columns::Meta;
-use bstore_ledger::store::{Blockstore, FaultEngine, FaultPoint, KvEngine, MemEngine};
+use bstore_ledger::store::{Blockstore, FaultEngine, FaultPoint, KvEngine, MemEngine, ReadPath};
 use bstore_ledger::{Hash, LedgerError, Slot};
 
 use crate::fetch_block_frame::two_sets;
@@ -54,6 +55,59 @@ fn a_checked_meta_is_not_read_again() {
         .expect("a block");
     assert_eq!(block.blockhash, Hash([4; 32]));
     assert_eq!(unread - (reads() - before), 2, "the meta and the dead flag");
+}
+
+#[test]
+fn a_parent_read_whole_before_is_not_read_again_for_its_blockhash() {
+    for (path, memo) in [
+        (ReadPath::Scan, true),
+        (ReadPath::MultiGet, true),
+        (ReadPath::Scan, false),
+    ] {
+        let store = Blockstore::with_engine(FaultEngine::new(MemEngine::new()), Path::new(""));
+        store.set_read_path(path);
+        if !memo {
+            store.set_transaction_memo_budget(0);
+        }
+        ledger(&store);
+        let mut buf = FetchBuffer::new();
+        let cost = || {
+            let f = store.faults();
+            f.seen(FaultPoint::Read) + f.seen(FaultPoint::CursorStep)
+        };
+        let mut read_two = || {
+            let before = cost();
+            let block = store
+                .block(Slot(2), SlotRead::Unread, &mut buf)
+                .expect("read")
+                .expect("a block");
+            assert_eq!(block.previous_blockhash, Some(Hash([2; 32])), "{path:?}");
+            cost() - before
+        };
+        let cold = read_two();
+        let mut parent_buf = FetchBuffer::new();
+        let parent = store
+            .block(Slot(1), SlotRead::Unread, &mut parent_buf)
+            .expect("read")
+            .expect("the parent");
+        assert_eq!(parent.blockhash, Hash([2; 32]));
+        let warm = read_two();
+        if memo {
+            assert!(
+                warm < cold,
+                "{path:?}: {warm} reads after the parent's, {cold} before"
+            );
+        } else {
+            assert_eq!(warm, cold, "the memo off: the parent is read each time");
+        }
+        // Purged: forgotten with the rest of the slot, so no stale blockhash is given.
+        store.purge_slots(Slot(1), Slot(1)).expect("purge");
+        let block = store
+            .block(Slot(2), SlotRead::Unread, &mut buf)
+            .expect("read")
+            .expect("a block");
+        assert_eq!(block.previous_blockhash, None);
+    }
 }
 
 #[test]
