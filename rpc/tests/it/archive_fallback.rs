@@ -98,10 +98,7 @@ fn start(store: &Arc<bstore_ledger::store::Blockstore>, archive: MemArchive) -> 
 }
 
 fn call(server: &RpcServer, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let (status, text) = post(server.local_addr(), body.to_string().as_bytes());
-    assert_eq!(status, 200, "{text}");
-    serde_json::from_str(&text).expect("JSON")
+    common::call(server.local_addr(), method, params)
 }
 
 #[test]

@@ -19,7 +19,7 @@ use bstore_rpc::{RpcConfig, RpcServer};
 use ed25519_dalek::SigningKey;
 use serde_json::{Value, json};
 
-use crate::common::post;
+use crate::common::call;
 
 const SLOT: u64 = 7;
 
@@ -98,10 +98,7 @@ impl V1Server {
     }
 
     fn call_method(&self, method: &str, params: Value) -> Value {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        let (status, text) = post(self.server.local_addr(), body.to_string().as_bytes());
-        assert_eq!(status, 200, "{text}");
-        serde_json::from_str(&text).expect("JSON")
+        call(self.server.local_addr(), method, params)
     }
 
     fn transactions(&self, config: Value) -> Vec<Value> {

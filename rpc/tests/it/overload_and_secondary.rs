@@ -159,11 +159,7 @@ fn secondary_follows_the_writer(pacing: CatchUpPacing) {
     };
     let server = RpcServer::start(Arc::new(secondary), config).expect("server");
     let addr = server.local_addr();
-    let call = |method: &str, params: Value| -> Value {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        let (_, text) = post(addr, body.to_string().as_bytes());
-        serde_json::from_str(&text).expect("JSON")
-    };
+    let call = |method: &str, params: Value| -> Value { common::call(addr, method, params) };
     assert_eq!(call("getSlot", json!([]))["result"], SYNTH_FIRST + 2);
     // Past the catch-up thread's first (immediate) catch-up, so only a later one can show
     // the new root.
