@@ -28,6 +28,8 @@ pub(crate) type ConnectionTask = Pin<Box<dyn Future<Output = ()> + Send + 'stati
 
 /// One I/O thread: where to send it connections, and how many it has open.
 struct IoThread {
+    /// Unbounded, but never longer than the connections the accept loop admitted: each
+    /// task holds one of its permits (`--max-connections`) until it ends.
     tasks: mpsc::UnboundedSender<ConnectionTask>,
     open: Arc<AtomicUsize>,
     handle: JoinHandle<()>,
