@@ -39,6 +39,7 @@ struct IoThread {
 /// does not wait), dropping whatever it still runs: the accept loop must have seen every
 /// connection finish first (it holds a permit per connection until then).
 pub(crate) struct IoThreads {
+    /// At least one ([`Self::start`]).
     threads: Vec<IoThread>,
     /// Where the search for the least busy thread starts (rotates, so ties spread).
     next: AtomicUsize,
