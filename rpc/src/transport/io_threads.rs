@@ -62,6 +62,9 @@ impl IoThreads {
         let mut threads = Vec::with_capacity(count.max(1));
         for _ in 0..count.max(1) {
             let runtime = tokio::runtime::Builder::new_current_thread()
+                // Nothing of bstore's uses the blocking pool (ledger work runs on the bounded
+                // workers); kept at one thread, as the single runtime before had it.
+                .max_blocking_threads(1)
                 .enable_all()
                 .build()
                 .map_err(|source| RpcError::Io { source })?;
@@ -90,18 +93,18 @@ impl IoThreads {
         })
     }
 
-    /// Runs `task` on the thread with the fewest open connections. `false` when that
-    /// thread is gone (it cannot end while the queues are open; the task is dropped, which
-    /// closes its socket).
+    /// Runs `task` on the thread with the fewest open connections (the first such from a
+    /// rotating start). `false` when that thread is gone (it cannot end while the queues
+    /// are open; the task is dropped, which closes its socket).
     pub(crate) fn hand_off(&self, task: ConnectionTask) -> bool {
+        // `threads` is never empty (`start`), so `n >= 1` and `first` indexes it.
         let n = self.threads.len();
         let first = self.next.fetch_add(1, Ordering::Relaxed) % n;
-        let Some(thread) = (0..n)
-            .map(|i| &self.threads[(first + i) % n])
-            .min_by_key(|t| t.open.load(Ordering::Relaxed))
-        else {
-            return false;
-        };
+        let open = |i: usize| self.threads[i].open.load(Ordering::Relaxed);
+        let least = (1..n)
+            .map(|i| (first + i) % n)
+            .fold(first, |best, i| if open(i) < open(best) { i } else { best });
+        let thread = &self.threads[least];
         thread.open.fetch_add(1, Ordering::Relaxed);
         let guard = OpenGuard(Arc::clone(&thread.open));
         thread
