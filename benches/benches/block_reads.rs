@@ -17,7 +17,7 @@ use std::path::Path;
 
 use bstore_ledger::Slot;
 use bstore_ledger::fetch::{BlockReader, FetchBuffer, SlotRead};
-use bstore_ledger::store::{AccessMode, Blockstore};
+use bstore_ledger::store::{AccessMode, Blockstore, TX_MEMO_BUDGET};
 use criterion::{Criterion, criterion_main};
 
 mod common;
@@ -25,9 +25,6 @@ mod common;
 /// The allocator the `bstore` binary uses.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// The memo's default budget (`Blockstore::set_transaction_memo_budget`).
-const MEMO_BYTES: usize = 32 << 20;
 
 /// The fixture's consecutive blocks whose parents are kept (slot 4 is, 3 is a placeholder).
 const SLOTS: std::ops::RangeInclusive<u64> = 5..=25;
@@ -82,7 +79,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("first_memo", |b| {
         b.iter(|| {
             first.set_transaction_memo_budget(0);
-            first.set_transaction_memo_budget(MEMO_BYTES);
+            first.set_transaction_memo_budget(TX_MEMO_BUDGET);
             read_all(&first, &mut buf)
         })
     });

@@ -32,8 +32,6 @@ pub enum AllowDead {
 #[derive(Debug, Default)]
 pub struct FetchBuffer {
     pub(super) data: Vec<u8>,
-    /// The scanned payloads of the last fetch (`ReadPath::Scan`), reused.
-    pub(super) arena: Vec<u8>,
     /// Byte span of each data set inside `data`, parallel to the fetched ranges.
     pub(super) spans: Vec<Range<usize>>,
 }
@@ -46,7 +44,7 @@ impl FetchBuffer {
 
     /// Bytes currently reserved (for memory accounting).
     pub fn capacity(&self) -> usize {
-        self.data.capacity() + self.arena.capacity()
+        self.data.capacity()
     }
 }
 

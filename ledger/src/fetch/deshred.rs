@@ -24,21 +24,33 @@ fn invalid(slot: Slot, range: &Range<u32>, cause: DataDefect) -> LedgerError {
     }
 }
 
-/// Parses and checks the shreds of `range` (`payloads[i]` is the shred at `range.start + i`),
-/// appends them to `shreds`, and returns the range's total data length, so the caller can
-/// size one buffer up front for every range of a fetch.
-pub fn check_range_into<'a, P>(
+/// The rules of one range checked shred by shred, in index order: what
+/// [`check_range_into`] runs over a whole range, and what a fetch that reads each payload
+/// only while a scan's cursor rests on it runs as the rows come.
+pub(crate) struct RangeCheck<'r> {
     slot: Slot,
-    range: &Range<u32>,
-    payloads: P,
-    shreds: &mut Vec<ShredRef<'a>>,
-) -> Result<usize>
-where
-    P: IntoIterator<Item = &'a [u8]>,
-{
-    let mut total = 0usize;
-    let mut expected = range.start;
-    for payload in payloads {
+    pub(crate) range: &'r Range<u32>,
+    /// The index the next payload must be; `range.start..=range.end`.
+    expected: u32,
+}
+
+impl<'r> RangeCheck<'r> {
+    pub(crate) fn new(slot: Slot, range: &'r Range<u32>) -> Self {
+        Self {
+            slot,
+            range,
+            expected: range.start,
+        }
+    }
+
+    /// The index the next payload must be (`range.end` once every shred was checked).
+    pub(crate) fn expected(&self) -> u32 {
+        self.expected
+    }
+
+    /// Parses and checks `payload` as the shred at [`Self::expected`].
+    pub(crate) fn next<'a>(&mut self, payload: &'a [u8]) -> Result<ShredRef<'a>> {
+        let (slot, range, expected) = (self.slot, self.range, self.expected);
         if expected >= range.end {
             // More payloads than the range holds: the caller passed a wrong range.
             let cause = DataDefect::NotConsecutive {
@@ -92,23 +104,53 @@ where
                 DataDefect::LastNotComplete { index: expected },
             ));
         }
+        self.expected += 1;
+        Ok(shred)
+    }
+
+    /// Counts the shred at [`Self::expected`] as present without checking it (a caller that
+    /// already holds the range's defect, looking on for a missing shred).
+    pub(crate) fn pass(&mut self) {
+        self.expected = self.expected.saturating_add(1).min(self.range.end);
+    }
+
+    /// After the last payload: an error unless every shred of the range was checked.
+    pub(crate) fn finish(&self) -> Result<()> {
+        let (slot, range) = (self.slot, self.range);
+        if self.expected == range.start {
+            return Err(invalid(slot, range, DataDefect::Empty));
+        }
+        if self.expected != range.end {
+            let cause = DataDefect::NotConsecutive {
+                expected: self.expected,
+                found: range.end,
+            };
+            return Err(invalid(slot, range, cause));
+        }
+        Ok(())
+    }
+}
+
+/// Parses and checks the shreds of `range` (`payloads[i]` is the shred at `range.start + i`),
+/// appends them to `shreds`, and returns the range's total data length, so the caller can
+/// size one buffer up front for every range of a fetch.
+pub fn check_range_into<'a, P>(
+    slot: Slot,
+    range: &Range<u32>,
+    payloads: P,
+    shreds: &mut Vec<ShredRef<'a>>,
+) -> Result<usize>
+where
+    P: IntoIterator<Item = &'a [u8]>,
+{
+    let mut check = RangeCheck::new(slot, range);
+    let mut total = 0usize;
+    for payload in payloads {
+        let shred = check.next(payload)?;
         total += shred.data().len();
         shreds.push(shred);
-        expected += 1;
     }
-    if expected == range.start {
-        return Err(invalid(slot, range, DataDefect::Empty));
-    }
-    if expected != range.end {
-        return Err(invalid(
-            slot,
-            range,
-            DataDefect::NotConsecutive {
-                expected,
-                found: range.end,
-            },
-        ));
-    }
+    check.finish()?;
     Ok(total)
 }
 

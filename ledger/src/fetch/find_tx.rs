@@ -219,8 +219,7 @@ impl<E: KvEngine> Blockstore<E> {
             return;
         }
         let key = MemoKey::new(start, meta.first_shred_timestamp, ranges);
-        if self.tx_memo.knows_whole(slot, key) {
-            self.tx_memo.note_blockhash(slot, key, blockhash);
+        if self.tx_memo.note_blockhash_if_whole(slot, key, blockhash) {
             return;
         }
         let mut seen = Vec::new();

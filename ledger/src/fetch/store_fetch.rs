@@ -14,6 +14,7 @@ use crate::fetch::api::{
     AllowDead, DataSetView, EntryFetch, FetchBuffer, ShredRanges, SlotEntries, SlotViews, ViewFetch,
 };
 use crate::fetch::decode::{Component, decode_component, entries_error};
+use crate::fetch::deshred::RangeCheck;
 use crate::fetch::{check_range_into, completed_ranges};
 use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
 use crate::store::{Blockstore, DataShredScan, KvEngine, ReadPath, SlotMeta};
@@ -95,9 +96,10 @@ impl<E: KvEngine> Blockstore<E> {
                 let pinned = self.multi_get_data_shreds(slot, start, end)?;
                 fill(slot, ranges, start, &pinned, buf)
             }
-            ReadPath::Scan => fill_scanned(slot, ranges, start, buf, |arena| {
-                self.scan_data_shreds(slot, start, end, arena)
-            }),
+            ReadPath::Scan => {
+                let mut scan = self.data_shred_scan(slot, start, end);
+                fill_streamed(slot, ranges, end, &mut scan, buf)
+            }
         }
     }
 
@@ -113,11 +115,9 @@ impl<E: KvEngine> Blockstore<E> {
         let Some((start, end)) = begin_fill(slot, ranges, buf)? else {
             return Ok(());
         };
-        fill_scanned(slot, ranges, start, buf, |arena| {
-            // Shreds between the scan's position and the first range are not asked for.
-            scan.read_until(start, arena)?;
-            scan.read_until(end, arena)
-        })
+        // Shreds between the scan's position and the first range are not asked for.
+        scan.visit_until(start, |_, _| Ok(()))?;
+        fill_streamed(slot, ranges, end, scan, buf)
     }
 
     /// Deshreds `ranges` of `slot` into `buf` and parses each data set (no meta read).
@@ -198,26 +198,104 @@ fn begin_fill(
         .map(|(f, l)| (f.start, l.end)))
 }
 
-/// [`fill`] from payloads a scan copied: `read` fills the arena (the buffer's, lent for the
-/// call and given back after, also on failure) and returns the spans of the indices from
-/// `first` on.
-fn fill_scanned(
+/// [`fill`] straight from `scan`, read up to `end`: each payload is checked while the
+/// scan's cursor rests on it and only its data is copied, into `buf` (no copy of whole
+/// payloads). `ranges` are the scan's next indices, as [`begin_fill`] checked them; stored
+/// shreds between them are passed over. The error is [`fill`]'s: the first range (in
+/// order) with a defect fails, with its lowest missing shred when one is missing, else with
+/// its first defect in index order.
+fn fill_streamed<E: KvEngine>(
     slot: Slot,
     ranges: &[Range<u32>],
-    first: u32,
+    end: u32,
+    scan: &mut DataShredScan<'_, E>,
     buf: &mut FetchBuffer,
-    read: impl FnOnce(&mut Vec<u8>) -> Result<Vec<Option<Range<usize>>>>,
 ) -> Result<()> {
-    let mut arena = std::mem::take(&mut buf.arena);
-    let result = read(&mut arena).and_then(|spans| {
-        let values: Vec<Option<&[u8]>> = spans
-            .iter()
-            .map(|s| s.as_ref().and_then(|r| arena.get(r.clone())))
-            .collect();
-        fill(slot, ranges, first, &values, buf)
-    });
-    buf.arena = arena;
-    result
+    let mut stream = RangeStream::new(slot, ranges, buf);
+    scan.visit_until(end, |index, payload| stream.take(index, payload))?;
+    stream.finish()
+}
+
+/// The ranges of one [`fill_streamed`], taking the scan's rows as they come.
+struct RangeStream<'r, 'b> {
+    slot: Slot,
+    /// The ranges after the current one.
+    rest: std::slice::Iter<'r, Range<u32>>,
+    /// The current range; `None` once every range was filled. Invariant: its next expected
+    /// index is below its end (a range is closed on its last shred).
+    check: Option<RangeCheck<'r>>,
+    /// Where the current range's data begins in `buf.data`.
+    begin: usize,
+    /// The current range's first defect: reported when the range ends whole (a missing
+    /// shred of the range wins, as in [`fill`]).
+    defect: Option<LedgerError>,
+    buf: &'b mut FetchBuffer,
+}
+
+impl<'r, 'b> RangeStream<'r, 'b> {
+    fn new(slot: Slot, ranges: &'r [Range<u32>], buf: &'b mut FetchBuffer) -> Self {
+        let mut rest = ranges.iter();
+        let check = rest.next().map(|r| RangeCheck::new(slot, r));
+        let begin = buf.data.len();
+        Self {
+            slot,
+            rest,
+            check,
+            begin,
+            defect: None,
+            buf,
+        }
+    }
+
+    /// The stored shred at `index` (indices come in increasing order).
+    fn take(&mut self, index: u32, payload: &[u8]) -> Result<()> {
+        let Some(check) = &mut self.check else {
+            return Ok(());
+        };
+        let expected = check.expected();
+        if index < expected {
+            // Between two ranges (the current one starts later).
+            return Ok(());
+        }
+        if index > expected {
+            return Err(LedgerError::MissingShred {
+                slot: self.slot,
+                index: ShredIndex(expected),
+            });
+        }
+        if self.defect.is_some() {
+            check.pass();
+        } else {
+            match check.next(payload) {
+                Ok(shred) => self.buf.data.extend_from_slice(shred.data()),
+                Err(e) => {
+                    self.defect = Some(e);
+                    check.pass();
+                }
+            }
+        }
+        if check.expected() == check.range.end {
+            if let Some(defect) = self.defect.take() {
+                return Err(defect);
+            }
+            self.buf.spans.push(self.begin..self.buf.data.len());
+            self.begin = self.buf.data.len();
+            self.check = self.rest.next().map(|r| RangeCheck::new(self.slot, r));
+        }
+        Ok(())
+    }
+
+    /// After the scan's last row: the current range's lowest missing shred, if a range is
+    /// still open.
+    fn finish(self) -> Result<()> {
+        match self.check {
+            Some(check) => Err(LedgerError::MissingShred {
+                slot: self.slot,
+                index: ShredIndex(check.expected()),
+            }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Checks every range of `values` (the stored payloads of `first..`, `None` where absent)

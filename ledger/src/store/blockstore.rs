@@ -187,8 +187,10 @@ impl<E: KvEngine> Blockstore<E> {
 
     /// Bounds the memory that remembers where recently read blocks' transactions sit
     /// (`getTransaction` reads only the data set holding one, once its block was walked):
-    /// estimated bytes, 32 MiB by default, 0 to remember nothing. What no longer fits is
-    /// dropped, lowest slots first.
+    /// estimated bytes, [`TX_MEMO_BUDGET`] by default, 0 to remember nothing. What no longer
+    /// fits is dropped, lowest slots first.
+    ///
+    /// [`TX_MEMO_BUDGET`]: super::TX_MEMO_BUDGET
     pub fn set_transaction_memo_budget(&self, bytes: usize) {
         self.tx_memo.set_budget(bytes);
     }

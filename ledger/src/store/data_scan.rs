@@ -84,26 +84,42 @@ impl<E: KvEngine> DataShredScan<'_, E> {
         arena: &mut Vec<u8>,
     ) -> Result<Vec<Option<Range<usize>>>> {
         arena.clear();
-        let (first, until) = (self.next, until.min(self.end).max(self.next));
-        let mut spans: Vec<Option<Range<usize>>> = vec![None; (until - first) as usize];
-        self.next = until;
-        let mut place = |index: u32, value: &[u8], arena: &mut Vec<u8>| {
+        let first = self.next;
+        let mut spans: Vec<Option<Range<usize>>> =
+            vec![None; (until.min(self.end).max(first) - first) as usize];
+        self.visit_until(until, |index, value| {
             if let Some(cell) = spans.get_mut((index - first) as usize) {
                 let begin = arena.len();
                 arena.extend_from_slice(value);
                 *cell = Some(begin..arena.len());
             }
-        };
+            Ok(())
+        })?;
+        Ok(spans)
+    }
+
+    /// The next piece, up to `until` (exclusive; at most the scan's end), without a copy:
+    /// `visit` sees each stored row of the piece in index order, its payload borrowed from
+    /// the cursor (valid for that call only). A missing index is simply not visited. The
+    /// first error, the cursor's or `visit`'s, ends the piece and is returned; the scan is
+    /// not to be read further after one.
+    pub(crate) fn visit_until(
+        &mut self,
+        until: u32,
+        mut visit: impl FnMut(u32, &[u8]) -> Result<()>,
+    ) -> Result<()> {
+        let (first, until) = (self.next, until.min(self.end).max(self.next));
+        self.next = until;
         match self.carried.take() {
-            Some((index, value)) if index < until => place(index, &value, arena),
+            Some((index, value)) if index < until => visit(index, &value)?,
             Some(later) => {
                 self.carried = Some(later);
-                return Ok(spans);
+                return Ok(());
             }
             None => {}
         }
         if until == first {
-            return Ok(spans);
+            return Ok(());
         }
         while let Some(row) = self.cursor.advance() {
             let (key, value) = row?;
@@ -124,12 +140,12 @@ impl<E: KvEngine> DataShredScan<'_, E> {
                 self.carried = Some((index.0, value.to_vec()));
                 break;
             }
-            place(index.0, value, arena);
+            visit(index.0, value)?;
             if index.0 + 1 == until {
                 break;
             }
         }
-        Ok(spans)
+        Ok(())
     }
 }
 

@@ -96,6 +96,7 @@ pub use index_set::{CompletedDataIndexes, ShredIndexSet};
 pub use roots_memo::MAX_SLOTS as ROOTS_MEMO_SLOTS;
 pub use shape_rules::ShapeRules;
 pub use slot_meta::{MAX_NEXT_SLOTS, SlotMeta, SlotMetaFormat};
+pub use tx_memo::MEMO_BUDGET as TX_MEMO_BUDGET;
 pub use values::{RewardsProto, StatusProto};
 
 pub use blockstore::{Blockstore, DefaultEngine, SlotMetaIter};

@@ -11,7 +11,7 @@ use rocksdb::{
     DBRecoveryMode, ErrorKind, Options, ReadOptions, WriteBatch,
 };
 
-use super::column::Compression;
+use super::column::{Column, Compression};
 use super::columns;
 use super::kv::{AccessMode, Direction, KvBatch, KvCursor, KvEngine, KvRead, KvScan, KvWrite};
 use super::open_checks::{self, DirState, LiveFile, ROCKSDB_DIR};
@@ -30,6 +30,13 @@ const DB_WIDE: &str = "<database>";
 /// The info log's size bound: `LOG_FILES_KEPT` files of `LOG_FILE_BYTES`.
 const LOG_FILE_BYTES: usize = 8 << 20;
 const LOG_FILES_KEPT: usize = 3;
+/// How far a bounded forward scan of `data_shred` reads ahead on a block-cache miss (a
+/// slot's shreds are one contiguous key range; RocksDB trims the read at the scan's upper
+/// bound and at blocks already cached). Set explicitly, RocksDB reads ahead into its own
+/// buffer only on a miss; left to RocksDB's implicit readahead it asked the kernel to read
+/// ahead (`readahead(2)`) each time the scan crossed its window, cached blocks or not
+/// (`docs/on-disk-layout.md`). 256 KiB is RocksDB's own ceiling for the implicit one.
+const SCAN_READAHEAD_BYTES: usize = 256 << 10;
 
 /// A value pinned inside RocksDB's block cache or memtable: no copy is made. Holds a borrow
 /// of the blockstore.
@@ -451,6 +458,9 @@ impl KvScan for RocksEngine {
             opts.set_iterate_lower_bound(lower);
             if let Some(upper) = upper {
                 opts.set_iterate_upper_bound(upper);
+                if direction == Direction::Forward && cf == columns::DataShred::NAME {
+                    opts.set_readahead_size(SCAN_READAHEAD_BYTES);
+                }
             }
             self.db.raw_iterator_cf_opt(handle, opts)
         });

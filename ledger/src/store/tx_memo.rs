@@ -27,7 +27,7 @@ use std::sync::Mutex;
 use crate::types::{Hash, Slot};
 
 /// The memo's default memory bound, in estimated bytes.
-pub(crate) const MEMO_BUDGET: usize = 32 << 20;
+pub const MEMO_BUDGET: usize = 32 << 20;
 
 /// Estimated bytes per remembered transaction (its entries in the block's map and in the
 /// signature index, with their shares of the tables).
@@ -178,15 +178,20 @@ impl TxMemo {
         }
     }
 
-    /// Whether `slot`'s block is remembered under `key` walked to its end (a whole-block
-    /// read has nothing to add).
-    pub(crate) fn knows_whole(&self, slot: Slot, key: MemoKey) -> bool {
-        self.inner.lock().is_ok_and(|inner| {
-            inner
-                .blocks
-                .get(&slot)
-                .is_some_and(|b| b.key == key && b.resume.is_none())
-        })
+    /// When `slot`'s block is remembered under `key` walked to its end (a whole-block read
+    /// has nothing to add but its blockhash): notes `hash` as its blockhash and says so; any
+    /// other case changes nothing. One lock for both.
+    pub(crate) fn note_blockhash_if_whole(&self, slot: Slot, key: MemoKey, hash: Hash) -> bool {
+        let Ok(mut inner) = self.inner.lock() else {
+            return false;
+        };
+        match inner.blocks.get_mut(&slot) {
+            Some(block) if block.key == key && block.resume.is_none() => {
+                block.blockhash = Some(hash);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Records a walk of `slot`'s block under `key`: the transactions `seen` (signature

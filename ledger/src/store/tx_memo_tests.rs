@@ -247,3 +247,26 @@ fn a_blockhash_is_kept_under_its_key_only() {
     memo.forget(Slot(5), Slot(5));
     assert_eq!(memo.blockhash(Slot(5), key(7)), None, "purged");
 }
+
+#[test]
+fn only_a_block_walked_to_its_end_takes_a_blockhash_from_a_known_read() {
+    let memo = TxMemo::default();
+    let h = Hash([3; 32]);
+    assert!(!memo.note_blockhash_if_whole(Slot(5), key(7), h), "unknown");
+
+    memo.record(Slot(5), key(7), &[], Some(hint(4, 2)), false);
+    assert!(
+        !memo.note_blockhash_if_whole(Slot(5), key(7), h),
+        "walk stopped early"
+    );
+    assert_eq!(memo.blockhash(Slot(5), key(7)), None);
+
+    memo.record(Slot(5), key(7), &[], None, true);
+    assert!(
+        !memo.note_blockhash_if_whole(Slot(5), key(8), h),
+        "other key"
+    );
+    assert_eq!(memo.blockhash(Slot(5), key(7)), None);
+    assert!(memo.note_blockhash_if_whole(Slot(5), key(7), h));
+    assert_eq!(memo.blockhash(Slot(5), key(7)), Some(h));
+}

@@ -9,7 +9,9 @@ use crate::common;
 
 use std::path::Path;
 
-use bstore_ledger::fetch::{AllowDead, DataDefect, EntryFetch, FetchBuffer, ViewFetch};
+use bstore_ledger::fetch::{
+    AllowDead, DataDefect, EntryFetch, FetchBuffer, ShredRanges, ViewFetch,
+};
 use bstore_ledger::store::columns::DataShred;
 use bstore_ledger::store::{AccessMode, Blockstore, ReadPath, RocksEngine, RowBatch};
 use bstore_ledger::{LedgerError, ShredIndex, Slot};
@@ -206,4 +208,57 @@ fn bad_caller_ranges_are_errors() {
         ),
         "{err}"
     );
+}
+
+/// Two faults in one store, each pair on a fresh ledger: inside one data set a missing
+/// shred is reported before a garbage one at a lower index (as if the whole set were read
+/// first), a fault of an earlier set before any of a later one, and a shred missing at the
+/// very end of the slot is found once the scan has no row left. Both read paths agree
+/// (`fetch_all`): the scan checks each shred while its cursor rests on it.
+#[test]
+fn with_two_faults_the_first_set_and_its_missing_shred_are_reported() {
+    let ranges = {
+        let dir = tempfile::tempdir().expect("tempdir");
+        ledger(dir.path());
+        let store = Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("open");
+        store.completed_ranges(Slot(SLOT), 0).expect("ranges")
+    };
+    assert!(ranges.len() >= 4, "{ranges:?}");
+    let (early, late) = (ranges[1].clone(), ranges[ranges.len() - 1].clone());
+    assert!(early.len() >= 3 && late.len() >= 3, "{ranges:?}");
+    let missing = |index: u32| LedgerError::MissingShred {
+        slot: Slot(SLOT),
+        index: ShredIndex(index),
+    };
+    // (garbage, deleted, what is reported: a missing index, or the set with the garbage)
+    let cases = [
+        (early.start + 1, early.end - 1, Err(early.end - 1)),
+        (early.start + 2, early.start + 1, Err(early.start + 1)),
+        (early.start, late.end - 1, Ok(early.clone())),
+        (late.start, late.end - 1, Err(late.end - 1)),
+    ];
+    for (garbage, deleted, expected) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        ledger(dir.path());
+        tamper(dir.path(), |batch| {
+            batch
+                .put_bytes::<DataShred>(key(garbage), &[0x5Au8; 60])
+                .expect("garbage");
+            batch.delete::<DataShred>(key(deleted)).expect("delete");
+        });
+        let store = Blockstore::open(dir.path(), AccessMode::ReadOnly).expect("reopen");
+        let err = fetch_all(&store).expect_err("two faults");
+        let case = format!("garbage {garbage}, deleted {deleted}");
+        match expected {
+            Err(index) => assert_eq!(err.to_string(), missing(index).to_string(), "{case}"),
+            Ok(set) => assert!(
+                matches!(
+                    &err,
+                    LedgerError::InvalidShredData { slot: Slot(SLOT), start, end, .. }
+                        if *start == set.start && *end == set.end
+                ),
+                "{case}: {err}"
+            ),
+        }
+    }
 }
