@@ -53,7 +53,7 @@ fn open(ledger: &Path, memo: bool) -> Blockstore {
 }
 
 fn bench(c: &mut Criterion) {
-    let (_dir, ledger) = common::unpack_fixture_ledger("agave-live");
+    let (_dir, ledger) = bstore_testkit::fixtures::unpack_ledger("agave-live").expect("fixture");
     let with_memo = open(&ledger, true);
     let without = open(&ledger, false);
     let first = open(&ledger, true);

@@ -39,7 +39,7 @@ const TX_SIGNATURE: &str =
     "5cRca73zArVZGPEDFhZrPWeK359Xz53ayesLfgnC4b5jDz7GwVg2sT2G7s6US5gNEUpG36uCrHkW3EwszHYEkCzq";
 
 fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>, Arc<Blockstore>) {
-    let (dir, ledger) = common::unpack_fixture_ledger("agave-history");
+    let (dir, ledger) = bstore_testkit::fixtures::unpack_ledger("agave-history").expect("fixture");
     let store = Blockstore::open(&ledger, AccessMode::ReadOnly).expect("open");
     let forgetful = Blockstore::open(&ledger, AccessMode::ReadOnly).expect("open");
     forgetful.set_roots_memo_slots(0);

@@ -29,6 +29,14 @@ pub enum TestkitError {
     /// body cut short): why.
     #[error("http: {0}")]
     HttpAnswer(String),
+    /// A committed fixture could not be unpacked: which, and why.
+    #[error("fixture {name}: {reason}")]
+    Fixture {
+        /// The fixture's directory under `fixtures/`.
+        name: String,
+        /// What failed.
+        reason: String,
+    },
     /// A thread or service of the run went away: which, and what happened.
     #[error("pipeline: {0}")]
     Stopped(&'static str),

@@ -32,7 +32,8 @@ fn load(addr: &str, requests: &Path, extra: &[&str]) -> Value {
 #[test]
 fn rpc_load_counts_every_request_per_method_and_paces_a_fixed_rate() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let ledger = common::agave_history_ledger(dir.path());
+    let ledger =
+        bstore_testkit::fixtures::unpack_ledger_into("agave-history", dir.path()).expect("fixture");
     let mut child = Command::new(env!("CARGO_BIN_EXE_bstore"))
         .args(["serve", "--ledger"])
         .arg(&ledger)

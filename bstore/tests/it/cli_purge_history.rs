@@ -19,7 +19,8 @@ fn slot_of(cf: &str, key: &[u8]) -> u64 {
 #[test]
 fn purge_removes_the_purged_slots_history_rows_and_keeps_the_rest() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let ledger = common::agave_history_ledger(dir.path());
+    let ledger =
+        bstore_testkit::fixtures::unpack_ledger_into("agave-history", dir.path()).expect("fixture");
     let before = history_rows(&ledger);
     let doomed = |cf: &str, key: &[u8]| (101..=102).contains(&slot_of(cf, key));
     let purged = before.keys().filter(|(cf, k)| doomed(cf, k)).count();

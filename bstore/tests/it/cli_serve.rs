@@ -36,7 +36,8 @@ fn call(addr: &str, method: &str, params: Value) -> Value {
 #[test]
 fn serve_follows_an_agave_ledger_as_a_secondary_and_never_writes_it() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let ledger = common::agave_history_ledger(dir.path());
+    let ledger =
+        bstore_testkit::fixtures::unpack_ledger_into("agave-history", dir.path()).expect("fixture");
     let db = ledger.join("rocksdb");
     let before = snapshot(&db);
 

@@ -13,10 +13,10 @@ use crate::agave_diff;
 
 #[test]
 fn every_history_answer_equals_agaves() {
-    let dir = common::fixtures::unpack_ledger("agave-history");
+    let (_dir, ledger) = bstore_testkit::fixtures::unpack_ledger("agave-history").expect("fixture");
     let expected: agave_diff::Recording =
         common::fixtures::gzipped_json("agave-history", "expected.json.gz");
-    let server = agave_diff::serve_read_only(&dir.path().join("ledger"));
+    let server = agave_diff::serve_read_only(&ledger);
     let addr = server.local_addr();
     agave_diff::assert_all_equal(&expected, |method, params| {
         common::call(addr, method, params)

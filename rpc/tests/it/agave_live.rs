@@ -81,7 +81,7 @@ fn every_answer_equals_the_live_alpenglow_validators() {
 
 /// Serves `fixtures/FIXTURE`'s ledger slice and requires every recorded answer.
 fn check_fixture(fixture: &str) {
-    let dir = common::fixtures::unpack_ledger(fixture);
+    let (_dir, ledger) = bstore_testkit::fixtures::unpack_ledger(fixture).expect("fixture");
     let recording: Recording = common::fixtures::gzipped_json(fixture, "answers.json.gz");
     assert_eq!(recording.validator["solana-core"], "4.4.0");
     // A recording of nothing but errors would prove little: the methods the slice is for
@@ -97,7 +97,7 @@ fn check_fixture(fixture: &str) {
         assert!(n >= at_least, "{method}: {n} results recorded");
     }
 
-    let server = agave_diff::serve_read_only(&dir.path().join("ledger"));
+    let server = agave_diff::serve_read_only(&ledger);
     let addr = server.local_addr();
     let mut checked: BTreeMap<&str, usize> = BTreeMap::new();
     let mut differences = Vec::new();

@@ -15,22 +15,6 @@ pub(crate) fn testdata() -> PathBuf {
     )
 }
 
-/// Unpacks the ledger Agave wrote with full history (`fixtures/agave-history`) into `dir`
-/// and returns its path (`dir/ledger`).
-pub(crate) fn agave_history_ledger(dir: &std::path::Path) -> std::path::PathBuf {
-    let fixture =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/agave-history");
-    let status = Command::new("tar")
-        .arg("-xzf")
-        .arg(fixture.join("ledger.tar.gz"))
-        .arg("-C")
-        .arg(dir)
-        .status()
-        .expect("tar runs");
-    assert!(status.success(), "tar -xzf {}", fixture.display());
-    dir.join("ledger")
-}
-
 /// Runs `bstore ARGS`, asserts success, and returns stdout.
 pub(crate) fn bstore(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_bstore"))
