@@ -1,8 +1,9 @@
 //! The store-backed fetch (`docs/fetch-pipeline.md#the-fetch-pipeline`): read the slot's
-//! `SlotMeta`, derive the completed ranges,
-//! fetch every shred of every range with ONE RocksDB multi-get (sorted keys, pinned values),
-//! deshred all ranges into one buffer sized up front, and decode serially on the caller's
-//! thread. The first error fails the whole call: never partial entries.
+//! `SlotMeta`, derive the completed ranges, fetch every shred of every range with ONE RocksDB
+//! read (the store's `ReadPath`: a range scan, whose rows are checked and deshredded as the
+//! cursor passes them, or a multi-get of pinned values, deshredded into one buffer sized up
+//! front), and decode serially on the caller's thread. The first error fails the whole call:
+//! never partial entries.
 
 use std::ops::Range;
 

@@ -5,8 +5,9 @@
 //!
 //! The scan wins on RocksDB because the keys of one slot are contiguous: it walks data blocks
 //! in order, where the multi-get searches the index for every key (`bstore bench fetch`,
-//! BENCHMARKS.md). The scan copies each payload once into a reused arena (the cursor's value
-//! is valid only until it moves); the multi-get pins values without a copy.
+//! BENCHMARKS.md). The fetch checks each scanned row while the cursor rests on it and copies
+//! only its data (the cursor's value is valid only until it moves); the multi-get pins values
+//! without a copy and is checked after.
 //!
 //! The blockstore holds a `ReadPathCell`; the switch and the scan itself are methods of
 //! `Blockstore` in `data_scan.rs`.
