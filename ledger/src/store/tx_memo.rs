@@ -26,7 +26,8 @@ use std::sync::Mutex;
 
 use crate::types::{Hash, Slot};
 
-/// The memo's default memory bound, in estimated bytes.
+/// The memo's default memory bound, in estimated bytes (exported as `TX_MEMO_BUDGET`;
+/// `Blockstore::set_transaction_memo_budget` changes it).
 pub const MEMO_BUDGET: usize = 32 << 20;
 
 /// Estimated bytes per remembered transaction (its entries in the block's map and in the
