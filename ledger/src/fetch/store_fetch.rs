@@ -1,8 +1,8 @@
 //! The store-backed fetch (`docs/fetch-pipeline.md#the-fetch-pipeline`): read the slot's
 //! `SlotMeta`, derive the completed ranges, fetch every shred of every range with ONE RocksDB
-//! read (the store's `ReadPath`: a range scan, whose rows are checked and deshredded as the
-//! cursor passes them, or a multi-get of pinned values, deshredded into one buffer sized up
-//! front), and decode serially on the caller's thread. The first error fails the whole call:
+//! read (the store's `ReadPath`: a range scan or a multi-get of pinned values), check and
+//! deshred each row as it comes ([`RangeStream`]; a scan's row while its cursor rests on it),
+//! and decode serially on the caller's thread. The first error fails the whole call:
 //! never partial entries.
 
 use std::ops::Range;
@@ -14,10 +14,10 @@ use crate::error::{LedgerError, Result};
 use crate::fetch::api::{
     AllowDead, DataSetView, EntryFetch, FetchBuffer, ShredRanges, SlotEntries, SlotViews, ViewFetch,
 };
+use crate::fetch::completed_ranges;
 use crate::fetch::decode::{Component, decode_component, entries_error};
 use crate::fetch::deshred::RangeCheck;
-use crate::fetch::{check_range_into, completed_ranges};
-use crate::shred::{MAX_SHREDS_PER_SLOT, ShredRef};
+use crate::shred::MAX_SHREDS_PER_SLOT;
 use crate::store::{Blockstore, DataShredScan, KvEngine, ReadPath, SlotMeta};
 use crate::types::{ShredIndex, Slot};
 
@@ -81,8 +81,8 @@ impl<E: KvEngine> Blockstore<E> {
     }
 
     /// One read of `first.start..last.end` (the store's [`ReadPath`]: one range scan or one
-    /// multi-get), every range checked and deshredded into `buf` (one reservation for all
-    /// ranges). Fills `buf.spans` parallel to `ranges`.
+    /// multi-get), every range checked and deshredded into `buf` ([`RangeStream`]). Fills
+    /// `buf.spans` parallel to `ranges`.
     pub(super) fn deshred_ranges(
         &self,
         slot: Slot,
@@ -95,7 +95,7 @@ impl<E: KvEngine> Blockstore<E> {
         match self.read_path() {
             ReadPath::MultiGet => {
                 let pinned = self.multi_get_data_shreds(slot, start, end)?;
-                fill(slot, ranges, start, &pinned, buf)
+                fill_pinned(slot, ranges, start, &pinned, buf)
             }
             ReadPath::Scan => {
                 let mut scan = self.data_shred_scan(slot, start, end);
@@ -183,7 +183,7 @@ pub(super) fn ranges_of(meta: &SlotMeta, start: u32) -> Vec<Range<u32>> {
     )
 }
 
-/// Empties `buf` and checks `ranges` (as [`fill`] expects them); the indices they span
+/// Empties `buf` and checks `ranges` (as [`RangeStream`] expects them); the indices they span
 /// (`first.start..last.end`), `None` when there are none.
 fn begin_fill(
     slot: Slot,
@@ -199,12 +199,9 @@ fn begin_fill(
         .map(|(f, l)| (f.start, l.end)))
 }
 
-/// [`fill`] straight from `scan`, read up to `end`: each payload is checked while the
+/// [`RangeStream`] straight from `scan`, read up to `end`: each payload is checked while the
 /// scan's cursor rests on it and only its data is copied, into `buf` (no copy of whole
-/// payloads). `ranges` are the scan's next indices, as [`begin_fill`] checked them; stored
-/// shreds between them are passed over. The error is [`fill`]'s: the first range (in
-/// order) with a defect fails, with its lowest missing shred when one is missing, else with
-/// its first defect in index order.
+/// payloads). `ranges` are the scan's next indices, as [`begin_fill`] checked them.
 fn fill_streamed<E: KvEngine>(
     slot: Slot,
     ranges: &[Range<u32>],
@@ -217,7 +214,12 @@ fn fill_streamed<E: KvEngine>(
     stream.finish()
 }
 
-/// The ranges of one [`fill_streamed`], taking the scan's rows as they come.
+/// The ranges of one fill (`ranges`, as [`begin_fill`] checked them), taking the stored
+/// rows as they come in index order (a scan's, or a multi-get's present values): each row
+/// of a range is checked ([`RangeCheck`]) and its data appended to `buf`, rows between the
+/// ranges are passed over. The error: the first range (in order) with a defect fails, with
+/// its lowest missing shred when one is missing, else with its first defect in index order
+/// (what a check of the whole range read first gives).
 struct RangeStream<'r, 'b> {
     slot: Slot,
     /// The ranges after the current one.
@@ -228,7 +230,7 @@ struct RangeStream<'r, 'b> {
     /// Where the current range's data begins in `buf.data`.
     begin: usize,
     /// The current range's first defect: reported when the range ends whole (a missing
-    /// shred of the range wins, as in [`fill`]).
+    /// shred of the range wins).
     defect: Option<LedgerError>,
     buf: &'b mut FetchBuffer,
 }
@@ -299,32 +301,22 @@ impl<'r, 'b> RangeStream<'r, 'b> {
     }
 }
 
-/// Checks every range of `values` (the stored payloads of `first..`, `None` where absent)
-/// and copies its shreds' data into `buf`: the one copy of the fetch path.
-fn fill<P: AsRef<[u8]>>(
+/// [`RangeStream`] over the payloads of a multi-get that started at `first` (`None` where
+/// absent), in index order.
+fn fill_pinned<P: AsRef<[u8]>>(
     slot: Slot,
     ranges: &[Range<u32>],
     first: u32,
     values: &[Option<P>],
     buf: &mut FetchBuffer,
 ) -> Result<()> {
-    let mut shreds: Vec<ShredRef<'_>> = Vec::with_capacity(values.len());
-    let mut totals = Vec::with_capacity(ranges.len());
-    for range in ranges {
-        let payloads = range_payloads(slot, first, range, values)?;
-        totals.push(check_range_into(slot, range, payloads, &mut shreds)?);
-    }
-    buf.data.reserve(totals.iter().sum());
-    let mut shreds = shreds.iter();
-    for (range, total) in ranges.iter().zip(&totals) {
-        let begin = buf.data.len();
-        for shred in shreds.by_ref().take(range.len()) {
-            buf.data.extend_from_slice(shred.data());
+    let mut stream = RangeStream::new(slot, ranges, buf);
+    for (index, value) in (first..).zip(values) {
+        if let Some(payload) = value {
+            stream.take(index, payload.as_ref())?;
         }
-        debug_assert_eq!(buf.data.len() - begin, *total);
-        buf.spans.push(begin..buf.data.len());
     }
-    Ok(())
+    stream.finish()
 }
 
 impl<E: KvEngine> ViewFetch for Blockstore<E> {

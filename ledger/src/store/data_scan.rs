@@ -2,8 +2,6 @@
 //! (`read_path.rs` says when each path is used); the multi-get is
 //! `Blockstore::multi_get_data_shreds` (`blockstore.rs`).
 
-use std::ops::Range;
-
 use super::Column;
 use super::blockstore::Blockstore;
 use super::columns::DataShred;
@@ -22,25 +20,10 @@ impl<E: KvEngine> Blockstore<E> {
     pub fn set_read_path(&self, path: ReadPath) {
         self.read_path.set(path);
     }
-
-    /// The data shreds `start..end` of `slot` with ONE bounded forward scan, each payload
-    /// copied into `arena` (cleared first): element `i` is the byte range of index
-    /// `start + i`, `None` when not stored. The caller bounds the range. (A
-    /// `DataShredScan` read in one piece.)
-    pub fn scan_data_shreds(
-        &self,
-        slot: Slot,
-        start: u32,
-        end: u32,
-        arena: &mut Vec<u8>,
-    ) -> Result<Vec<Option<Range<usize>>>> {
-        self.data_shred_scan(slot, start, end)
-            .read_until(end, arena)
-    }
 }
 
 /// One forward scan over `slot`'s data shreds `start..end`, read in consecutive pieces
-/// ([`Self::read_until`]) through a single cursor: RocksDB builds and positions its merged
+/// ([`Self::visit_until`]) through a single cursor: RocksDB builds and positions its merged
 /// iterator once, however many pieces the caller takes (a lookup that stops at the piece it
 /// needs pays for no other).
 pub(crate) struct DataShredScan<'a, E: KvEngine + 'a> {
@@ -75,29 +58,6 @@ impl<E: KvEngine> Blockstore<E> {
 }
 
 impl<E: KvEngine> DataShredScan<'_, E> {
-    /// The next piece, up to `until` (exclusive; at most the scan's end), each payload copied
-    /// into `arena` (cleared first): element `i` is the byte range of the piece's `i`-th
-    /// index (the first index the previous piece did not cover), `None` when not stored.
-    pub(crate) fn read_until(
-        &mut self,
-        until: u32,
-        arena: &mut Vec<u8>,
-    ) -> Result<Vec<Option<Range<usize>>>> {
-        arena.clear();
-        let first = self.next;
-        let mut spans: Vec<Option<Range<usize>>> =
-            vec![None; (until.min(self.end).max(first) - first) as usize];
-        self.visit_until(until, |index, value| {
-            if let Some(cell) = spans.get_mut((index - first) as usize) {
-                let begin = arena.len();
-                arena.extend_from_slice(value);
-                *cell = Some(begin..arena.len());
-            }
-            Ok(())
-        })?;
-        Ok(spans)
-    }
-
     /// The next piece, up to `until` (exclusive; at most the scan's end), without a copy:
     /// `visit` sees each stored row of the piece in index order, its payload borrowed from
     /// the cursor (valid for that call only). A missing index is simply not visited. The
