@@ -17,8 +17,8 @@
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
 # RocksDB's and protobuf's C++), later builds are no-ops; bstore's release build is ~13 min
 # from scratch. A run takes about 13 minutes here: ~10 s to start the cluster, ~1.5 min of
-# workload and the three epochs waited for rewards, ~1 min of comparison, ~3.5 min of load
-# (with the slot-rate measurements), ~2 min of freshness (500 slots), the restart (~30 s,
+# workload and the three epochs waited for rewards, ~1 min of comparison, ~4 min of load
+# (with the slot-rate measurements and each server's round-trip floor), ~2 min of freshness (500 slots), the restart (~30 s,
 # up to 3 min when the restarted validator makes no slot) and the comparison again (~1.5
 # min). Not run by CI (rpc/tests/it/agave_live.rs checks recorded answers of two such runs
 # in CI: scripts/record-live-fixture.sh).
@@ -279,6 +279,17 @@ if l:
                     print(f"at {fixed['rate']:g} req/s{label}, {name} serving: {shown}")
             if "slot_rate" in fixed:
                 print(f"at {fixed['rate']:g} req/s{label}, slot rate: {fixed['slot_rate']}")
+            for name in ("bstore", "validator"):
+                served = fixed.get(name, {}).get("served", {})
+                rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in served.items() if isinstance(v, dict)}
+                if rows:
+                    print(f"at {fixed['rate']:g} req/s{label}, {name} p50/p99 ms {rows}")
+    floor = l.get("floor")
+    if floor:
+        for name in ("validator", "bstore"):
+            v = floor[name].get(floor["method"], {})
+            print(f"floor ({floor['method']} alone at {floor['rate']:g} req/s), {name}: "
+                  f"p50/p99 ms {(v.get('p50_ms'), v.get('p99_ms'))}")
 EOF
 [ "$STATUS" = 0 ] && log "no difference" || log "differences or failures: see above (run directory $RUN)"
 exit "$STATUS"

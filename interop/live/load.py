@@ -29,6 +29,10 @@ usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
    latencies. The Rust clients spend 30-50 us (most of it the kernel's loopback work, which
    the sender pays), so their latencies are more the servers'.
    With `--rate` too: the three fixed-rate windows of 3. again with the Rust clients.
+5. The round-trip floor at the fixed rate (`--floor-seconds`, 0: skip): each server in turn
+   answers only `getSlot` (finalized: a value either keeps in memory) at `--rate`, from the
+   Rust clients when given. What is left of a method's p50 above its server's floor is the
+   method's own work; the floor itself (two wake-ups, loopback, HTTP) is paid by both.
 Both servers share this machine's cores with the load generator, so the numbers compare the
 two servers under the same conditions, not either alone.
 """
@@ -138,6 +142,24 @@ def run_rust_load(binary, url, requests, clients, seconds, max_requests, rate=No
     return json.loads(out.stdout)
 
 
+FLOOR_REQUESTS = [("getSlot", [{"commitment": "finalized"}])]
+
+
+def floor_latency(args):
+    """Each server's round trip at `--rate` for a request whose answer is in memory: the
+    part of every method's latency at that rate that is not the method's own work."""
+    out = {"method": "getSlot", "rate": args.rate, "seconds": args.floor_seconds}
+    for name, url in (("validator", args.validator), ("bstore", args.bstore)):
+        if args.rust_client:
+            served = run_rust_load(args.rust_client, url, FLOOR_REQUESTS, args.clients,
+                                   args.floor_seconds, 10**9, rate=args.rate)
+        else:
+            served = run_load(url, FLOOR_REQUESTS, args.clients, args.floor_seconds, 10**9,
+                              rate=args.rate)
+        out[name] = served
+    return out
+
+
 def slot_rate(validator_url, seconds, load=None):
     """The validator's processed slots per second over `seconds`, optionally while `load`
     (a callable taking the seconds) runs."""
@@ -234,6 +256,8 @@ def main():
     parser.add_argument("--slot-rate-seconds", type=float, default=30.0)
     parser.add_argument("--rate", type=float, default=400.0,
                         help="requests/s in all for the fixed-rate phases (0: skip them)")
+    parser.add_argument("--floor-seconds", type=float, default=10.0,
+                        help="seconds of getSlot alone per server at --rate (0: skip)")
     parser.add_argument("--validator-pid", type=int)
     parser.add_argument("--bstore-pid", type=int)
     parser.add_argument("--rust-client", metavar="BSTORE",
@@ -304,6 +328,12 @@ def main():
                       f"{json.dumps(shown)}")
             print(f"load at {args.rate:g} req/s{label}, slot rate: "
                   f"{json.dumps(result[key]['slot_rate'])}")
+    if args.rate > 0 and args.floor_seconds > 0:
+        result["floor"] = floor_latency(args)
+        for name in ("validator", "bstore"):
+            served = result["floor"][name].get("getSlot", {})
+            print(f"floor at {args.rate:g} req/s, {name}: getSlot p50 "
+                  f"{served.get('p50_ms')} ms, p99 {served.get('p99_ms')} ms")
     if args.out:
         with open(args.out, "w") as f:
             json.dump(result, f, indent=1)

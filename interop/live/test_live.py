@@ -301,6 +301,32 @@ class Load(unittest.TestCase):
             self.assertEqual(argv[argv.index(flag) + 1], value)
         self.assertEqual(out["list"], [["getBlock", [1, {"encoding": "json"}]], ["getSlot", []]])
 
+    def test_the_floor_asks_each_server_only_getslot_finalized_at_the_rate(self):
+        from types import SimpleNamespace
+
+        from load import floor_latency
+
+        asked = {"validator": [], "bstore": []}
+        stubs = {
+            name: Stub(lambda m, params, name=name: asked[name].append((m, params)) or {"result": 5})
+            for name in asked
+        }
+        try:
+            args = SimpleNamespace(validator=stubs["validator"].url, bstore=stubs["bstore"].url,
+                                   rust_client=None, clients=2, rate=40.0, floor_seconds=1.0)
+            out = floor_latency(args)
+        finally:
+            for stub in stubs.values():
+                stub.close()
+        for name in asked:
+            self.assertEqual({(m, json.dumps(p)) for m, p in asked[name]},
+                             {("getSlot", '[{"commitment": "finalized"}]')})
+            # About 40 in the second, not as many as answered.
+            self.assertGreaterEqual(out[name]["getSlot"]["count"], 36)
+            self.assertLessEqual(out[name]["getSlot"]["count"], 42)
+            self.assertEqual(out[name]["getSlot"]["errors"], 0)
+        self.assertEqual((out["method"], out["rate"]), ("getSlot", 40.0))
+
     def test_slot_rate_changes_against_the_mean_of_both_idle_windows(self):
         from load import slot_rate_changes
 

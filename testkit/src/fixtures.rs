@@ -15,14 +15,18 @@ pub fn fixture_path(name: &str, file: &str) -> PathBuf {
         .join(file)
 }
 
+fn fixture_error(name: &str, reason: String) -> TestkitError {
+    TestkitError::Fixture {
+        name: name.to_string(),
+        reason,
+    }
+}
+
 /// Unpacks `fixtures/NAME/ledger.tar.gz` into `dir` (with `tar`, which must be on `PATH`);
 /// the ledger's path, `dir/ledger`.
 pub fn unpack_ledger_into(name: &str, dir: &Path) -> Result<PathBuf, TestkitError> {
     let tar = fixture_path(name, "ledger.tar.gz");
-    let failed = |reason: String| TestkitError::Fixture {
-        name: name.to_string(),
-        reason,
-    };
+    let failed = |reason: String| fixture_error(name, reason);
     let out = Command::new("tar")
         .arg("-xzf")
         .arg(&tar)
@@ -49,10 +53,8 @@ pub fn unpack_ledger_into(name: &str, dir: &Path) -> Result<PathBuf, TestkitErro
 /// [`unpack_ledger_into`] a fresh temporary directory: the directory (removed when dropped)
 /// and the ledger's path in it.
 pub fn unpack_ledger(name: &str) -> Result<(tempfile::TempDir, PathBuf), TestkitError> {
-    let dir = tempfile::tempdir().map_err(|e| TestkitError::Fixture {
-        name: name.to_string(),
-        reason: format!("a temporary directory: {e}"),
-    })?;
+    let dir = tempfile::tempdir()
+        .map_err(|e| fixture_error(name, format!("a temporary directory: {e}")))?;
     let ledger = unpack_ledger_into(name, dir.path())?;
     Ok((dir, ledger))
 }

@@ -29,7 +29,7 @@ fn invalid(slot: Slot, range: &Range<u32>, cause: DataDefect) -> LedgerError {
 /// only while a scan's cursor rests on it runs as the rows come.
 pub(crate) struct RangeCheck<'r> {
     slot: Slot,
-    pub(crate) range: &'r Range<u32>,
+    range: &'r Range<u32>,
     /// The index the next payload must be; `range.start..=range.end`.
     expected: u32,
 }
@@ -46,6 +46,11 @@ impl<'r> RangeCheck<'r> {
     /// The index the next payload must be (`range.end` once every shred was checked).
     pub(crate) fn expected(&self) -> u32 {
         self.expected
+    }
+
+    /// Whether every shred of the range was counted (checked or passed).
+    pub(crate) fn done(&self) -> bool {
+        self.expected == self.range.end
     }
 
     /// Parses and checks `payload` as the shred at [`Self::expected`].

@@ -277,7 +277,7 @@ impl<'r, 'b> RangeStream<'r, 'b> {
                 }
             }
         }
-        if check.expected() == check.range.end {
+        if check.done() {
             if let Some(defect) = self.defect.take() {
                 return Err(defect);
             }
