@@ -17,6 +17,10 @@ cargo fmt --all --check
 
 log "cargo clippy (all targets, all features, -D warnings)"
 cargo clippy --release --workspace --all-targets --all-features -- -D warnings
+# Code only an optional feature uses is dead, and warned about, in the builds without it.
+log "cargo clippy (default features; bstore-ledger without RocksDB; -D warnings)"
+cargo clippy --release --workspace --all-targets -- -D warnings
+cargo clippy --release -p bstore-ledger --no-default-features --lib --tests -- -D warnings
 
 log "tests: default features"
 cargo nextest run --release --workspace --no-fail-fast

@@ -8,16 +8,17 @@
 //! consumer owns its own.
 
 use std::num::NonZeroUsize;
+use std::ops::Range;
 
 use rayon::prelude::*;
 
 use crate::entry::Entry;
 use crate::error::{LedgerError, Result};
 use crate::fetch::decode::{Component, decode_component};
-use crate::fetch::store_fetch::{check_ranges, range_payloads};
+use crate::fetch::store_fetch::check_ranges;
 use crate::fetch::{AllowDead, SlotEntries, deshred_into};
 use crate::store::{Blockstore, KvEngine};
-use crate::types::Slot;
+use crate::types::{ShredIndex, Slot};
 
 /// A bounded pool of fetch workers.
 #[derive(Debug)]
@@ -116,4 +117,28 @@ impl<E: KvEngine> Blockstore<E> {
             markers,
         })
     }
+}
+
+/// The pinned payloads of `range` out of a multi-get that started at `first`; a hole is
+/// `MissingShred` (Agave panics there).
+fn range_payloads<'p, P: AsRef<[u8]>>(
+    slot: Slot,
+    first: u32,
+    range: &Range<u32>,
+    pinned: &'p [Option<P>],
+) -> Result<Vec<&'p [u8]>> {
+    let lo = (range.start - first) as usize;
+    let hi = (range.end - first) as usize;
+    let values = pinned.get(lo..hi).unwrap_or_default();
+    let mut payloads = Vec::with_capacity(values.len());
+    for (i, value) in values.iter().enumerate() {
+        match value {
+            Some(bytes) => payloads.push(bytes.as_ref()),
+            None => {
+                let index = ShredIndex(range.start + i as u32);
+                return Err(LedgerError::MissingShred { slot, index });
+            }
+        }
+    }
+    Ok(payloads)
 }

@@ -433,27 +433,3 @@ pub(super) fn check_ranges(slot: Slot, ranges: &[Range<u32>]) -> Result<()> {
     }
     Ok(())
 }
-
-/// The pinned payloads of `range` out of a multi-get that started at `first`; a hole is
-/// `MissingShred` (Agave panics there).
-pub(super) fn range_payloads<'p, P: AsRef<[u8]>>(
-    slot: Slot,
-    first: u32,
-    range: &Range<u32>,
-    pinned: &'p [Option<P>],
-) -> Result<Vec<&'p [u8]>> {
-    let lo = (range.start - first) as usize;
-    let hi = (range.end - first) as usize;
-    let values = pinned.get(lo..hi).unwrap_or_default();
-    let mut payloads = Vec::with_capacity(values.len());
-    for (i, value) in values.iter().enumerate() {
-        match value {
-            Some(bytes) => payloads.push(bytes.as_ref()),
-            None => {
-                let index = ShredIndex(range.start + i as u32);
-                return Err(LedgerError::MissingShred { slot, index });
-            }
-        }
-    }
-    Ok(payloads)
-}
