@@ -20,8 +20,8 @@
 # workload and the three epochs waited for rewards, ~1 min of comparison, ~4 min of load
 # (with the slot-rate measurements and each server's round-trip floor), ~2 min of
 # freshness (500 slots), the restart (~30 s, up to 3 min when the restarted validator makes
-# no slot) and the comparison again (~1.5 min). Not run by CI (rpc/tests/it/agave_live.rs checks recorded answers of two such runs
-# in CI: scripts/record-live-fixture.sh).
+# no slot) and the comparison again (~1.5 min). Not run by CI (rpc/tests/it/agave_live.rs
+# checks recorded answers of two such runs in CI: scripts/record-live-fixture.sh).
 #
 #   scripts/validator-live.sh [--alpenglow] [--slots N] [--keep] [--skip-load] [--serve-nice N]
 #     --alpenglow   run the cluster with Alpenglow active
@@ -261,14 +261,17 @@ for name in ("freshness-watch.json", "freshness-poll-20.json"):
     f = load(name)
     if f:
         print(f"{f['label']}: finalized {f['finalized']}, confirmed {f['confirmed']}")
+def p50_p99(served):
+    """Each method's (p50, p99) in ms out of one load result."""
+    return {m: (v["p50_ms"], v["p99_ms"]) for m, v in served.items() if isinstance(v, dict)}
+
+
 l = load("load.json")
 if l:
     for server in ("validator", "bstore"):
-        rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in l[server].items() if isinstance(v, dict)}
-        print(f"load {server}: {l[server]['per_s']} req/s, p50/p99 ms {rows}")
+        print(f"load {server}: {l[server]['per_s']} req/s, p50/p99 ms {p50_p99(l[server])}")
     for server, r in l.get("rust_clients", {}).items():
-        rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in r.items() if isinstance(v, dict)}
-        print(f"load {server}, Rust clients: {r['per_s']} req/s, p50/p99 ms {rows}")
+        print(f"load {server}, Rust clients: {r['per_s']} req/s, p50/p99 ms {p50_p99(r)}")
     print(f"validator slots/s: {l['validator_slots_per_s']}")
     for key, label in (("fixed_rate", ""), ("rust_fixed_rate", ", Rust clients")):
         fixed = l.get(key)
@@ -280,8 +283,7 @@ if l:
             if "slot_rate" in fixed:
                 print(f"at {fixed['rate']:g} req/s{label}, slot rate: {fixed['slot_rate']}")
             for name in ("bstore", "validator"):
-                served = fixed.get(name, {}).get("served", {})
-                rows = {m: (v["p50_ms"], v["p99_ms"]) for m, v in served.items() if isinstance(v, dict)}
+                rows = p50_p99(fixed.get(name, {}).get("served", {}))
                 if rows:
                     print(f"at {fixed['rate']:g} req/s{label}, {name} p50/p99 ms {rows}")
     floor = l.get("floor")

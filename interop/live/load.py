@@ -149,14 +149,10 @@ def floor_latency(args):
     """Each server's round trip at `--rate` for a request whose answer is in memory: the
     part of every method's latency at that rate that is not the method's own work."""
     out = {"method": "getSlot", "rate": args.rate, "seconds": args.floor_seconds}
+    run = functools.partial(run_rust_load, args.rust_client) if args.rust_client else run_load
     for name, url in (("validator", args.validator), ("bstore", args.bstore)):
-        if args.rust_client:
-            served = run_rust_load(args.rust_client, url, FLOOR_REQUESTS, args.clients,
-                                   args.floor_seconds, 10**9, rate=args.rate)
-        else:
-            served = run_load(url, FLOOR_REQUESTS, args.clients, args.floor_seconds, 10**9,
-                              rate=args.rate)
-        out[name] = served
+        out[name] = run(url, FLOOR_REQUESTS, args.clients, args.floor_seconds, 10**9,
+                        rate=args.rate)
     return out
 
 
