@@ -14,6 +14,10 @@
 #   scripts/bench-serve-cpu.sh RUN [ROUNDS] [RATE] [SECONDS]   (default 6 400 15)
 #
 #   BSTORE_BASELINE   the bstore binary to compare with (without it, this build alone)
+#   BSTORE_REQUESTS   a request list to serve instead of the run's (a JSON array of
+#                     [method, params], `bstore bench rpc-load --requests`'s input), e.g.
+#                     '[["getSlot", [{"commitment": "finalized"}]]]' in a file for the
+#                     round-trip floor alone
 #
 # The validator need not run (the ledger is read as a secondary, never written). Run it
 # on a quiet machine: the two cores' speed drifts, which is why the sides alternate.
@@ -39,10 +43,14 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-(cd interop/live && PYTHONDONTWRITEBYTECODE=1 python3 -c '
+if [ -n "${BSTORE_REQUESTS:-}" ]; then
+    cp "$BSTORE_REQUESTS" "$WORK/requests.json"
+else
+    (cd interop/live && PYTHONDONTWRITEBYTECODE=1 python3 -c '
 import json, sys, load
 json.dump(load.request_list(json.load(open(sys.argv[1]))), open(sys.argv[2], "w"))
 ' "$RUN/workload.json" "$WORK/requests.json")
+fi
 PORT=18997
 URL="http://127.0.0.1:$PORT"
 
