@@ -1,5 +1,5 @@
 //! The accept loop and one task per connection (run on an I/O thread, `io_threads.rs`), with
-//! the bounds `axum::serve` lacks:
+//! the bounds a plain hyper server lacks:
 //!
 //! - a cap on open connections: one more is answered HTTP 503 / JSON-RPC -32005 at once
 //!   and closed (never queued, never served; see `conn_refuse.rs`), so idle sockets
@@ -21,12 +21,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::Router;
-use axum::extract::Request;
 use hyper::body::Incoming;
 use hyper::service::Service;
+use hyper::{Request, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
@@ -35,6 +33,15 @@ use tokio::time::Instant;
 use crate::transport::conn_refuse;
 use crate::transport::io_threads::IoThreads;
 use crate::transport::limits::ConnLimits;
+use crate::transport::reply_body::ReplyBody;
+
+/// What answers a connection's requests (`server.rs`'s routes), shared by every connection.
+pub(crate) trait Handler: Send + Sync + 'static {
+    fn handle(
+        self: Arc<Self>,
+        request: Request<Incoming>,
+    ) -> impl Future<Output = Response<ReplyBody>> + Send + 'static;
+}
 
 /// When a connection last moved bytes, and how many of its requests are being handled.
 #[derive(Debug)]
@@ -146,33 +153,32 @@ impl AsyncWrite for Watched {
     }
 }
 
-/// The router, counting each request as in progress while its handler runs.
-#[derive(Clone)]
-struct Tracked {
-    inner: TowerToHyperService<Router>,
+/// The handler, counting each request as in progress while it runs.
+struct Tracked<H> {
+    handler: Arc<H>,
     activity: Arc<Activity>,
 }
 
-impl Service<Request<Incoming>> for Tracked {
-    type Response = <TowerToHyperService<Router> as Service<Request<Incoming>>>::Response;
+impl<H: Handler> Service<Request<Incoming>> for Tracked<H> {
+    type Response = Response<ReplyBody>;
     type Error = std::convert::Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send>>;
 
     fn call(&self, req: Request<Incoming>) -> Self::Future {
         let guard = InProgress::begin(&self.activity);
-        let response = self.inner.call(req);
+        let response = Arc::clone(&self.handler).handle(req);
         Box::pin(async move {
             let response = response.await;
             drop(guard);
-            response
+            Ok(response)
         })
     }
 }
 
 /// Serves one connection until it ends, idles out, or shutdown completes for it.
-async fn connection(
+async fn connection<H: Handler>(
     stream: TcpStream,
-    router: Router,
+    handler: Arc<H>,
     limits: ConnLimits,
     mut shutdown: watch::Receiver<bool>,
 ) {
@@ -182,7 +188,7 @@ async fn connection(
         activity: Arc::clone(&activity),
     });
     let service = Tracked {
-        inner: TowerToHyperService::new(router),
+        handler,
         activity: Arc::clone(&activity),
     };
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -221,9 +227,9 @@ async fn connection(
 
 /// Accepts until `stop` resolves, handing each connection to one of `io`'s threads, then
 /// waits for every connection to finish.
-pub(crate) async fn serve(
+pub(crate) async fn serve<H: Handler>(
     listener: TcpListener,
-    router: Router,
+    handler: Arc<H>,
     limits: ConnLimits,
     io: &IoThreads,
     stop: impl Future<Output = ()>,
@@ -262,10 +268,10 @@ pub(crate) async fn serve(
                 continue;
             }
         };
-        let (router, shutdown) = (router.clone(), shutdown_rx.clone());
+        let (handler, shutdown) = (Arc::clone(&handler), shutdown_rx.clone());
         let task = Box::pin(async move {
             match TcpStream::from_std(stream) {
-                Ok(stream) => connection(stream, router, limits, shutdown).await,
+                Ok(stream) => connection(stream, handler, limits, shutdown).await,
                 Err(e) => log::warn!("cannot register a connection on its I/O thread: {e}"),
             }
             drop(permit);

@@ -2,8 +2,8 @@
 //! response as chunks: each result's text is moved into the body as it is, never copied
 //! into a bigger string, and its budget reservation moves with it.
 
-use axum::body::Bytes;
 use bstore_ledger::store::KvEngine;
+use hyper::body::Bytes;
 
 use crate::error::RpcError;
 use crate::methods::budget::{Budget, Reservation};

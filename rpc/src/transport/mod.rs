@@ -1,6 +1,6 @@
 //! The transport layer: everything between a socket and [`crate::methods::call`].
 //!
-//! - `server.rs`: [`RpcServer`](server::RpcServer), the axum router, the accept loop's
+//! - `server.rs`: [`RpcServer`](server::RpcServer), the two routes, the accept loop's
 //!   thread, startup and graceful shutdown;
 //! - `conn.rs` + `conn_refuse.rs`: the bounded accept loop and the answer a connection
 //!   past the cap gets;

@@ -7,8 +7,8 @@ use std::convert::Infallible;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use axum::body::Bytes;
 use http_body::{Frame, SizeHint};
+use hyper::body::Bytes;
 
 use crate::methods::budget::Reservation;
 

@@ -1,22 +1,21 @@
-//! The HTTP server: an axum router served by `conn.rs`'s bounded accept loop (on the server
-//! thread's single-threaded runtime) over a fixed number of I/O threads (`io_threads.rs`,
-//! one single-threaded runtime each, no blocking pool); `POST /`
-//! for JSON-RPC, `GET /health` as Agave serves it, graceful shutdown on request or on
+//! The HTTP server: [`App`]'s two routes served by `conn.rs`'s bounded accept loop (on the
+//! server thread's single-threaded runtime) over a fixed number of I/O threads
+//! (`io_threads.rs`, one single-threaded runtime each, no blocking pool); `POST /` for
+//! JSON-RPC, `GET /health` as Agave serves it, graceful shutdown on request or on
 //! SIGINT / SIGTERM, and the secondary catch-up thread when following a live writer.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use axum::Router;
-use axum::body::Body;
-use axum::extract::State;
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use bstore_ledger::store::{Blockstore, KvEngine};
+use http_body_util::{BodyExt, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
 use tokio::sync::oneshot;
 
 use crate::error::RpcError;
@@ -24,55 +23,120 @@ use crate::methods::Ctx;
 use crate::methods::archive::BlockArchive;
 use crate::methods::budget::{Budget, BudgetStats};
 use crate::methods::workers::FetchWorkers;
-use crate::transport::conn;
+use crate::transport::conn::{self, Handler};
 use crate::transport::io_threads::IoThreads;
 use crate::transport::jsonrpc::{Reply, handle_body};
 use crate::transport::limits::{CatchUp, Limits, RpcConfig, Signals};
 use crate::transport::reply_body::ReplyBody;
 
-struct AppState<E: KvEngine + 'static> {
+/// What every connection serves, and what its requests run with. Two routes, matched by
+/// hand (a router's path matching, type-erased services and boxed bodies cost more per
+/// request than the routes are worth): `POST /` and `GET` / `HEAD /health`; another
+/// method on either path is 405 with `allow`, any other path 404.
+struct App<E: KvEngine + 'static> {
     ctx: Ctx<E>,
     limits: Limits,
     body_read_timeout: Duration,
 }
 
-fn json(status: StatusCode, reply: Reply) -> Response {
-    let body = Body::new(ReplyBody::new(reply.chunks, reply.reservation));
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+const JSON: &str = "application/json";
+
+/// A response of `status` with `body` (and its content type, if any).
+fn respond(
+    status: StatusCode,
+    content_type: Option<&'static str>,
+    body: ReplyBody,
+) -> Response<ReplyBody> {
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    if let Some(content_type) = content_type {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    }
+    response
 }
 
-async fn rpc<E: KvEngine + 'static>(State(state): State<Arc<AppState<E>>>, body: Body) -> Response {
-    let max = state.limits.max_request_bytes;
-    let budget = &state.ctx.budget;
-    // The whole body must arrive within the body read timeout (slow senders are cut off;
-    // `Connection: close` because the rest of their body is never read).
-    let read = tokio::time::timeout(state.body_read_timeout, axum::body::to_bytes(body, max));
-    let bytes = match read.await {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => {
-            let e = RpcError::BodyTooLarge { max };
-            return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(budget, &e));
+fn json(status: StatusCode, reply: Reply) -> Response<ReplyBody> {
+    respond(
+        status,
+        Some(JSON),
+        ReplyBody::new(reply.chunks, reply.reservation),
+    )
+}
+
+impl<E: KvEngine + 'static> App<E> {
+    /// A body of one static text (nothing reserved: it is not a result).
+    fn text(
+        &self,
+        status: StatusCode,
+        content_type: Option<&'static str>,
+        text: &'static str,
+    ) -> Response<ReplyBody> {
+        let chunks = vec![Bytes::from_static(text.as_bytes())];
+        respond(
+            status,
+            content_type,
+            ReplyBody::new(chunks, self.ctx.budget.empty()),
+        )
+    }
+
+    fn method_not_allowed(&self, allow: &'static str) -> Response<ReplyBody> {
+        let mut response = self.text(StatusCode::METHOD_NOT_ALLOWED, None, "");
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static(allow));
+        response
+    }
+
+    async fn route(&self, request: Request<Incoming>) -> Response<ReplyBody> {
+        let get = matches!(*request.method(), Method::GET | Method::HEAD);
+        match request.uri().path() {
+            "/" if request.method() == Method::POST => self.rpc(request.into_body()).await,
+            "/" => self.method_not_allowed("POST"),
+            "/health" if get => self.text(StatusCode::OK, Some("text/plain; charset=utf-8"), "ok"),
+            "/health" => self.method_not_allowed("GET,HEAD"),
+            _ => self.text(StatusCode::NOT_FOUND, None, ""),
         }
-        Err(_) => {
-            let e = RpcError::BodyTimeout {
-                after: state.body_read_timeout,
-            };
-            let mut response = json(StatusCode::REQUEST_TIMEOUT, Reply::error(budget, &e));
-            response.headers_mut().insert(
-                header::CONNECTION,
-                header::HeaderValue::from_static("close"),
-            );
-            return response;
+    }
+
+    async fn rpc(&self, body: Incoming) -> Response<ReplyBody> {
+        let max = self.limits.max_request_bytes;
+        let budget = &self.ctx.budget;
+        // The whole body must arrive within the body read timeout (slow senders are cut
+        // off; `Connection: close` because the rest of their body is never read).
+        let read = tokio::time::timeout(self.body_read_timeout, Limited::new(body, max).collect());
+        let bytes = match read.await {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(_)) => {
+                let e = RpcError::BodyTooLarge { max };
+                return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(budget, &e));
+            }
+            Err(_) => {
+                let e = RpcError::BodyTimeout {
+                    after: self.body_read_timeout,
+                };
+                let mut response = json(StatusCode::REQUEST_TIMEOUT, Reply::error(budget, &e));
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                return response;
+            }
+        };
+        match handle_body(&self.ctx, &bytes, self.limits.max_batch_len).await {
+            Some(reply) => json(StatusCode::OK, reply),
+            None => self.text(StatusCode::NO_CONTENT, None, ""),
         }
-    };
-    match handle_body(&state.ctx, &bytes, state.limits.max_batch_len).await {
-        Some(reply) => json(StatusCode::OK, reply),
-        None => StatusCode::NO_CONTENT.into_response(),
     }
 }
 
-async fn health() -> &'static str {
-    "ok"
+impl<E: KvEngine + 'static> Handler for App<E> {
+    fn handle(
+        self: Arc<Self>,
+        request: Request<Incoming>,
+    ) -> impl Future<Output = Response<ReplyBody>> + Send + 'static {
+        async move { self.route(request).await }
+    }
 }
 
 /// Resolves on SIGINT or SIGTERM (never, if the handlers cannot be installed: logged).
@@ -183,7 +247,7 @@ impl RpcServer {
         let ctx = methods_ctx(&store, &config, archive)?;
         let budget = ctx.budget.clone();
         let catch_up = CatchUpThread::start(Arc::clone(&store), config.catch_up)?;
-        let state = Arc::new(AppState {
+        let app = Arc::new(App {
             ctx,
             limits: config.limits,
             body_read_timeout: config.conn.body_read_timeout,
@@ -192,7 +256,7 @@ impl RpcServer {
         let thread = std::thread::Builder::new()
             .name("bstoreRpcServer".into())
             .spawn(move || {
-                let served = runtime.block_on(serve(listener, state, config, &io, stop_rx));
+                let served = runtime.block_on(serve(listener, app, config, &io, stop_rx));
                 // Every connection has finished (`conn::serve` waited for them).
                 io.join();
                 drop(catch_up);
@@ -308,17 +372,13 @@ impl Drop for CatchUpThread {
 
 async fn serve<E: KvEngine + 'static>(
     listener: std::net::TcpListener,
-    state: Arc<AppState<E>>,
+    app: Arc<App<E>>,
     config: RpcConfig,
     io: &IoThreads,
     stop_rx: oneshot::Receiver<()>,
 ) -> Result<(), RpcError> {
     let listener =
         tokio::net::TcpListener::from_std(listener).map_err(|source| RpcError::Io { source })?;
-    let app = Router::new()
-        .route("/", post(rpc::<E>))
-        .route("/health", get(health))
-        .with_state(state);
     let signals = config.signals;
     let shutdown = async move {
         match signals {

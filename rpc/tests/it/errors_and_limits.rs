@@ -119,6 +119,48 @@ fn malformed_requests() {
 }
 
 #[test]
+fn routes_methods_and_unknown_paths() {
+    let t = TestServer::start(Default::default());
+    let addr = t.addr();
+    let slot = json!({"jsonrpc": "2.0", "id": 1, "method": "getSlot"}).to_string();
+
+    let (status, head, body) = request(addr, "POST", "/", slot.as_bytes());
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert!(parse(&body)["result"].is_u64(), "{body}");
+
+    // `GET` / `HEAD /health`, as Agave answers a healthy node (HEAD: no body).
+    let (status, head, body) = request(addr, "GET", "/health", b"");
+    assert_eq!((status, body.as_str()), (200, "ok"));
+    assert!(head.contains("content-type: text/plain"), "{head}");
+    let (status, head, body) = request(addr, "HEAD", "/health", b"");
+    assert_eq!((status, body.as_str()), (200, ""));
+    assert!(head.contains("content-length: 2"), "{head}");
+
+    // Another method on a route: 405 naming the allowed ones; another path: 404; neither
+    // runs a call.
+    for (method, path, allow) in [
+        ("GET", "/", "allow: post"),
+        ("PUT", "/", "allow: post"),
+        ("POST", "/health", "allow: get,head"),
+    ] {
+        let (status, head, body) = request(addr, method, path, slot.as_bytes());
+        assert_eq!(status, 405, "{method} {path}");
+        assert!(head.contains(allow), "{method} {path}: {head}");
+        assert_eq!(body, "", "{method} {path}");
+    }
+    for path in ["/rpc", "/health/", "//"] {
+        let (status, _, body) = request(addr, "POST", path, slot.as_bytes());
+        assert_eq!((status, body.as_str()), (404, ""), "{path}");
+    }
+    // A path with a query is the same route.
+    let (status, _, body) = request(addr, "POST", "/?x=1", slot.as_bytes());
+    assert_eq!(status, 200);
+    assert!(parse(&body)["result"].is_u64(), "{body}");
+    still_up(&t);
+}
+
+#[test]
 fn missing_skipped_cleaned_up_dead_and_beyond() {
     let t = TestServer::start(Default::default());
     let cases = [

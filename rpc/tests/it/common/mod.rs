@@ -350,11 +350,23 @@ impl TestServer {
 
 /// POSTs `body` to `/` over a fresh connection; returns the status and the body.
 pub(crate) fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
+    let (status, _, body) = request(addr, "POST", "/", body);
+    (status, body)
+}
+
+/// Sends one `method` request for `path` with `body` (a JSON content type) over a fresh
+/// connection; returns the status, the header block (names lowercased) and the body.
+pub(crate) fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &[u8],
+) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(60)))
         .expect("timeout");
     let head = format!(
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).expect("write head");
@@ -369,7 +381,7 @@ pub(crate) fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
         .nth(1)
         .and_then(|c| c.parse().ok())
         .expect("status code");
-    (status, body.to_string())
+    (status, head.to_ascii_lowercase(), body.to_string())
 }
 
 /// `clients` threads post `body` to `addr` at the same moment (a barrier); every answer,
