@@ -4,7 +4,6 @@
 //! JSON-RPC, `GET /health` as Agave serves it, graceful shutdown on request or on
 //! SIGINT / SIGTERM, and the secondary catch-up thread when following a live writer.
 
-use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -131,11 +130,8 @@ impl<E: KvEngine + 'static> App<E> {
 }
 
 impl<E: KvEngine + 'static> Handler for App<E> {
-    fn handle(
-        self: Arc<Self>,
-        request: Request<Incoming>,
-    ) -> impl Future<Output = Response<ReplyBody>> + Send + 'static {
-        async move { self.route(request).await }
+    async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Response<ReplyBody> {
+        self.route(request).await
     }
 }
 
