@@ -137,8 +137,8 @@ fn routes_methods_and_unknown_paths() {
     assert_eq!((status, body.as_str()), (200, ""));
     assert!(head.contains("content-length: 2"), "{head}");
 
-    // Another method on a route: 405 naming the allowed ones; another path: 404; neither
-    // runs a call.
+    // Another method on a route: 405 naming the allowed ones; another path: 404; both
+    // with an empty body (the JSON-RPC body sent is not read as a call).
     for (method, path, allow) in [
         ("GET", "/", "allow: post"),
         ("PUT", "/", "allow: post"),
