@@ -15,7 +15,8 @@
 #
 #   BSTORE_BASELINE   the bstore binary to compare with (without it, this build alone)
 #   BSTORE_REQUESTS   a request list to serve instead of the run's (a JSON array of
-#                     [method, params], `bstore bench rpc-load --requests`'s input), e.g.
+#                     [method, params], `bstore bench rpc-load --requests`'s input; RUN
+#                     then needs only its ledger), e.g.
 #                     '[["getSlot", [{"commitment": "finalized"}]]]' in a file for the
 #                     round-trip floor alone
 #
@@ -26,8 +27,11 @@ source "$(dirname "$0")/lib/setup.sh"
 cd "$REPO"
 RUN="${1:?usage: scripts/bench-serve-cpu.sh RUN [ROUNDS] [RATE] [SECONDS]}"
 ROUNDS="${2:-6}"; RATE="${3:-400}"; SECONDS_EACH="${4:-15}"
-[ -d "$RUN/ledger/rocksdb" ] && [ -f "$RUN/workload.json" ] ||
-    { echo "$RUN has no ledger/rocksdb or workload.json (validator-live.sh --keep)" >&2; exit 2; }
+# The run's workload.json is read only when BSTORE_REQUESTS does not replace its list.
+[ -d "$RUN/ledger/rocksdb" ] ||
+    { echo "$RUN has no ledger/rocksdb (validator-live.sh --keep)" >&2; exit 2; }
+[ -n "${BSTORE_REQUESTS:-}" ] || [ -f "$RUN/workload.json" ] ||
+    { echo "$RUN has no workload.json (validator-live.sh --keep), and BSTORE_REQUESTS is unset" >&2; exit 2; }
 
 ensure_apt libclang-dev pkg-config libssl-dev make g++ jq strace
 cargo build --release -p bstore
