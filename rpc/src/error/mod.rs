@@ -74,6 +74,14 @@ pub enum RpcError {
         after: std::time::Duration,
     },
 
+    /// The body could not be read for another reason than its length: a malformed chunked
+    /// encoding, or the connection failing mid-body.
+    #[error("Invalid request")]
+    BodyUnreadable {
+        /// What the HTTP layer reported.
+        reason: String,
+    },
+
     /// A body longer than the configured limit.
     #[error("Invalid request")]
     BodyTooLarge {
@@ -251,6 +259,7 @@ impl RpcError {
             Self::InvalidRequest { .. }
             | Self::BatchTooLarge { .. }
             | Self::BodyTooLarge { .. }
+            | Self::BodyUnreadable { .. }
             | Self::BodyTimeout { .. } => code::INVALID_REQUEST,
             Self::MethodNotFound { .. } => code::METHOD_NOT_FOUND,
             Self::InvalidParams { .. } => code::INVALID_PARAMS,
@@ -281,6 +290,9 @@ impl RpcError {
             Self::BodyTooLarge { max } => Some(json!(format!(
                 "request body exceeds the limit of {max} bytes"
             ))),
+            Self::BodyUnreadable { reason } => {
+                Some(json!(format!("request body could not be read: {reason}")))
+            }
             Self::BodyTimeout { after } => Some(json!(format!(
                 "request body not received within {} ms",
                 after.as_millis()

@@ -11,7 +11,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use bstore_ledger::store::{Blockstore, KvEngine};
-use http_body_util::{BodyExt, Limited};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
@@ -64,6 +64,15 @@ fn json(status: StatusCode, reply: Reply) -> Response<ReplyBody> {
     )
 }
 
+/// `response` with `Connection: close`: the request's body was not read to its end, so
+/// nothing after it on the connection can be parsed.
+fn closing(mut response: Response<ReplyBody>) -> Response<ReplyBody> {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
 impl<E: KvEngine + 'static> App<E> {
     /// A body of one static text (nothing reserved: it is not a result).
     fn text(
@@ -107,19 +116,23 @@ impl<E: KvEngine + 'static> App<E> {
         let read = tokio::time::timeout(self.body_read_timeout, Limited::new(body, max).collect());
         let bytes = match read.await {
             Ok(Ok(collected)) => collected.to_bytes(),
-            Ok(Err(_)) => {
+            Ok(Err(e)) if e.is::<LengthLimitError>() => {
                 let e = RpcError::BodyTooLarge { max };
                 return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(budget, &e));
+            }
+            // A malformed chunked body, or the connection failing mid-body: the rest of the
+            // stream cannot be trusted, so the connection closes after the answer.
+            Ok(Err(e)) => {
+                let e = RpcError::BodyUnreadable {
+                    reason: e.to_string(),
+                };
+                return closing(json(StatusCode::BAD_REQUEST, Reply::error(budget, &e)));
             }
             Err(_) => {
                 let e = RpcError::BodyTimeout {
                     after: self.body_read_timeout,
                 };
-                let mut response = json(StatusCode::REQUEST_TIMEOUT, Reply::error(budget, &e));
-                response
-                    .headers_mut()
-                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
-                return response;
+                return closing(json(StatusCode::REQUEST_TIMEOUT, Reply::error(budget, &e)));
             }
         };
         match handle_body(&self.ctx, &bytes, self.limits.max_batch_len).await {

@@ -267,6 +267,31 @@ fn batches_notifications_and_size_limits() {
         r["error"]["data"],
         "request body exceeds the limit of 4096 bytes"
     );
+
+    // A chunked body is read as any other; one whose chunk size is not hex cannot be read:
+    // 400 saying so (not "too large"), and the connection closes (nothing after it on the
+    // stream can be parsed).
+    let chunked = format!(
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+    );
+    let slot = json!({"jsonrpc": "2.0", "id": 1, "method": "getSlot"}).to_string();
+    let good = format!("{:x}\r\n{slot}\r\n0\r\n\r\n", slot.len());
+    let head = format!("{chunked}Connection: close\r\n\r\n");
+    let (status, _, text) = exchange(addr, head.as_bytes(), good.as_bytes());
+    assert_eq!(status, 200);
+    assert!(parse(&text)["result"].is_u64(), "{text}");
+    let head = format!("{chunked}\r\n");
+    let (status, head, text) = exchange(addr, head.as_bytes(), b"zz\r\n{}\r\n0\r\n\r\n");
+    assert_eq!(status, 400);
+    assert!(head.contains("connection: close"), "{head}");
+    let r = parse(&text);
+    assert_eq!(r["error"]["code"], -32600);
+    assert!(
+        r["error"]["data"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("request body could not be read: ")),
+        "{text}"
+    );
     still_up(&t);
 }
 

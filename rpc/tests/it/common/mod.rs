@@ -362,14 +362,20 @@ pub(crate) fn request(
     path: &str,
     body: &[u8],
 ) -> (u16, String, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60)))
-        .expect("timeout");
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
-    s.write_all(head.as_bytes()).expect("write head");
+    exchange(addr, head.as_bytes(), body)
+}
+
+/// Sends `head` then `body` (any bytes: a malformed body too) on a new connection and reads
+/// until the server closes it: the status, the response head lowercased, the body.
+pub(crate) fn exchange(addr: SocketAddr, head: &[u8], body: &[u8]) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    s.write_all(head).expect("write head");
     // A server may refuse before reading everything (body too large): ignore write errors.
     let _ = s.write_all(body);
     let mut raw = Vec::new();
