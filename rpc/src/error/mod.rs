@@ -44,19 +44,22 @@ pub mod code {
 /// Everything that can go wrong in the RPC layer.
 #[derive(Debug, thiserror::Error)]
 pub enum RpcError {
-    /// The body is not JSON.
+    /// The body is not JSON, or not JSON-RPC request objects (`params::request`). Sent
+    /// without `data`, as Agave's.
     #[error("Parse error")]
     Parse {
-        /// Why the JSON parser refused the body (sent as the error's `data`).
+        /// Why (for logs and tests; not sent).
         reason: String,
     },
 
-    /// JSON, but not a JSON-RPC 2.0 request object (or an empty batch).
+    /// A JSON object that is not a valid JSON-RPC 2.0 request (`params::request`). Sent
+    /// without `data`, as Agave's.
     #[error("Invalid request")]
-    InvalidRequest {
-        /// What is missing or wrong in the request object (sent as the error's `data`).
-        reason: String,
-    },
+    InvalidRequest,
+
+    /// A call without a `jsonrpc` member: Agave's RPC takes only 2.0 calls.
+    #[error("Unsupported JSON-RPC protocol version")]
+    UnsupportedVersion,
 
     /// A batch longer than the configured limit.
     #[error("Invalid request")]
@@ -92,7 +95,8 @@ pub enum RpcError {
     /// The method is not one this server answers.
     #[error("Method not found")]
     MethodNotFound {
-        /// The method name as the request gave it.
+        /// The method name as the request gave it (for logs and tests; not sent, as Agave
+        /// sends none).
         method: String,
     },
 
@@ -102,6 +106,16 @@ pub enum RpcError {
     InvalidParams {
         /// The message sent to the client.
         message: String,
+    },
+
+    /// Params of the wrong count, or given to a method that takes none: Agave's message,
+    /// with what was got as `data`.
+    #[error("{message}")]
+    InvalidParamsDetail {
+        /// The message sent to the client.
+        message: String,
+        /// Sent as the error's `data` (a JSON string).
+        detail: String,
     },
 
     /// The slot is not (yet) a full, available block at the requested commitment.
@@ -256,12 +270,14 @@ impl RpcError {
     pub fn code(&self) -> i64 {
         match self {
             Self::Parse { .. } => code::PARSE_ERROR,
-            Self::InvalidRequest { .. }
+            Self::InvalidRequest
+            | Self::UnsupportedVersion
             | Self::BatchTooLarge { .. }
             | Self::BodyTooLarge { .. }
             | Self::BodyUnreadable { .. }
             | Self::BodyTimeout { .. } => code::INVALID_REQUEST,
             Self::MethodNotFound { .. } => code::METHOD_NOT_FOUND,
+            Self::InvalidParamsDetail { .. } => code::INVALID_PARAMS,
             Self::InvalidParams { .. } => code::INVALID_PARAMS,
             Self::BlockNotAvailable { .. } => code::BLOCK_NOT_AVAILABLE,
             Self::SlotSkipped { .. } => code::SLOT_SKIPPED,
@@ -283,7 +299,6 @@ impl RpcError {
     /// The optional `data` member: the detail a standard message leaves out.
     pub fn data(&self) -> Option<Value> {
         match self {
-            Self::Parse { reason } | Self::InvalidRequest { reason } => Some(json!(reason)),
             Self::BatchTooLarge { len, max } => Some(json!(format!(
                 "batch of {len} requests exceeds the limit of {max}"
             ))),
@@ -297,7 +312,7 @@ impl RpcError {
                 "request body not received within {} ms",
                 after.as_millis()
             ))),
-            Self::MethodNotFound { method } => Some(json!(format!("unknown method {method:?}"))),
+            Self::InvalidParamsDetail { detail, .. } => Some(json!(detail)),
             Self::MinContextSlotNotReached { context_slot } => {
                 Some(json!({ "contextSlot": context_slot.0 }))
             }

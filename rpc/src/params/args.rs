@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::error::RpcError;
 use crate::params::history::{self, SignaturesConfig, TransactionConfig};
-use crate::params::{BlockConfig, ContextConfig, Params, parse};
+use crate::params::{BlockConfig, ContextConfig, Params, no_params, parse};
 
 /// A request the server knows how to answer, with its params parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,10 +98,28 @@ impl Call {
                 method: method.to_string(),
             });
         }
+        // Agave's methods without params.
+        let none = match method {
+            "getFirstAvailableBlock" => Some(Self::GetFirstAvailableBlock),
+            "getMaxShredInsertSlot" => Some(Self::GetMaxShredInsertSlot),
+            "getHealth" => Some(Self::GetHealth),
+            "getVersion" => Some(Self::GetVersion),
+            _ => None,
+        };
+        if let Some(call) = none {
+            no_params(params.as_ref())?;
+            return Ok(call);
+        }
+        // Agave's one method here whose params are all required reads them as a tuple
+        // (serde's messages for a wrong count or shape, null and absent params included).
+        if method == "getBlockTime" {
+            let (slot,): (u64,) = parse(&params.unwrap_or(Value::Null))?;
+            return Ok(Self::GetBlockTime { slot: Slot(slot) });
+        }
         let p = Params::new(params)?;
         Ok(match method {
             "getBlock" => {
-                p.at_most(2)?;
+                p.arity(1, 2)?;
                 Self::GetBlock {
                     slot: Slot(p.required(0, "slot")?),
                     config: BlockConfig::from_param(p.raw(1))?,
@@ -109,7 +127,7 @@ impl Call {
             }
             // `[startSlot, endSlot?, config?]`; as in Agave the second may be the config.
             "getBlocks" => {
-                p.at_most(3)?;
+                p.arity(1, 3)?;
                 let start = Slot(p.required(0, "start slot")?);
                 let (end, config) = match p.raw(1) {
                     Some(v @ Value::Object(_)) => (None, parse::<ContextConfig>(v)?),
@@ -118,41 +136,27 @@ impl Call {
                 Self::GetBlocks { start, end, config }
             }
             "getBlocksWithLimit" => {
-                p.at_most(3)?;
+                p.arity(2, 3)?;
                 Self::GetBlocksWithLimit {
                     start: Slot(p.required(0, "start slot")?),
                     limit: p.required(1, "limit")?,
                     config: context_config(&p, 2)?,
                 }
             }
-            "getBlockTime" => {
-                p.at_most(1)?;
-                Self::GetBlockTime {
-                    slot: Slot(p.required(0, "slot")?),
-                }
-            }
             "getBlockHeight" => {
-                p.at_most(1)?;
+                p.arity(0, 1)?;
                 Self::GetBlockHeight {
                     config: context_config(&p, 0)?,
                 }
             }
             "getSlot" => {
-                p.at_most(1)?;
+                p.arity(0, 1)?;
                 Self::GetSlot {
                     config: context_config(&p, 0)?,
                 }
             }
-            "getFirstAvailableBlock" => {
-                p.at_most(0)?;
-                Self::GetFirstAvailableBlock
-            }
-            "getMaxShredInsertSlot" => {
-                p.at_most(0)?;
-                Self::GetMaxShredInsertSlot
-            }
             "getTransaction" => {
-                p.at_most(2)?;
+                p.arity(1, 2)?;
                 let text: String = p.required(0, "signature")?;
                 Self::GetTransaction {
                     signature: history::signature(&text)?,
@@ -160,7 +164,7 @@ impl Call {
                 }
             }
             "getSignaturesForAddress" => {
-                p.at_most(2)?;
+                p.arity(1, 2)?;
                 let text: String = p.required(0, "address")?;
                 Self::GetSignaturesForAddress {
                     address: history::pubkey(&text)?,
@@ -168,7 +172,7 @@ impl Call {
                 }
             }
             "getSignatureStatuses" => {
-                p.at_most(2)?;
+                p.arity(1, 2)?;
                 let list: Value = p.required(0, "signatures")?;
                 let (signatures, search) = history::signature_statuses(&list, p.raw(1))?;
                 Self::GetSignatureStatuses {
@@ -176,13 +180,10 @@ impl Call {
                     search_transaction_history: search,
                 }
             }
-            "getHealth" => {
-                p.at_most(0)?;
-                Self::GetHealth
-            }
             _ => {
-                p.at_most(0)?;
-                Self::GetVersion
+                return Err(RpcError::MethodNotFound {
+                    method: method.to_string(),
+                });
             }
         })
     }

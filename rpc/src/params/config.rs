@@ -9,38 +9,47 @@ use serde_json::Value;
 
 use crate::error::RpcError;
 
-/// A request's `params`: absent, `null` or an array (bstore's methods are positional).
+/// A request's `params`: absent, `null` or an array (bstore's methods are positional), with
+/// the count and shape errors of Agave's JSON-RPC layer (its `jsonrpc-derive`).
 #[derive(Debug)]
 pub struct Params(Vec<Value>);
 
 impl Params {
-    /// Wraps a request's `params`. Errors with `InvalidParams` when they are neither absent, null
-    /// nor an array.
+    /// Wraps a request's `params`: `InvalidParams` (`` `params` should be an array ``)
+    /// when they are neither absent, null nor an array.
     pub fn new(params: Option<Value>) -> Result<Self, RpcError> {
         match params {
             None | Some(Value::Null) => Ok(Self(Vec::new())),
             Some(Value::Array(items)) => Ok(Self(items)),
-            Some(_) => Err(RpcError::invalid_params(
-                "Invalid params: expected an array of positional parameters.",
-            )),
+            Some(_) => Err(RpcError::invalid_params("`params` should be an array")),
         }
     }
 
-    /// Fails unless there are at most `max` params.
-    pub fn at_most(&self, max: usize) -> Result<(), RpcError> {
-        if self.0.len() > max {
+    /// Fails unless there are `required` to `total` params (Agave's count: its required
+    /// params are those before the first optional one).
+    pub fn arity(&self, required: usize, total: usize) -> Result<(), RpcError> {
+        let got = self.0.len();
+        if got < required {
             return Err(RpcError::invalid_params(format!(
-                "Invalid params: invalid length {}, expected at most {max} parameters.",
-                self.0.len()
+                "`params` should have at least {required} argument(s)"
             )));
+        }
+        if got > total {
+            return Err(RpcError::InvalidParamsDetail {
+                message: format!(
+                    "Invalid parameters: Expected from {required} to {total} parameters."
+                ),
+                detail: format!("{:?}", format!("Got: {got}")),
+            });
         }
         Ok(())
     }
 
-    /// Param `i`, which must be present and not null.
+    /// Param `i`, which must be present (null is parsed, and refused by any type but an
+    /// option, as in Agave).
     pub fn required<T: DeserializeOwned>(&self, i: usize, name: &str) -> Result<T, RpcError> {
         match self.0.get(i) {
-            None | Some(Value::Null) => Err(RpcError::invalid_params(format!(
+            None => Err(RpcError::invalid_params(format!(
                 "Invalid params: missing parameter {i} ({name})."
             ))),
             Some(v) => parse(v),
@@ -61,25 +70,65 @@ impl Params {
     }
 }
 
+/// Fails unless a method that takes no params got none (absent, null or `[]`): Agave's
+/// error shows what it got, as Rust's debug text of its `Params` value.
+pub fn no_params(params: Option<&Value>) -> Result<(), RpcError> {
+    let got = match params {
+        None | Some(Value::Null) => return Ok(()),
+        Some(Value::Array(items)) if items.is_empty() => return Ok(()),
+        Some(Value::Array(items)) => format!("Array({items:?})"),
+        Some(Value::Object(map)) => format!("Map({map:?})"),
+        // Scalars never get here: the envelope refuses them (`request.rs`).
+        Some(other) => format!("{other:?}"),
+    };
+    Err(RpcError::InvalidParamsDetail {
+        message: "Invalid parameters: No parameters were expected".into(),
+        detail: got,
+    })
+}
+
 /// Parses one param (or config object) with serde, mapping errors to `InvalidParams`.
 pub fn parse<T: DeserializeOwned>(v: &Value) -> Result<T, RpcError> {
     T::deserialize(v).map_err(|e| RpcError::invalid_params(format!("Invalid params: {e}.")))
 }
 
-/// Commitment levels, with Agave's deprecated aliases.
+/// Parses a config param of `getBlock` or `getTransaction`: Agave reads it as an untagged
+/// `RpcEncodingConfigWrapper` (a bare encoding or a config object), so whatever fails to
+/// parse in it fails with that enum's one message.
+pub(crate) fn parse_wrapped<T: DeserializeOwned>(v: &Value) -> Result<T, RpcError> {
+    T::deserialize(v).map_err(|_| {
+        RpcError::invalid_params(
+            "Invalid params: data did not match any variant of untagged enum RpcEncodingConfigWrapper.",
+        )
+    })
+}
+
+/// Commitment levels as Agave 4.x reads them: only these three names (the old aliases
+/// `recent`, `single`, `singleGossip`, `root` and `max` are gone; see
+/// [`lenient_commitment`] for what they mean now).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum Commitment {
-    /// The node's latest slot, possibly on a fork (alias `recent`); block methods refuse it.
-    #[serde(alias = "recent")]
+    /// The node's latest slot, possibly on a fork; block methods refuse it.
     Processed,
-    /// Voted on by a supermajority of the cluster (aliases `single`, `singleGossip`).
-    #[serde(alias = "single", alias = "singleGossip")]
+    /// Voted on by a supermajority of the cluster.
     Confirmed,
-    /// Rooted: cannot be rolled back (aliases `root`, `max`); the default.
+    /// Rooted: cannot be rolled back; the default.
     #[default]
-    #[serde(alias = "root", alias = "max")]
     Finalized,
+}
+
+/// The `commitment` member of a config object. Agave's configs hold it as a flattened
+/// optional `CommitmentConfig`, and serde turns a flattened option that fails to parse
+/// into `None`: an unknown level, an old alias or a value of another type is no
+/// commitment at all, and the method's default (`finalized`) applies (checked against a
+/// 4.4.0 validator: `"recent"` answers as `finalized`).
+pub(crate) fn lenient_commitment<'de, D>(d: D) -> Result<Option<Commitment>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let value = Value::deserialize(d)?;
+    Ok(Commitment::deserialize(&value).ok())
 }
 
 impl Commitment {
@@ -134,6 +183,7 @@ struct RawBlockConfig {
     encoding: Option<Encoding>,
     transaction_details: Option<TransactionDetails>,
     rewards: Option<bool>,
+    #[serde(default, deserialize_with = "lenient_commitment")]
     commitment: Option<Commitment>,
     max_supported_transaction_version: Option<u8>,
 }
@@ -160,10 +210,10 @@ impl BlockConfig {
         let raw = match v {
             None => RawBlockConfig::default(),
             Some(s @ Value::String(_)) => RawBlockConfig {
-                encoding: Some(parse(s)?),
+                encoding: Some(parse_wrapped(s)?),
                 ..RawBlockConfig::default()
             },
-            Some(v) => parse::<RawBlockConfig>(v)?,
+            Some(v) => parse_wrapped::<RawBlockConfig>(v)?,
         };
         let encoding = raw.encoding.unwrap_or_default();
         check_base58_version(encoding, raw.max_supported_transaction_version)?;
@@ -190,12 +240,13 @@ pub fn check_base58_version(encoding: Encoding, max_supported: Option<u8>) -> Re
     Ok(())
 }
 
-/// The context config of the slot methods (Agave `RpcContextConfig`).
+/// The context config of the slot methods (Agave `RpcContextConfig`, whose name its
+/// errors show).
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
+#[serde(expecting = "struct RpcContextConfig", rename_all = "camelCase")]
 pub struct ContextConfig {
     /// The commitment the answer is taken at (`None`: `finalized`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_commitment")]
     pub commitment: Option<Commitment>,
     /// Fail unless the node has reached at least this slot.
     #[serde(default)]
@@ -278,8 +329,19 @@ mod tests {
         assert_eq!(p.required::<u64>(0, "slot").expect("slot"), 5);
         assert_eq!(p.optional::<u64>(1).expect("null"), None);
         assert!(p.required::<u64>(1, "x").is_err());
-        assert!(p.at_most(1).is_err());
+        assert!(p.required::<u64>(2, "x").is_err());
+        assert!(p.arity(1, 1).is_err());
+        assert!(p.arity(3, 4).is_err());
+        assert!(p.arity(0, 2).is_ok());
         assert!(Params::new(Some(json!({"slot": 5}))).is_err());
+        assert!(no_params(Some(&json!([]))).is_ok());
+        let e = no_params(Some(&json!([1, "a", {"b": null}]))).expect_err("params");
+        assert_eq!(
+            e.data(),
+            Some(json!(
+                r#"Array([Number(1), String("a"), Object {"b": Null}])"#
+            ))
+        );
         let p = Params::new(Some(json!([-1]))).expect("array");
         assert_eq!(
             p.required::<u64>(0, "slot").expect_err("neg").code(),

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::error::RpcError;
 use crate::params::base58::{self, Base58Error};
+use crate::params::config::{lenient_commitment, parse_wrapped};
 use crate::params::{Commitment, Encoding, check_base58_version, parse};
 
 /// `getSignatureStatuses` accepts at most this many signatures.
@@ -52,6 +53,7 @@ pub struct TransactionConfig {
 #[serde(rename_all = "camelCase")]
 struct RawTransactionConfig {
     encoding: Option<Encoding>,
+    #[serde(default, deserialize_with = "lenient_commitment")]
     commitment: Option<Commitment>,
     max_supported_transaction_version: Option<u8>,
 }
@@ -64,10 +66,10 @@ impl TransactionConfig {
         let raw = match v {
             None | Some(Value::Null) => RawTransactionConfig::default(),
             Some(s @ Value::String(_)) => RawTransactionConfig {
-                encoding: Some(parse(s)?),
+                encoding: Some(parse_wrapped(s)?),
                 ..RawTransactionConfig::default()
             },
-            Some(v) => parse::<RawTransactionConfig>(v)?,
+            Some(v) => parse_wrapped::<RawTransactionConfig>(v)?,
         };
         check_base58_version(
             raw.encoding.unwrap_or_default(),
@@ -97,11 +99,15 @@ pub struct SignaturesConfig {
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(
+    expecting = "struct RpcSignaturesForAddressConfig",
+    rename_all = "camelCase"
+)]
 struct RawSignaturesConfig {
     before: Option<String>,
     until: Option<String>,
     limit: Option<usize>,
+    #[serde(default, deserialize_with = "lenient_commitment")]
     commitment: Option<Commitment>,
     min_context_slot: Option<u64>,
 }
@@ -132,7 +138,10 @@ impl SignaturesConfig {
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(
+    expecting = "struct RpcSignatureStatusConfig",
+    rename_all = "camelCase"
+)]
 struct RawStatusConfig {
     #[serde(default)]
     search_transaction_history: bool,

@@ -17,5 +17,5 @@ pub mod request;
 
 pub use config::{
     BlockConfig, Commitment, ContextConfig, Encoding, Params, TransactionDetails,
-    check_base58_version, parse,
+    check_base58_version, no_params, parse,
 };

@@ -10,6 +10,7 @@ use crate::methods::budget::{Budget, Reservation};
 use crate::methods::{Ctx, call};
 use crate::params::request::{
     Envelope, RESULT_PREFIX, Request, error_response, error_text, parse_body, result_suffix,
+    unversioned_error_text,
 };
 
 /// A response body in order, and the budget its results hold.
@@ -38,8 +39,11 @@ impl Reply {
 /// Runs one request and appends its response object; `false` for a notification.
 async fn run<E: KvEngine + 'static>(ctx: &Ctx<E>, request: Request, reply: &mut Reply) -> bool {
     let (id, outcome) = match request {
-        Request::Invalid { id, error_reason } => {
-            (Some(id), Err(Request::invalid_error(&error_reason)))
+        Request::Notification => return false,
+        Request::Invalid { id } => (id, Err(RpcError::InvalidRequest)),
+        Request::Unversioned { id } => {
+            reply.chunks.push(Bytes::from(unversioned_error_text(&id)));
+            return true;
         }
         Request::Call { id, method, params } => {
             let outcome = call(ctx, &method, params).await;
@@ -55,10 +59,6 @@ async fn run<E: KvEngine + 'static>(ctx: &Ctx<E>, request: Request, reply: &mut 
             (id, outcome)
         }
     };
-    // A notification's result is dropped here, releasing its reservation.
-    let Some(id) = id else {
-        return false;
-    };
     match outcome {
         Ok(answer) => {
             reply
@@ -73,7 +73,8 @@ async fn run<E: KvEngine + 'static>(ctx: &Ctx<E>, request: Request, reply: &mut 
     true
 }
 
-/// Handles one HTTP body; `None` when nothing is to be sent back (only notifications).
+/// Handles one HTTP body; `None` when nothing is to be sent back (only notifications, or
+/// an empty batch).
 /// Batch items run one after another, so one batch holds at most one worker at a time;
 /// its results accumulate against the budget until the response is sent.
 pub(crate) async fn handle_body<E: KvEngine + 'static>(

@@ -28,7 +28,7 @@ fn malformed_requests() {
     assert_eq!(r["id"], Value::Null);
 
     for (body, code) in [
-        (json!(42), -32600),
+        (json!(42), -32700),
         (
             json!({"jsonrpc": "1.0", "id": 3, "method": "getSlot"}),
             -32600,
@@ -36,13 +36,12 @@ fn malformed_requests() {
         (json!({"jsonrpc": "2.0", "id": 3, "method": 7}), -32600),
         (
             json!({"jsonrpc": "2.0", "id": [1], "method": "getSlot"}),
-            -32600,
+            -32700,
         ),
         (
             json!({"jsonrpc": "2.0", "id": 3, "method": "getSlot", "params": "x"}),
             -32600,
         ),
-        (json!([]), -32600),
         (
             json!({"jsonrpc": "2.0", "id": 3, "method": "getBlok", "params": [1]}),
             -32601,
@@ -80,10 +79,6 @@ fn malformed_requests() {
             -32602,
         ),
         (
-            json!({"jsonrpc": "2.0", "id": 3, "method": "getSlot", "params": [{"commitment": 5}]}),
-            -32602,
-        ),
-        (
             json!({"jsonrpc": "2.0", "id": 3, "method": "getBlocks", "params": [0, 600000]}),
             -32602,
         ),
@@ -103,6 +98,101 @@ fn malformed_requests() {
         );
         assert_eq!(r["jsonrpc"], "2.0");
     }
+    // A commitment Agave 4.x cannot read (another type, an unknown level, an old alias) is
+    // no commitment: the default, finalized, as a 4.4.0 validator answers.
+    let finalized = t.result("getSlot", json!([{"commitment": "finalized"}]));
+    for commitment in [
+        json!(5),
+        json!("bogus"),
+        json!("recent"),
+        json!("singleGossip"),
+    ] {
+        let slot = t.result("getSlot", json!([{ "commitment": commitment }]));
+        assert_eq!(slot, finalized, "{commitment}");
+    }
+    // Params and configs that do not parse, in a 4.4.0 validator's words.
+    let wrapper =
+        "Invalid params: data did not match any variant of untagged enum RpcEncodingConfigWrapper.";
+    for params in [
+        json!([10, {"encoding": "foo"}]),
+        json!([10, "foo"]),
+        json!([10, {"maxSupportedTransactionVersion": "x"}]),
+        json!([10, {"transactionDetails": "bogus"}]),
+    ] {
+        assert_eq!(
+            t.error("getBlock", params.clone())["message"],
+            wrapper,
+            "{params}"
+        );
+    }
+    let r = t.error("getSlot", json!(["finalized"]));
+    assert_eq!(
+        r["message"],
+        "Invalid params: invalid type: string \"finalized\", expected struct RpcContextConfig."
+    );
+    for (method, params, message, data) in [
+        (
+            "getSlot",
+            json!([1, 2]),
+            "Invalid parameters: Expected from 0 to 1 parameters.",
+            json!("\"Got: 2\""),
+        ),
+        (
+            "getBlock",
+            json!([22, 2, 3]),
+            "Invalid parameters: Expected from 1 to 2 parameters.",
+            json!("\"Got: 3\""),
+        ),
+        (
+            "getBlock",
+            json!([]),
+            "`params` should have at least 1 argument(s)",
+            Value::Null,
+        ),
+        (
+            "getBlock",
+            json!({"slot": 1}),
+            "`params` should be an array",
+            Value::Null,
+        ),
+        (
+            "getHealth",
+            json!([1]),
+            "Invalid parameters: No parameters were expected",
+            json!("Array([Number(1)])"),
+        ),
+        (
+            "getVersion",
+            json!([1]),
+            "Invalid parameters: No parameters were expected",
+            json!("Array([Number(1)])"),
+        ),
+        (
+            "getBlockTime",
+            json!([]),
+            "Invalid params: invalid length 0, expected a tuple of size 1.",
+            Value::Null,
+        ),
+        (
+            "getBlockTime",
+            json!([1, 2]),
+            "Invalid params: invalid length 2, expected fewer elements in array.",
+            Value::Null,
+        ),
+        (
+            "getBlockTime",
+            Value::Null,
+            "Invalid params: invalid type: null, expected a tuple of size 1.",
+            Value::Null,
+        ),
+    ] {
+        let r = t.error(method, params.clone());
+        assert_eq!(
+            (r["code"].clone(), r["message"].clone(), r["data"].clone()),
+            (json!(-32602), json!(message), data),
+            "{method} {params}"
+        );
+    }
     let r = t.error("getBlock", json!([10, {"commitment": "processed"}]));
     assert_eq!(
         r["message"],
@@ -115,6 +205,82 @@ fn malformed_requests() {
             .expect("message")
             .starts_with("Invalid params: ")
     );
+    still_up(&t);
+}
+
+/// Envelope errors exactly as a running Agave 4.4.0 validator's RPC answered the same
+/// bodies (2026-12-07; its `jsonrpc-core`): no `data`, parse errors for anything that is
+/// not a request object, the request's id kept, no `jsonrpc` member when the call had none.
+#[test]
+fn envelope_errors_are_agaves() {
+    let t = TestServer::start(Default::default());
+    let addr = t.addr();
+    let parse_error =
+        json!({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null});
+    let invalid = |id: Value| json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid request"}, "id": id});
+    let cases: [(&str, Value); 17] = [
+        (r#"{"jsonrpc": "2.0", "method": "#, parse_error.clone()),
+        ("", parse_error.clone()),
+        ("[1]", parse_error.clone()),
+        (r#""just a string""#, parse_error.clone()),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"getSlot"}"#,
+            parse_error.clone(),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":-5,"method":"getHealth"}"#,
+            parse_error.clone(),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":true,"method":"getHealth"}"#,
+            parse_error.clone(),
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":1,"method":"getSlot"},5,{"jsonrpc":"2.0","id":2,"method":"nope"}]"#,
+            parse_error,
+        ),
+        (r#"{"jsonrpc":"2.0","id":1}"#, invalid(json!(1))),
+        (
+            r#"{"jsonrpc":"1.0","id":1,"method":"getSlot"}"#,
+            invalid(json!(1)),
+        ),
+        (
+            r#"{"jsonrpc":2.0,"id":1,"method":"getHealth"}"#,
+            invalid(json!(1)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"getSlot","params":5}"#,
+            invalid(json!(1)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"getSlot","extra":true}"#,
+            invalid(json!(1)),
+        ),
+        (
+            r#"{"jsonrpc":"1.0","method":"getHealth"}"#,
+            invalid(Value::Null),
+        ),
+        (
+            r#"{"id":1,"method":"getSlot"}"#,
+            json!({"error": {"code": -32600, "message": "Unsupported JSON-RPC protocol version"}, "id": 1}),
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":1}]"#,
+            json!([{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid request"}, "id": 1}]),
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 1, "method": "nope"}"#,
+            json!({"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": 1}),
+        ),
+    ];
+    for (body, expected) in cases {
+        let (status, text) = post(addr, body.as_bytes());
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(parse(&text), expected, "{body}");
+    }
+    // A notification without a version is not answered either.
+    let (status, text) = post(addr, br#"{"method":"getHealth"}"#);
+    assert_eq!((status, text.as_str()), (200, ""));
     still_up(&t);
 }
 
@@ -222,7 +388,7 @@ fn batches_notifications_and_size_limits() {
         {"jsonrpc": "2.0", "method": "getSlot"},
         {"jsonrpc": "2.0", "id": 2, "method": "nope"},
         {"jsonrpc": "2.0", "id": 3, "method": "getBlock", "params": [11, {"transactionDetails": "none"}]},
-        7
+        {"jsonrpc": "2.0", "id": 4}
     ]);
     let (status, text) = post(addr, batch.to_string().as_bytes());
     assert_eq!(status, 200);
@@ -235,11 +401,19 @@ fn batches_notifications_and_size_limits() {
     assert_eq!(items[2]["id"], 3);
     assert_eq!(items[2]["result"]["parentSlot"], 10);
     assert_eq!(items[3]["error"]["code"], -32600);
+    assert_eq!(items[3]["id"], 4);
 
-    // Only notifications: nothing to answer.
-    let (status, text) = post(addr, br#"{"jsonrpc":"2.0","method":"getSlot"}"#);
-    assert_eq!(status, 204);
-    assert!(text.is_empty());
+    // Only notifications, or an empty batch: nothing to answer (200, an empty body, as
+    // Agave's RPC).
+    for body in [
+        &br#"{"jsonrpc":"2.0","method":"getSlot"}"#[..],
+        br#"[{"jsonrpc":"2.0","method":"getSlot"}]"#,
+        b"[]",
+    ] {
+        let (status, text) = post(addr, body);
+        assert_eq!(status, 200);
+        assert!(text.is_empty(), "{text}");
+    }
 
     // Too long a batch.
     let big: Vec<Value> = (0..6)
