@@ -18,7 +18,11 @@ getFirstAvailableBlock, less one, up to the lower of the two finalized slots):
   before, and until);
 - getSignatureStatuses with and without searchTransactionHistory;
 - getFirstAvailableBlock exactly; getSlot and getBlockHeight (values that move on their own)
-  within a window of the validator's values, bstore's lag reported.
+  within a window of the validator's values, bstore's lag reported;
+- the JSON-RPC layer itself: raw bodies that are not JSON, not request objects, invalid
+  ones, calls without a version, notifications, wrong params counts and shapes, configs
+  that do not parse, commitments Agave 4.x no longer reads (HTTP status and the whole
+  answer, `jsonrpc` and `id` included; a context's apiVersion and slot left out).
 A differing answer is asked again after `--retry-delay` seconds and reported only when it
 still differs. Exit status 1 when any difference remains.
 """
@@ -107,6 +111,40 @@ class Comparer:
     def check_all(self, requests):
         """Runs (method, params) pairs on the worker threads; returns the validator's answers."""
         return list(self.pool.map(lambda r: self.check(*r), requests))
+
+    def ask_raw(self, body):
+        """Each server's HTTP status and parsed answer to one raw body (`None`: empty)."""
+
+        def answer(client):
+            status, data = client.post(body.encode())
+            if not data.strip():
+                return [status, None]
+            try:
+                parsed = json.loads(data)
+            except ValueError:
+                return [status, data.decode("utf-8", "replace")]
+            return [status, stable(parsed)]
+
+        return tuple(answer(client) for client in self.clients())
+
+    def check_raw(self, body):
+        """Compares the answers to one raw body (the envelope and params errors)."""
+        left, right = self.ask_raw(body)
+        if not jsondiff.same(left, right):
+            time.sleep(self.retry_delay)
+            left, right = self.ask_raw(body)
+        with self.lock:
+            self.checked["(raw body)"] = self.checked.get("(raw body)", 0) + 1
+            if not jsondiff.same(left, right):
+                self.differences.append(
+                    {
+                        "method": "(raw body)",
+                        "params": body,
+                        "diff": jsondiff.differences(left, right),
+                        "validator": left,
+                        "bstore": right,
+                    }
+                )
 
     def check_moving(self, method, params, tolerance):
         """A value that grows on its own (a tip slot or height): bstore's answer must lie
@@ -207,6 +245,94 @@ def transaction_requests(record):
                 yield ("getTransaction", [signature, config])
 
 
+def stable(answer):
+    """A whole parsed answer (its `jsonrpc` and `id` members included) without a
+    context's apiVersion and slot: each server states its own version and bank."""
+    items = answer if isinstance(answer, list) else [answer]
+    for item in items:
+        result = item.get("result") if isinstance(item, dict) else None
+        if isinstance(result, dict) and isinstance(result.get("context"), dict):
+            result["context"].pop("apiVersion", None)
+            result["context"].pop("slot", None)
+    return answer
+
+
+def raw_requests(record, finalized):
+    """Bodies whose answers come from the JSON-RPC layer itself (Agave's jsonrpc-core and
+    jsonrpc-derive), over a finalized slot, a signature and an address of the run."""
+    txs = [
+        t for t in record["transactions"] if t.get("slot") is not None and t["slot"] <= finalized
+    ]
+    if not txs or not record["addresses"]:
+        return []
+    slot, sig = txs[0]["slot"], txs[0]["signature"]
+    address = next(iter(record["addresses"].values()))
+
+    def call(method, params, id=1):
+        return json.dumps({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+
+    none = {"transactionDetails": "none"}
+    return [
+        '{"jsonrpc": "2.0", "method": ',
+        "",
+        "[]",
+        "[1]",
+        '"a string"',
+        '{"jsonrpc":"2.0","id":1}',
+        '{"jsonrpc":"1.0","id":1,"method":"getHealth"}',
+        '{"jsonrpc":2.0,"id":1,"method":"getHealth"}',
+        '{"id":1,"method":"getHealth"}',
+        '{"jsonrpc":null,"id":"a","method":"getHealth"}',
+        '{"jsonrpc":"2.0","id":1.5,"method":"getHealth"}',
+        '{"jsonrpc":"2.0","id":-5,"method":"getHealth"}',
+        '{"jsonrpc":"2.0","id":18446744073709551616,"method":"getHealth"}',
+        '{"jsonrpc":"2.0","id":[1],"method":"getHealth"}',
+        '{"jsonrpc":"2.0","id":"x","method":"getHealth"}',
+        '{"jsonrpc":"2.0","id":null,"method":"getHealth"}',
+        '{"jsonrpc":"2.0","id":1,"method":"getHealth","params":5}',
+        '{"jsonrpc":"2.0","id":1,"method":"getHealth","extra":true}',
+        '{"jsonrpc":"2.0","method":"getHealth"}',
+        '{"method":"getHealth"}',
+        '{"jsonrpc":"1.0","method":"getHealth"}',
+        '[{"jsonrpc":"2.0","method":"getHealth"}]',
+        '[{"jsonrpc":"2.0","id":1,"method":"getHealth"},{"jsonrpc":"2.0","method":"getHealth"}]',
+        '[{"jsonrpc":"2.0","id":1,"method":"getHealth"},5]',
+        '[{"jsonrpc":"2.0","id":1},{"id":2,"method":"getHealth"}]',
+        call("nope", []),
+        call("getHealth", [1]),
+        call("getFirstAvailableBlock", {"a": 1}),
+        call("getSlot", [1, 2]),
+        call("getSlot", ["finalized"]),
+        call("getSlot", [{"minContextSlot": "x"}]),
+        call("getBlock", None),
+        call("getBlock", []),
+        call("getBlock", {"slot": slot}),
+        call("getBlock", ["x"]),
+        call("getBlock", [-1]),
+        call("getBlock", [slot, none, 3]),
+        call("getBlock", [slot, {"encoding": "foo"}]),
+        call("getBlock", [slot, "foo"]),
+        call("getBlock", [slot, {"maxSupportedTransactionVersion": "x"}]),
+        call("getBlock", [slot, {**none, "commitment": "recent"}]),
+        call("getBlock", [slot, {**none, "commitment": 5}]),
+        call("getBlock", [slot, {**none, "commitment": "processed"}]),
+        call("getBlockTime", []),
+        call("getBlockTime", [slot, 2]),
+        call("getBlockTime", None),
+        call("getBlockTime", [None]),
+        call("getBlocksWithLimit", [slot]),
+        call("getTransaction", ["notbase58!"]),
+        call("getTransaction", [sig, {"encoding": "foo"}]),
+        call("getTransaction", [sig, {"commitment": "singleGossip"}]),
+        call("getSignaturesForAddress", ["abc"]),
+        call("getSignaturesForAddress", [address, {"limit": 0}]),
+        call("getSignaturesForAddress", [address, {"limit": "x"}]),
+        call("getSignatureStatuses", [["zz"]]),
+        call("getSignatureStatuses", [[sig], {"searchTransactionHistory": "x"}]),
+        call("getSignatureStatuses", [[sig] * 257]),
+    ]
+
+
 def compare_addresses(cmp, record):
     """Each address's whole history, then page by page with limits 1..3, then `until`."""
     for name, address in sorted(record["addresses"].items()):
@@ -284,6 +410,8 @@ def compare_all(args, record, cmp):
         part = signatures[chunk : chunk + 256]
         cmp.check("getSignatureStatuses", [part, {"searchTransactionHistory": True}])
         cmp.check("getSignatureStatuses", [part])
+    for body in raw_requests(record, finalized):
+        cmp.check_raw(body)
     for commitment in ("finalized", "confirmed", "processed"):
         cmp.check_moving("getSlot", [{"commitment": commitment}], args.tolerance_slots)
     for commitment in ("finalized", "confirmed"):

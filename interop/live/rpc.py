@@ -69,6 +69,10 @@ class Client:
                     raise RpcTransportError(f"{self.url}: {e}") from e
         raise RpcTransportError(f"{self.url}: unreachable")
 
+    def post(self, body):
+        """One raw body (bytes) as sent; the HTTP status and the body bytes."""
+        return self._post(body)
+
     def raw(self, method, params=None):
         """One request; the HTTP status and the body bytes, not parsed (for load runs)."""
         request = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}

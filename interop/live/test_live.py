@@ -198,6 +198,88 @@ class Comparer(unittest.TestCase):
         self.assertEqual(len(cmp.differences), 1)
 
 
+class RawStub:
+    """An HTTP server on 127.0.0.1 answering every POST with `answer(body)`: a status and
+    the body bytes."""
+
+    def __init__(self, answer):
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                status, data = stub.answer(self.rfile.read(int(self.headers["Content-Length"])))
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.answer = answer
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class RawBodies(unittest.TestCase):
+    PARSE = b'{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"},"id":null}'
+
+    def compare(self, validator_answer, bstore_answer, bodies):
+        validator, bstore = RawStub(validator_answer), RawStub(bstore_answer)
+        try:
+            with compare.Comparer(validator.url, bstore.url, 0.01, 1) as cmp:
+                for body in bodies:
+                    cmp.check_raw(body)
+            return cmp
+        finally:
+            validator.close()
+            bstore.close()
+
+    def test_the_whole_answer_and_the_status_count(self):
+        unversioned = b'{"error":{"code":-32700,"message":"Parse error"},"id":null}'
+        cmp = self.compare(
+            lambda body: (200, self.PARSE),
+            lambda body: (200, unversioned) if body == b"[1]" else (200, self.PARSE),
+            ["{", "[1]"],
+        )
+        self.assertEqual(cmp.checked, {"(raw body)": 2})
+        self.assertEqual(len(cmp.differences), 1)
+        self.assertEqual(
+            cmp.differences[0]["diff"], ['$[1].jsonrpc: left has "2.0", missing on the right']
+        )
+        cmp = self.compare(lambda body: (200, b""), lambda body: (204, b""), ["[]"])
+        self.assertEqual(cmp.differences[0]["diff"], ["$[0]: 200 != 204"])
+
+    def test_a_contexts_version_and_slot_are_the_servers_own(self):
+        def answer(version, slot):
+            context = {"apiVersion": version, "slot": slot}
+            text = {"jsonrpc": "2.0", "id": 1, "result": {"context": context, "value": []}}
+            return lambda body: (200, json.dumps(text).encode())
+
+        cmp = self.compare(answer("4.4.0", 9), answer("0.1.0", 10), ["{}"])
+        self.assertEqual(cmp.differences, [])
+
+    def test_bodies_name_the_runs_slot_signature_and_address(self):
+        record = {
+            "transactions": [{"slot": None, "signature": "s0"}, {"slot": 7, "signature": "s1"}],
+            "addresses": {"payer": "a1"},
+        }
+        bodies = compare.raw_requests(record, 100)
+        self.assertIn('"getTransaction", "params": ["notbase58!"]', " ".join(bodies))
+        self.assertTrue(any('"s1"' in b for b in bodies))
+        self.assertTrue(any('"a1"' in b for b in bodies))
+        self.assertTrue(any('"params": [7, ' in b for b in bodies))
+        self.assertEqual(compare.raw_requests(record, 6), [])
+
+
 class Record(unittest.TestCase):
     def test_ranges_parse_sorted_and_must_not_touch(self):
         from record import parse_ranges
