@@ -34,19 +34,7 @@ ROUNDS="${2:-6}"; RATE="${3:-400}"; SECONDS_EACH="${4:-15}"
     { echo "$RUN has no workload.json (validator-live.sh --keep), and BSTORE_REQUESTS is unset" >&2; exit 2; }
 
 ensure_apt libclang-dev pkg-config libssl-dev make g++ jq strace
-cargo build --release -p bstore
-BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
-SIDES=(current)
-[ -n "${BSTORE_BASELINE:-}" ] && SIDES=(baseline current)
-binary() { if [ "$1" = baseline ]; then echo "$BSTORE_BASELINE"; else echo "$BSTORE"; fi; }
-
-WORK="$(mktemp -d)"
-SERVER=""
-cleanup() {
-    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+bench_serve_sides
 if [ -n "${BSTORE_REQUESTS:-}" ]; then
     cp "$BSTORE_REQUESTS" "$WORK/requests.json"
 else
@@ -64,7 +52,7 @@ load() { "$BSTORE" bench rpc-load --url "$URL" --requests "$WORK/requests.json" 
 # Starts one side's server on a fresh secondary and warms it; sets SERVER.
 start() {
     rm -rf "$WORK/secondary"
-    "$(binary "$1")" serve --ledger "$RUN/ledger" --secondary-path "$WORK/secondary" \
+    "$(side_binary "$1")" serve --ledger "$RUN/ledger" --secondary-path "$WORK/secondary" \
         --rpc-addr "127.0.0.1:$PORT" >"$WORK/serve-$1.log" 2>&1 &
     SERVER=$!
     (cd interop/live && PYTHONDONTWRITEBYTECODE=1 python3 -c \

@@ -31,19 +31,7 @@ cd "$REPO"
 RUN="${1:-}"; PASSES="${2:-5}"
 
 ensure_apt libclang-dev pkg-config libssl-dev make g++ jq valgrind
-cargo build --release -p bstore
-BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
-SIDES=(current)
-[ -n "${BSTORE_BASELINE:-}" ] && SIDES=(baseline current)
-binary() { if [ "$1" = baseline ]; then echo "$BSTORE_BASELINE"; else echo "$BSTORE"; fi; }
-
-WORK="$(mktemp -d)"
-SERVER=""
-cleanup() {
-    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+bench_serve_sides
 
 if [ -z "$RUN" ]; then
     mkdir -p "$WORK/run"
@@ -113,7 +101,7 @@ for side in "${SIDES[@]}"; do
     rm -rf "$WORK/secondary" "$WORK/cg-$side"
     mkdir -p "$WORK/cg-$side"
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$WORK/cg-$side/out.%p" \
-        "$(binary "$side")" serve --ledger "$LEDGER" --secondary-path "$WORK/secondary" \
+        "$(side_binary "$side")" serve --ledger "$LEDGER" --secondary-path "$WORK/secondary" \
         --rpc-addr "127.0.0.1:$PORT" >"$WORK/serve-$side.log" 2>&1 &
     SERVER=$!
     (cd interop/live && PYTHONDONTWRITEBYTECODE=1 python3 -c \

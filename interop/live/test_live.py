@@ -137,21 +137,19 @@ class JsonDiff(unittest.TestCase):
         self.assertIsNone(percentile([], 0.5))
 
 
-class Stub:
-    """A JSON-RPC server on 127.0.0.1 answering with `answer(method, params)`."""
+class RawStub:
+    """An HTTP server on 127.0.0.1 answering every POST with `respond(body)`: a status and
+    the body bytes."""
 
-    def __init__(self, answer):
+    def __init__(self, respond):
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def do_POST(self):
-                request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                body = {"jsonrpc": "2.0", "id": request["id"]}
-                body.update(stub.answer(request["method"], request.get("params")))
-                data = json.dumps(body).encode()
-                self.send_response(200)
+                status, data = stub.respond(self.rfile.read(int(self.headers["Content-Length"])))
+                self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -160,7 +158,7 @@ class Stub:
             def log_message(self, *args):
                 pass
 
-        self.answer = answer
+        self.respond = respond
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -168,6 +166,21 @@ class Stub:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+class Stub(RawStub):
+    """A JSON-RPC server on 127.0.0.1 answering with `answer(method, params)` (a test may
+    replace `answer`)."""
+
+    def __init__(self, answer):
+        self.answer = answer
+        super().__init__(self.reply)
+
+    def reply(self, body):
+        request = json.loads(body)
+        out = {"jsonrpc": "2.0", "id": request["id"]}
+        out.update(self.answer(request["method"], request.get("params")))
+        return 200, json.dumps(out).encode()
 
 
 class Comparer(unittest.TestCase):
@@ -196,37 +209,6 @@ class Comparer(unittest.TestCase):
         with compare.Comparer(self.validator.url, self.bstore.url, 0.01, 1) as cmp:
             cmp.check("getBlock", [1])
         self.assertEqual(len(cmp.differences), 1)
-
-
-class RawStub:
-    """An HTTP server on 127.0.0.1 answering every POST with `answer(body)`: a status and
-    the body bytes."""
-
-    def __init__(self, answer):
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self):
-                status, data = stub.answer(self.rfile.read(int(self.headers["Content-Length"])))
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.answer = answer
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 class RawBodies(unittest.TestCase):

@@ -94,3 +94,23 @@ build_agave_tool() {
     log "agave-interop build took $((took / 60)) min $((took % 60)) s"
     AGAVE_TOOL="$target/release/agave-interop"
 }
+
+# bench_serve_sides: what the serve benches (bench-serve-cpu.sh, bench-serve-instr.sh)
+# share. Builds this tree's bstore (BSTORE); SIDES is (baseline current) when
+# BSTORE_BASELINE names another binary, else (current); `side_binary SIDE` prints a side's
+# binary; WORK is a fresh directory and SERVER the pid of the server a side runs, both
+# cleaned up when the script exits.
+bench_serve_sides() {
+    cargo build --release -p bstore
+    BSTORE="${CARGO_TARGET_DIR:-$REPO/target}/release/bstore"
+    SIDES=(current)
+    [ -n "${BSTORE_BASELINE:-}" ] && SIDES=(baseline current)
+    WORK="$(mktemp -d)"
+    SERVER=""
+    trap bench_serve_cleanup EXIT
+}
+side_binary() { if [ "$1" = baseline ]; then echo "$BSTORE_BASELINE"; else echo "$BSTORE"; fi; }
+bench_serve_cleanup() {
+    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
+    rm -rf "$WORK"
+}
