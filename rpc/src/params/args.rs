@@ -180,6 +180,7 @@ impl Call {
                     search_transaction_history: search,
                 }
             }
+            // Unreachable: `is_known` above names only methods handled here or before.
             _ => {
                 return Err(RpcError::MethodNotFound {
                     method: method.to_string(),
