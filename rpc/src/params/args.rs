@@ -6,6 +6,7 @@ use bstore_ledger::Slot;
 use serde_json::Value;
 
 use crate::error::RpcError;
+use crate::params::config::parse_untagged;
 use crate::params::history::{self, SignaturesConfig, TransactionConfig};
 use crate::params::{BlockConfig, ContextConfig, Params, no_params, parse};
 
@@ -86,6 +87,9 @@ pub enum Call {
     GetVersion,
 }
 
+/// The untagged enum Agave reads `getBlocks`' second param as.
+const BLOCKS_WRAPPER: &str = "RpcBlocksConfigWrapper";
+
 fn context_config(params: &Params, i: usize) -> Result<ContextConfig, RpcError> {
     Ok(params.optional::<ContextConfig>(i)?.unwrap_or_default())
 }
@@ -125,14 +129,21 @@ impl Call {
                     config: BlockConfig::from_param(p.raw(1))?,
                 }
             }
-            // `[startSlot, endSlot?, config?]`; as in Agave the second may be the config.
+            // `[startSlot, endSlot?, config?]`; as in Agave the second may be the config
+            // (its untagged `RpcBlocksConfigWrapper`), which then wins over the third.
             "getBlocks" => {
                 p.arity(1, 3)?;
                 let start = Slot(p.required(0, "start slot")?);
-                let (end, config) = match p.raw(1) {
-                    Some(v @ Value::Object(_)) => (None, parse::<ContextConfig>(v)?),
-                    _ => (p.optional::<u64>(1)?.map(Slot), context_config(&p, 2)?),
+                let (end, second) = match p.raw(1) {
+                    None => (None, None),
+                    Some(v @ Value::Object(_)) => (
+                        None,
+                        Some(parse_untagged::<ContextConfig>(v, BLOCKS_WRAPPER)?),
+                    ),
+                    Some(v) => (Some(Slot(parse_untagged::<u64>(v, BLOCKS_WRAPPER)?)), None),
                 };
+                let third = p.optional::<ContextConfig>(2)?;
+                let config = second.or(third).unwrap_or_default();
                 Self::GetBlocks { start, end, config }
             }
             "getBlocksWithLimit" => {

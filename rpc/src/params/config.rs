@@ -92,16 +92,20 @@ pub fn parse<T: DeserializeOwned>(v: &Value) -> Result<T, RpcError> {
     T::deserialize(v).map_err(|e| RpcError::invalid_params(format!("Invalid params: {e}.")))
 }
 
-/// Parses a config param of `getBlock` or `getTransaction`: Agave reads it as an untagged
-/// `RpcEncodingConfigWrapper` (a bare encoding or a config object), so whatever fails to
-/// parse in it fails with that enum's one message.
-pub(crate) fn parse_wrapped<T: DeserializeOwned>(v: &Value) -> Result<T, RpcError> {
+/// Parses a param Agave reads as an untagged enum (`getBlock`'s and `getTransaction`'s
+/// `RpcEncodingConfigWrapper`: a bare encoding or a config object; `getBlocks`'
+/// `RpcBlocksConfigWrapper`: an end slot or a config object), so whatever fails to parse
+/// in it fails with that enum's one message.
+pub(crate) fn parse_untagged<T: DeserializeOwned>(v: &Value, wrapper: &str) -> Result<T, RpcError> {
     T::deserialize(v).map_err(|_| {
-        RpcError::invalid_params(
-            "Invalid params: data did not match any variant of untagged enum RpcEncodingConfigWrapper.",
-        )
+        RpcError::invalid_params(format!(
+            "Invalid params: data did not match any variant of untagged enum {wrapper}."
+        ))
     })
 }
+
+/// The untagged enum Agave reads `getBlock`'s and `getTransaction`'s config as.
+pub(crate) const ENCODING_WRAPPER: &str = "RpcEncodingConfigWrapper";
 
 /// Commitment levels as Agave 4.x reads them: only these three names (the old aliases
 /// `recent`, `single`, `singleGossip`, `root` and `max` are gone; see
@@ -210,10 +214,10 @@ impl BlockConfig {
         let raw = match v {
             None => RawBlockConfig::default(),
             Some(s @ Value::String(_)) => RawBlockConfig {
-                encoding: Some(parse_wrapped(s)?),
+                encoding: Some(parse_untagged(s, ENCODING_WRAPPER)?),
                 ..RawBlockConfig::default()
             },
-            Some(v) => parse_wrapped::<RawBlockConfig>(v)?,
+            Some(v) => parse_untagged::<RawBlockConfig>(v, ENCODING_WRAPPER)?,
         };
         let encoding = raw.encoding.unwrap_or_default();
         check_base58_version(encoding, raw.max_supported_transaction_version)?;

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::error::RpcError;
 use crate::params::base58::{self, Base58Error};
-use crate::params::config::{lenient_commitment, parse_wrapped};
+use crate::params::config::{ENCODING_WRAPPER, lenient_commitment, parse_untagged};
 use crate::params::{Commitment, Encoding, check_base58_version, parse};
 
 /// `getSignatureStatuses` accepts at most this many signatures.
@@ -66,10 +66,10 @@ impl TransactionConfig {
         let raw = match v {
             None | Some(Value::Null) => RawTransactionConfig::default(),
             Some(s @ Value::String(_)) => RawTransactionConfig {
-                encoding: Some(parse_wrapped(s)?),
+                encoding: Some(parse_untagged(s, ENCODING_WRAPPER)?),
                 ..RawTransactionConfig::default()
             },
-            Some(v) => parse_wrapped::<RawTransactionConfig>(v)?,
+            Some(v) => parse_untagged::<RawTransactionConfig>(v, ENCODING_WRAPPER)?,
         };
         check_base58_version(
             raw.encoding.unwrap_or_default(),

@@ -125,6 +125,17 @@ fn malformed_requests() {
             "{params}"
         );
     }
+    for params in [
+        json!([10, "x"]),
+        json!([10, -5]),
+        json!([10, {"minContextSlot": "x"}]),
+    ] {
+        assert_eq!(
+            t.error("getBlocks", params.clone())["message"],
+            "Invalid params: data did not match any variant of untagged enum RpcBlocksConfigWrapper.",
+            "{params}"
+        );
+    }
     let r = t.error("getSlot", json!(["finalized"]));
     assert_eq!(
         r["message"],
