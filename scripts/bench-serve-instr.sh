@@ -24,7 +24,8 @@
 # times (at least 100 requests) over one keep-alive connection (`bstore bench rpc-load`),
 # and the counters are dumped, one file per thread. Counted: every thread but the
 # secondary's catch-up (whose work follows the clock); what that counts beyond the
-# requests (the connection's accept and setup, timers) is about 1%, the same each run. Every answer must be a result, not an error. Takes about a minute per side.
+# requests (the connection's accept and setup, timers) is about 1%, the same each run.
+# Every answer must be a result, not an error. Takes about a minute per side.
 set -euo pipefail
 source "$(dirname "$0")/lib/setup.sh"
 cd "$REPO"

@@ -86,26 +86,36 @@ class Comparer:
             jsondiff.comparable(bstore.call(method, params)),
         )
 
-    def check(self, method, params):
-        """Compares one request; returns the validator's comparable answer."""
-        left, right = self.ask_both(method, params)
+    def settled(self, ask):
+        """Both answers from `ask()`, asked again after the retry delay when they differ."""
+        left, right = ask()
         if not jsondiff.same(left, right):
             time.sleep(self.retry_delay)
-            left, right = self.ask_both(method, params)
+            left, right = ask()
+        return left, right
+
+    def tally(self, method, params, left, right):
+        """Counts one comparison and records it when the answers still differ (under the
+        lock)."""
+        self.checked[method] = self.checked.get(method, 0) + 1
+        if not jsondiff.same(left, right):
+            self.differences.append(
+                {
+                    "method": method,
+                    "params": params,
+                    "diff": jsondiff.differences(left, right),
+                    "validator": left,
+                    "bstore": right,
+                }
+            )
+
+    def check(self, method, params):
+        """Compares one request; returns the validator's comparable answer."""
+        left, right = self.settled(lambda: self.ask_both(method, params))
         kind = "error" if "error" in left else "null" if left["result"] is None else "result"
         with self.lock:
-            self.checked[method] = self.checked.get(method, 0) + 1
             self.kinds[(method, kind)] = self.kinds.get((method, kind), 0) + 1
-            if not jsondiff.same(left, right):
-                self.differences.append(
-                    {
-                        "method": method,
-                        "params": params,
-                        "diff": jsondiff.differences(left, right),
-                        "validator": left,
-                        "bstore": right,
-                    }
-                )
+            self.tally(method, params, left, right)
         return left
 
     def check_all(self, requests):
@@ -129,22 +139,9 @@ class Comparer:
 
     def check_raw(self, body):
         """Compares the answers to one raw body (the envelope and params errors)."""
-        left, right = self.ask_raw(body)
-        if not jsondiff.same(left, right):
-            time.sleep(self.retry_delay)
-            left, right = self.ask_raw(body)
+        left, right = self.settled(lambda: self.ask_raw(body))
         with self.lock:
-            self.checked["(raw body)"] = self.checked.get("(raw body)", 0) + 1
-            if not jsondiff.same(left, right):
-                self.differences.append(
-                    {
-                        "method": "(raw body)",
-                        "params": body,
-                        "diff": jsondiff.differences(left, right),
-                        "validator": left,
-                        "bstore": right,
-                    }
-                )
+            self.tally("(raw body)", body, left, right)
 
     def check_moving(self, method, params, tolerance):
         """A value that grows on its own (a tip slot or height): bstore's answer must lie

@@ -125,7 +125,7 @@ impl Call {
             "getBlock" => {
                 p.arity(1, 2)?;
                 Self::GetBlock {
-                    slot: Slot(p.required(0, "slot")?),
+                    slot: Slot(p.required(0)?),
                     config: BlockConfig::from_param(p.raw(1))?,
                 }
             }
@@ -133,7 +133,7 @@ impl Call {
             // (its untagged `RpcBlocksConfigWrapper`), which then wins over the third.
             "getBlocks" => {
                 p.arity(1, 3)?;
-                let start = Slot(p.required(0, "start slot")?);
+                let start = Slot(p.required(0)?);
                 let (end, second) = match p.raw(1) {
                     None => (None, None),
                     Some(v @ Value::Object(_)) => (
@@ -149,8 +149,8 @@ impl Call {
             "getBlocksWithLimit" => {
                 p.arity(2, 3)?;
                 Self::GetBlocksWithLimit {
-                    start: Slot(p.required(0, "start slot")?),
-                    limit: p.required(1, "limit")?,
+                    start: Slot(p.required(0)?),
+                    limit: p.required(1)?,
                     config: context_config(&p, 2)?,
                 }
             }
@@ -168,7 +168,7 @@ impl Call {
             }
             "getTransaction" => {
                 p.arity(1, 2)?;
-                let text: String = p.required(0, "signature")?;
+                let text: String = p.required(0)?;
                 Self::GetTransaction {
                     signature: history::signature(&text)?,
                     config: TransactionConfig::from_param(p.raw(1))?,
@@ -176,7 +176,7 @@ impl Call {
             }
             "getSignaturesForAddress" => {
                 p.arity(1, 2)?;
-                let text: String = p.required(0, "address")?;
+                let text: String = p.required(0)?;
                 Self::GetSignaturesForAddress {
                     address: history::pubkey(&text)?,
                     config: SignaturesConfig::from_param(p.raw(1))?,
@@ -184,7 +184,7 @@ impl Call {
             }
             "getSignatureStatuses" => {
                 p.arity(1, 2)?;
-                let list: Value = p.required(0, "signatures")?;
+                let list: Value = p.required(0)?;
                 let (signatures, search) = history::signature_statuses(&list, p.raw(1))?;
                 Self::GetSignatureStatuses {
                     signatures,

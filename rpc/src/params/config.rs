@@ -46,11 +46,13 @@ impl Params {
     }
 
     /// Param `i`, which must be present (null is parsed, and refused by any type but an
-    /// option, as in Agave).
-    pub fn required<T: DeserializeOwned>(&self, i: usize, name: &str) -> Result<T, RpcError> {
+    /// option, as in Agave). After [`Self::arity`] a required param is always present; a
+    /// missing one gets `arity`'s message.
+    pub fn required<T: DeserializeOwned>(&self, i: usize) -> Result<T, RpcError> {
         match self.0.get(i) {
             None => Err(RpcError::invalid_params(format!(
-                "Invalid params: missing parameter {i} ({name})."
+                "`params` should have at least {} argument(s)",
+                i + 1
             ))),
             Some(v) => parse(v),
         }
@@ -330,10 +332,10 @@ mod tests {
     #[test]
     fn params_shape() {
         let p = Params::new(Some(json!([5, null]))).expect("array");
-        assert_eq!(p.required::<u64>(0, "slot").expect("slot"), 5);
+        assert_eq!(p.required::<u64>(0).expect("slot"), 5);
         assert_eq!(p.optional::<u64>(1).expect("null"), None);
-        assert!(p.required::<u64>(1, "x").is_err());
-        assert!(p.required::<u64>(2, "x").is_err());
+        assert!(p.required::<u64>(1).is_err());
+        assert!(p.required::<u64>(2).is_err());
         assert!(p.arity(1, 1).is_err());
         assert!(p.arity(3, 4).is_err());
         assert!(p.arity(0, 2).is_ok());
@@ -347,9 +349,6 @@ mod tests {
             ))
         );
         let p = Params::new(Some(json!([-1]))).expect("array");
-        assert_eq!(
-            p.required::<u64>(0, "slot").expect_err("neg").code(),
-            -32602
-        );
+        assert_eq!(p.required::<u64>(0).expect_err("neg").code(), -32602);
     }
 }
