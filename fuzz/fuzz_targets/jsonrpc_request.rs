@@ -54,7 +54,8 @@ fuzz_target!(|data: &[u8]| {
         match r {
             Request::Notification => {}
             Request::Invalid { id } => {
-                check_error_text(&error_text(&id, &RpcError::InvalidRequest), &RpcError::InvalidRequest);
+                let e = RpcError::InvalidRequest;
+                check_error_text(&error_text(&id, &e), &e);
             }
             Request::Unversioned { id } => {
                 let text = unversioned_error_text(&id);

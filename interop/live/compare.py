@@ -21,8 +21,11 @@ getFirstAvailableBlock, less one, up to the lower of the two finalized slots):
   within a window of the validator's values, bstore's lag reported;
 - the JSON-RPC layer itself: raw bodies that are not JSON, not request objects, invalid
   ones, calls without a version, notifications, wrong params counts and shapes, configs
-  that do not parse, commitments Agave 4.x no longer reads (HTTP status and the whole
-  answer, `jsonrpc` and `id` included; a context's apiVersion and slot left out).
+  that do not parse, commitments Agave 4.x no longer reads, members sent twice (HTTP
+  status, the whole answer, `jsonrpc` and `id` included, and its closing newline; a
+  context's apiVersion and slot left out);
+- the HTTP layer around it (`http_rules.py`): methods, paths, content types, `/health`,
+  `OPTIONS` and cross-origin headers (status, headers and body).
 A differing answer is asked again after `--retry-delay` seconds and reported only when it
 still differs. Exit status 1 when any difference remains.
 """
@@ -34,6 +37,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import http_rules
 import jsondiff
 from rpc import Client
 
@@ -123,17 +127,19 @@ class Comparer:
         return list(self.pool.map(lambda r: self.check(*r), requests))
 
     def ask_raw(self, body):
-        """Each server's HTTP status and parsed answer to one raw body (`None`: empty)."""
+        """Each server's HTTP status, parsed answer to one raw body (`None`: empty) and
+        whether the answer ends with a newline (Agave's do)."""
 
         def answer(client):
             status, data = client.post(body.encode())
+            newline = data.endswith(b"\n")
             if not data.strip():
-                return [status, None]
+                return [status, None, newline]
             try:
                 parsed = json.loads(data)
             except ValueError:
-                return [status, data.decode("utf-8", "replace")]
-            return [status, stable(parsed)]
+                return [status, data.decode("utf-8", "replace"), newline]
+            return [status, stable(parsed), newline]
 
         return tuple(answer(client) for client in self.clients())
 
@@ -142,6 +148,14 @@ class Comparer:
         left, right = self.settled(lambda: self.ask_raw(body))
         with self.lock:
             self.tally("(raw body)", body, left, right)
+
+    def check_http(self, request):
+        """Compares the answers to one request of the HTTP layer (`http_rules`)."""
+        left, right = self.settled(
+            lambda: tuple(http_rules.answer(client, request) for client in self.clients())
+        )
+        with self.lock:
+            self.tally("(http)", http_rules.describe(request), left, right)
 
     def check_moving(self, method, params, tolerance):
         """A value that grows on its own (a tip slot or height): bstore's answer must lie
@@ -295,6 +309,14 @@ def raw_requests(record, finalized):
         '[{"jsonrpc":"2.0","id":1,"method":"getHealth"},{"jsonrpc":"2.0","method":"getHealth"}]',
         '[{"jsonrpc":"2.0","id":1,"method":"getHealth"},5]',
         '[{"jsonrpc":"2.0","id":1},{"id":2,"method":"getHealth"}]',
+        '{"jsonrpc":"2.0","id":1,"id":2,"method":"getHealth"}',
+        '[{"jsonrpc":"2.0","id":1,"method":"getHealth"},{"jsonrpc":"2.0","id":2,"id":2}]',
+        '{"jsonrpc":"2.0","id":1,"method":"getHealth","method":"getHealth"}',
+        '{"jsonrpc":"2.0","method":"getHealth","method":"getHealth"}',
+        '[{"jsonrpc":"2.0","id":1,"method":"getHealth","params":[],"params":[]}]',
+        '{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"getHealth"}',
+        '{"jsonrpc":"2.0","id":1,"method":"getBlock","params":[%d,'
+        '{"transactionDetails":"full","transactionDetails":"none"}]}' % slot,
         call("nope", []),
         call("getHealth", [1]),
         call("getFirstAvailableBlock", {"a": 1}),
@@ -412,6 +434,8 @@ def compare_all(args, record, cmp):
         cmp.check("getSignatureStatuses", [part])
     for body in raw_requests(record, finalized):
         cmp.check_raw(body)
+    for request in http_rules.requests():
+        cmp.check_http(request)
     for commitment in ("finalized", "confirmed", "processed"):
         cmp.check_moving("getSlot", [{"commitment": commitment}], args.tolerance_slots)
     for commitment in ("finalized", "confirmed"):

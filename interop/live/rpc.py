@@ -73,6 +73,20 @@ class Client:
         """One raw body (bytes) as sent; the HTTP status and the body bytes."""
         return self._post(body)
 
+    def exchange(self, method, path, headers, body=b""):
+        """One request exactly as given, on a connection of its own: the HTTP status, the
+        answer's headers (names lowercased) and its body bytes."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            headers = {name.lower(): value for name, value in response.getheaders()}
+            return response.status, headers, response.read()
+        except (OSError, http.client.HTTPException) as e:
+            raise RpcTransportError(f"{self.url} {method} {path}: {e}") from e
+        finally:
+            conn.close()
+
     def raw(self, method, params=None):
         """One request; the HTTP status and the body bytes, not parsed (for load runs)."""
         request = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}

@@ -18,6 +18,7 @@ import spl.token.instructions as spl
 from solders.keypair import Keypair
 
 import compare
+import http_rules
 import freshness
 import jsondiff
 import programs as p
@@ -239,6 +240,23 @@ class RawBodies(unittest.TestCase):
         )
         cmp = self.compare(lambda body: (200, b""), lambda body: (204, b""), ["[]"])
         self.assertEqual(cmp.differences[0]["diff"], ["$[0]: 200 != 204"])
+        cmp = self.compare(
+            lambda body: (200, self.PARSE + b"\n"), lambda body: (200, self.PARSE), ["{"]
+        )
+        self.assertEqual(cmp.differences[0]["diff"], ["$[2]: true != false"])
+
+    def test_http_rules_compare_status_headers_and_body(self):
+        validator, bstore = RawStub(lambda body: (200, body)), RawStub(lambda body: (415, body))
+        try:
+            with compare.Comparer(validator.url, bstore.url, 0.01, 1) as cmp:
+                cmp.check_http(("POST", "/", http_rules.JSON, b"same"))
+        finally:
+            validator.close()
+            bstore.close()
+        self.assertEqual(cmp.checked, {"(http)": 1})
+        self.assertEqual(cmp.differences[0]["diff"], ["$[0]: 200 != 415"])
+        for method, path, headers, body in http_rules.requests():
+            self.assertTrue(path.startswith("/") and isinstance(body, bytes), path)
 
     def test_a_contexts_version_and_slot_are_the_servers_own(self):
         def answer(version, slot):

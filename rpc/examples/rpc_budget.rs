@@ -47,7 +47,7 @@ fn post(addr: SocketAddr, body: &[u8]) -> String {
     s.set_read_timeout(Some(Duration::from_secs(600)))
         .expect("timeout");
     let head = format!(
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).expect("head");

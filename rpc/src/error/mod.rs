@@ -85,13 +85,6 @@ pub enum RpcError {
         reason: String,
     },
 
-    /// A body longer than the configured limit.
-    #[error("Invalid request")]
-    BodyTooLarge {
-        /// The configured limit in bytes.
-        max: usize,
-    },
-
     /// The method is not one this server answers.
     #[error("Method not found")]
     MethodNotFound {
@@ -273,7 +266,6 @@ impl RpcError {
             Self::InvalidRequest
             | Self::UnsupportedVersion
             | Self::BatchTooLarge { .. }
-            | Self::BodyTooLarge { .. }
             | Self::BodyUnreadable { .. }
             | Self::BodyTimeout { .. } => code::INVALID_REQUEST,
             Self::MethodNotFound { .. } => code::METHOD_NOT_FOUND,
@@ -301,9 +293,6 @@ impl RpcError {
         match self {
             Self::BatchTooLarge { len, max } => Some(json!(format!(
                 "batch of {len} requests exceeds the limit of {max}"
-            ))),
-            Self::BodyTooLarge { max } => Some(json!(format!(
-                "request body exceeds the limit of {max} bytes"
             ))),
             Self::BodyUnreadable { reason } => {
                 Some(json!(format!("request body could not be read: {reason}")))

@@ -1,7 +1,8 @@
 //! The parameters layer: a request body in, typed calls out, with no ledger access and no
 //! HTTP. It builds without the `server` feature and is the API the fuzz targets use.
 //!
-//! - [`request`]: the JSON-RPC 2.0 envelope of one body (a request or a batch);
+//! - [`request`]: the JSON-RPC 2.0 envelope of one body (a request or a batch), read
+//!   through [`members`] (which sees a member sent twice);
 //! - [`args`]: method name and params → [`args::Call`], the one place params are read;
 //! - this module: positional [`Params`], the shared configs ([`BlockConfig`],
 //!   [`ContextConfig`], [`Commitment`], [`Encoding`], [`TransactionDetails`]);
@@ -13,6 +14,7 @@ pub mod args;
 mod base58;
 mod config;
 pub mod history;
+pub mod members;
 pub mod request;
 
 pub use config::{

@@ -6,12 +6,12 @@
 //! running 4.4.0 validator, `rpc/tests/it/errors_and_limits.rs`):
 //!
 //! - a body that is not JSON, or holds (or is a batch holding) anything but request
-//!   objects whose `id`, if any, is null, a string or an integer in 0..2^64: `Parse error`
-//!   (-32700, null id), for the whole body;
-//! - an object with a member other than `jsonrpc`, `method`, `params` and `id`, a
-//!   `method` that is not a string, `params` that are neither an array, an object nor
-//!   null, or a `jsonrpc` other than "2.0" (absent or null aside): `Invalid request`
-//!   (-32600) with the object's id (null without one), no `data`;
+//!   objects whose `id`, if any, is null, a string or an integer in 0..2^64 and comes
+//!   once: `Parse error` (-32700, null id), for the whole body;
+//! - an object with a member other than `jsonrpc`, `method`, `params` and `id`, any
+//!   member sent twice, a `method` that is not a string, `params` that are neither an
+//!   array, an object nor null, or a `jsonrpc` other than "2.0" (absent or null aside):
+//!   `Invalid request` (-32600) with the object's id (null without one), no `data`;
 //! - a call whose `jsonrpc` is absent or null: -32600 `Unsupported JSON-RPC protocol
 //!   version`, in a response without a `jsonrpc` member;
 //! - a notification (no `id`): nothing runs and nothing is answered; a body of nothing
@@ -24,6 +24,7 @@
 use serde_json::Value;
 
 use crate::error::RpcError;
+use crate::params::members::{Body, Item, Members};
 
 /// One parsed request, or the error that replaces it.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,14 +74,15 @@ fn usable_id(id: &Value) -> bool {
     }
 }
 
-/// Sorts one request object; `None` when the item is no request object at all (the
-/// whole body is then a parse error).
-pub fn request(v: Value) -> Option<Request> {
-    let Value::Object(mut obj) = v else {
-        return None;
-    };
+/// Sorts one request object; `None` when it can be no request at all (the whole body is
+/// then a parse error).
+pub fn request(members: Members) -> Option<Request> {
+    let Members {
+        map: mut obj,
+        repeated,
+    } = members;
     let id = match obj.remove("id") {
-        Some(id) if !usable_id(&id) => return None,
+        Some(id) if !usable_id(&id) || repeated.id => return None,
         id => id,
     };
     let shown_id = id.clone().unwrap_or(Value::Null);
@@ -99,8 +101,8 @@ pub fn request(v: Value) -> Option<Request> {
         .as_ref()
         .is_none_or(|p| p.is_array() || p.is_object() || p.is_null());
     // What is left is a member no request has.
-    let (Some(versioned), Some(method), true, true) =
-        (versioned, method, params_ok, obj.is_empty())
+    let (Some(versioned), Some(method), true, true, false) =
+        (versioned, method, params_ok, obj.is_empty(), repeated.other)
     else {
         return Some(Request::Invalid { id: shown_id });
     };
@@ -120,7 +122,7 @@ fn not_a_request() -> RpcError {
 
 /// Parses one HTTP body into its requests.
 pub fn parse_body(body: &[u8], max_batch: usize) -> Envelope {
-    let value: Value = match serde_json::from_slice(body) {
+    let body: Body = match serde_json::from_slice(body) {
         Ok(v) => v,
         Err(e) => {
             return Envelope::Refused(RpcError::Parse {
@@ -128,21 +130,28 @@ pub fn parse_body(body: &[u8], max_batch: usize) -> Envelope {
             });
         }
     };
-    match value {
-        Value::Array(items) if items.len() > max_batch => {
+    match body {
+        Body::Batch(items) if items.len() > max_batch => {
             Envelope::Refused(RpcError::BatchTooLarge {
                 len: items.len(),
                 max: max_batch,
             })
         }
-        Value::Array(items) => match items.into_iter().map(request).collect() {
-            Some(requests) => Envelope::Batch(requests),
-            None => Envelope::Refused(not_a_request()),
-        },
-        single => match request(single) {
+        Body::Batch(items) => {
+            let sorted = items.into_iter().map(|item| match item {
+                Item::Object(members) => request(members),
+                Item::Other => None,
+            });
+            match sorted.collect() {
+                Some(requests) => Envelope::Batch(requests),
+                None => Envelope::Refused(not_a_request()),
+            }
+        }
+        Body::Object(members) => match request(members) {
             Some(request) => Envelope::Single(request),
             None => Envelope::Refused(not_a_request()),
         },
+        Body::Other => Envelope::Refused(not_a_request()),
     }
 }
 
@@ -203,6 +212,8 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"getSlot"}"#,
             r#"{"jsonrpc":"2.0","id":true,"method":"getSlot"}"#,
             r#"{"jsonrpc":"2.0","id":[1],"method":"getSlot"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"getSlot"}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"id":1,"method":"getSlot"}]"#,
         ] {
             assert!(refused(body.as_bytes()), "{body}");
         }
@@ -256,6 +267,14 @@ mod tests {
             ),
             (
                 r#"{"jsonrpc":"1.0","method":"getSlot"}"#,
+                Request::Invalid { id: Value::Null },
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"getSlot","params":[],"params":[]}"#,
+                Request::Invalid { id: json!(3) },
+            ),
+            (
+                r#"{"method":"getSlot","method":"getSlot"}"#,
                 Request::Invalid { id: Value::Null },
             ),
             (

@@ -74,7 +74,7 @@ async fn run<E: KvEngine + 'static>(ctx: &Ctx<E>, request: Request, reply: &mut 
 }
 
 /// Handles one HTTP body; `None` when nothing is to be sent back (only notifications, or
-/// an empty batch).
+/// an empty batch). An answer ends with a newline, as Agave's do.
 /// Batch items run one after another, so one batch holds at most one worker at a time;
 /// its results accumulate against the budget until the response is sent.
 pub(crate) async fn handle_body<E: KvEngine + 'static>(
@@ -84,7 +84,7 @@ pub(crate) async fn handle_body<E: KvEngine + 'static>(
 ) -> Option<Reply> {
     let mut reply = Reply::new(&ctx.budget);
     match parse_body(body, max_batch) {
-        Envelope::Refused(e) => return Some(Reply::error(&ctx.budget, &e)),
+        Envelope::Refused(e) => reply = Reply::error(&ctx.budget, &e),
         Envelope::Single(request) => {
             if !run(ctx, request, &mut reply).await {
                 return None;
@@ -110,5 +110,6 @@ pub(crate) async fn handle_body<E: KvEngine + 'static>(
             reply.chunks.push(Bytes::from_static(b"]"));
         }
     }
+    reply.chunks.push(Bytes::from_static(b"\n"));
     Some(reply)
 }

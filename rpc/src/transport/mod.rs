@@ -1,7 +1,8 @@
 //! The transport layer: everything between a socket and [`crate::methods::call`].
 //!
-//! - `server.rs`: [`RpcServer`](server::RpcServer), the two routes, the accept loop's
-//!   thread, startup and graceful shutdown;
+//! - `server.rs`: [`RpcServer`](server::RpcServer), the HTTP rules (which request is
+//!   JSON-RPC), the accept loop's thread, startup and graceful shutdown;
+//! - `cors.rs`: cross-origin requests, answered as Agave answers them;
 //! - `conn.rs` + `conn_refuse.rs`: the bounded accept loop and the answer a connection
 //!   past the cap gets;
 //! - `io_threads.rs`: the I/O threads, one single-threaded runtime each, that serve the
@@ -16,6 +17,7 @@
 
 pub(crate) mod conn;
 mod conn_refuse;
+mod cors;
 mod io_threads;
 pub(crate) mod jsonrpc;
 pub(crate) mod limits;

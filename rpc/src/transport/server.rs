@@ -1,7 +1,7 @@
-//! The HTTP server: [`App`]'s two routes served by `conn.rs`'s bounded accept loop (on the
+//! The HTTP server: [`App`]'s rules served by `conn.rs`'s bounded accept loop (on the
 //! server thread's single-threaded runtime) over a fixed number of I/O threads
-//! (`io_threads.rs`, one single-threaded runtime each, no blocking pool); `POST /` for
-//! JSON-RPC, `GET /health` as Agave serves it, graceful shutdown on request or on
+//! (`io_threads.rs`, one single-threaded runtime each, no blocking pool); JSON-RPC over
+//! `POST` and `/health` as Agave serves them, graceful shutdown on request or on
 //! SIGINT / SIGTERM, and the secondary catch-up thread when following a live writer.
 
 use std::net::SocketAddr;
@@ -13,7 +13,7 @@ use std::time::Duration;
 use bstore_ledger::store::{Blockstore, KvEngine};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{self, HeaderValue};
+use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use tokio::sync::oneshot;
 
@@ -23,27 +23,58 @@ use crate::methods::archive::BlockArchive;
 use crate::methods::budget::{Budget, BudgetStats};
 use crate::methods::workers::FetchWorkers;
 use crate::transport::conn::{self, Handler};
+use crate::transport::cors::{self, Cors, FORBIDDEN_TEXT};
 use crate::transport::io_threads::IoThreads;
 use crate::transport::jsonrpc::{Reply, handle_body};
 use crate::transport::limits::{CatchUp, Limits, RpcConfig, Signals};
 use crate::transport::reply_body::ReplyBody;
 
-/// What every connection serves, and what its requests run with. Two routes, matched by
-/// hand (a router's path matching, type-erased services and boxed bodies cost more per
-/// request than the routes are worth): `POST /` and `GET` / `HEAD /health`; another
-/// method on either path is 405 with `allow`, any other path 404.
+/// What every connection serves, and what its requests run with. Matched by hand as
+/// Agave's RPC matches (a router's path matching, type-erased services and boxed bodies
+/// cost more per request than the rules are worth; checked against a running 4.4.0
+/// validator): `/health` by any method; on any other path a `POST` with a JSON content
+/// type is JSON-RPC (415 without one), `OPTIONS` is answered with what is allowed, any
+/// other method is 405; cross-origin requests as `cors.rs` says.
 struct App<E: KvEngine + 'static> {
     ctx: Ctx<E>,
     limits: Limits,
     body_read_timeout: Duration,
 }
 
-const JSON: &str = "application/json";
+// Constants, so that each header value is checked once, when compiled.
+const JSON: HeaderValue = HeaderValue::from_static("application/json; charset=utf-8");
+const TEXT: HeaderValue = HeaderValue::from_static("text/plain; charset=utf-8");
+
+/// Agave's words for a method other than `POST` and `OPTIONS`.
+const NOT_POST: &str = "Used HTTP Method is not allowed. POST or OPTIONS is required\n";
+/// Agave's words for a body without a JSON content type.
+const NOT_JSON: &str =
+    "Supplied content type is not allowed. Content-Type: application/json is required\n";
+/// Agave's words for a body over the size limit.
+const TOO_LARGE: &str = "request body size exceeds allowed maximum";
+
+/// Whether a body is to be read as JSON: Agave's RPC takes exactly these content types,
+/// ASCII case aside (no other parameter, no other charset).
+fn is_json(headers: &HeaderMap) -> bool {
+    let Some(sent) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    [
+        "application/json",
+        "application/json; charset=utf-8",
+        "application/json;charset=utf-8",
+    ]
+    .iter()
+    .any(|json| sent.eq_ignore_ascii_case(json))
+}
 
 /// A response of `status` with `body` (and its content type, if any).
 fn respond(
     status: StatusCode,
-    content_type: Option<&'static str>,
+    content_type: Option<HeaderValue>,
     body: ReplyBody,
 ) -> Response<ReplyBody> {
     let mut response = Response::new(body);
@@ -51,7 +82,7 @@ fn respond(
     if let Some(content_type) = content_type {
         response
             .headers_mut()
-            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+            .insert(header::CONTENT_TYPE, content_type);
     }
     response
 }
@@ -78,7 +109,7 @@ impl<E: KvEngine + 'static> App<E> {
     fn text(
         &self,
         status: StatusCode,
-        content_type: Option<&'static str>,
+        content_type: Option<HeaderValue>,
         text: &'static str,
     ) -> Response<ReplyBody> {
         let chunks = vec![Bytes::from_static(text.as_bytes())];
@@ -89,23 +120,32 @@ impl<E: KvEngine + 'static> App<E> {
         )
     }
 
-    fn method_not_allowed(&self, allow: &'static str) -> Response<ReplyBody> {
-        let mut response = self.text(StatusCode::METHOD_NOT_ALLOWED, None, "");
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static(allow));
+    /// `OPTIONS`: what a request may be, with an empty body.
+    fn options(&self) -> Response<ReplyBody> {
+        let mut response = self.text(StatusCode::OK, Some(JSON), "");
+        let headers = response.headers_mut();
+        headers.insert(header::ALLOW, HeaderValue::from_static("OPTIONS, POST"));
+        headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
         response
     }
 
     async fn route(&self, request: Request<Incoming>) -> Response<ReplyBody> {
-        let get = matches!(*request.method(), Method::GET | Method::HEAD);
-        match request.uri().path() {
-            "/" if request.method() == Method::POST => self.rpc(request.into_body()).await,
-            "/" => self.method_not_allowed("POST"),
-            "/health" if get => self.text(StatusCode::OK, Some("text/plain; charset=utf-8"), "ok"),
-            "/health" => self.method_not_allowed("GET,HEAD"),
-            _ => self.text(StatusCode::NOT_FOUND, None, ""),
+        // Agave answers `/health` before anything else looks at the request (no CORS).
+        if request.uri().path() == "/health" {
+            return self.text(StatusCode::OK, None, "ok");
         }
+        let cors = cors::of(request.headers());
+        let mut response = match (&cors, request.method().clone()) {
+            (Cors::Forbidden, _) => self.text(StatusCode::FORBIDDEN, Some(TEXT), FORBIDDEN_TEXT),
+            (_, Method::POST) if !is_json(request.headers()) => {
+                self.text(StatusCode::UNSUPPORTED_MEDIA_TYPE, Some(TEXT), NOT_JSON)
+            }
+            (_, Method::POST) => self.rpc(request.into_body()).await,
+            (_, Method::OPTIONS) => self.options(),
+            _ => self.text(StatusCode::METHOD_NOT_ALLOWED, Some(TEXT), NOT_POST),
+        };
+        cors::add(&cors, response.headers_mut());
+        response
     }
 
     async fn rpc(&self, body: Incoming) -> Response<ReplyBody> {
@@ -116,9 +156,9 @@ impl<E: KvEngine + 'static> App<E> {
         let read = tokio::time::timeout(self.body_read_timeout, Limited::new(body, max).collect());
         let bytes = match read.await {
             Ok(Ok(collected)) => collected.to_bytes(),
+            // The rest of the body is not read: the connection closes after the answer.
             Ok(Err(e)) if e.is::<LengthLimitError>() => {
-                let e = RpcError::BodyTooLarge { max };
-                return json(StatusCode::PAYLOAD_TOO_LARGE, Reply::error(budget, &e));
+                return closing(self.text(StatusCode::PAYLOAD_TOO_LARGE, Some(TEXT), TOO_LARGE));
             }
             // A malformed chunked body, or the connection failing mid-body: the rest of the
             // stream cannot be trusted, so the connection closes after the answer.

@@ -170,7 +170,7 @@ fn concurrent_batches_of_full_blocks_stay_within_the_response_budget() {
                 // Counted in the text: a JSON tree of megabytes of blocks would dwarf the
                 // server's own memory in this process's peak RSS.
                 assert!(
-                    text.starts_with('[') && text.ends_with(']'),
+                    text.starts_with('[') && text.ends_with("]\n"),
                     "a batch response"
                 );
                 let ok = text.matches("\"blockhash\":").count();

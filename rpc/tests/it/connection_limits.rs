@@ -138,7 +138,7 @@ fn a_slow_body_is_cut_at_the_body_timeout() {
         ..ConnLimits::default()
     });
     let mut s = connect(t.addr());
-    s.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"")
+    s.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"")
         .expect("header and some body");
     let start = Instant::now();
     // Bytes keep coming, but too slowly: the body is never complete in time.
@@ -210,7 +210,7 @@ fn connections_beyond_the_cap_are_answered_503_at_once() {
             std::thread::spawn(move || {
                 let mut s = connect(addr);
                 let head = format!(
-                    "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{HEALTH}",
+                    "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{HEALTH}",
                     HEALTH.len()
                 );
                 let _ = s.write_all(head.as_bytes());
@@ -228,7 +228,7 @@ fn connections_beyond_the_cap_are_answered_503_at_once() {
     loop {
         let mut s = connect(t.addr());
         let head = format!(
-            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{HEALTH}",
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{HEALTH}",
             HEALTH.len()
         );
         let _ = s.write_all(head.as_bytes());

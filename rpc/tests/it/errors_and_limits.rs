@@ -229,7 +229,7 @@ fn envelope_errors_are_agaves() {
     let parse_error =
         json!({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null});
     let invalid = |id: Value| json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid request"}, "id": id});
-    let cases: [(&str, Value); 17] = [
+    let cases: [(&str, Value); 25] = [
         (r#"{"jsonrpc": "2.0", "method": "#, parse_error.clone()),
         ("", parse_error.clone()),
         ("[1]", parse_error.clone()),
@@ -248,7 +248,38 @@ fn envelope_errors_are_agaves() {
         ),
         (
             r#"[{"jsonrpc":"2.0","id":1,"method":"getSlot"},5,{"jsonrpc":"2.0","id":2,"method":"nope"}]"#,
+            parse_error.clone(),
+        ),
+        // A repeated `id` fits no request form (serde derive sees every repetition)...
+        (
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"getSlot"}"#,
+            parse_error.clone(),
+        ),
+        (r#"{"jsonrpc":"2.0","id":1,"id":1}"#, parse_error.clone()),
+        (
+            r#"[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"id":3,"method":"getSlot"}]"#,
             parse_error,
+        ),
+        // ... any other repeated member leaves only the invalid-request form.
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"getSlot","method":"getSlot"}"#,
+            invalid(json!(1)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"getSlot"}"#,
+            invalid(json!(1)),
+        ),
+        (
+            r#"{"id":1,"method":"getSlot","method":"getSlot"}"#,
+            invalid(json!(1)),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"getSlot","method":"getSlot"}"#,
+            invalid(Value::Null),
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":2,"method":"getSlot","params":[],"params":[]}]"#,
+            json!([{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid request"}, "id": 2}]),
         ),
         (r#"{"jsonrpc":"2.0","id":1}"#, invalid(json!(1))),
         (
@@ -288,6 +319,11 @@ fn envelope_errors_are_agaves() {
         let (status, text) = post(addr, body.as_bytes());
         assert_eq!(status, 200, "{body}");
         assert_eq!(parse(&text), expected, "{body}");
+        // Agave's answers end with a newline.
+        assert!(
+            text.ends_with("}\n") || text.ends_with("]\n"),
+            "{body}: {text:?}"
+        );
     }
     // A notification without a version is not answered either.
     let (status, text) = post(addr, br#"{"method":"getHealth"}"#);
@@ -295,45 +331,154 @@ fn envelope_errors_are_agaves() {
     still_up(&t);
 }
 
+/// Sends `method path` with `headers` (each a full header line) and `body` over a fresh
+/// connection: the status, the lowercased head and the body.
+fn send(
+    addr: std::net::SocketAddr,
+    line: &str,
+    headers: &[&str],
+    body: &str,
+) -> (u16, String, String) {
+    let mut head = format!("{line} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for h in headers {
+        head.push_str(h);
+        head.push_str("\r\n");
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    exchange(addr, head.as_bytes(), body.as_bytes())
+}
+
+/// The HTTP rules around JSON-RPC, as a running 4.4.0 validator answered the same requests.
 #[test]
-fn routes_methods_and_unknown_paths() {
+fn http_rules_are_agaves() {
     let t = TestServer::start(Default::default());
     let addr = t.addr();
     let slot = json!({"jsonrpc": "2.0", "id": 1, "method": "getSlot"}).to_string();
+    let json_type = "Content-Type: application/json";
+    let answered = |(status, head, body): (u16, String, String), what: &str| {
+        assert_eq!(status, 200, "{what}");
+        assert!(
+            head.contains("content-type: application/json; charset=utf-8"),
+            "{what}: {head}"
+        );
+        assert!(parse(&body)["result"].is_u64(), "{what}: {body}");
+    };
 
-    let (status, head, body) = request(addr, "POST", "/", slot.as_bytes());
-    assert_eq!(status, 200);
-    assert!(head.contains("content-type: application/json"), "{head}");
-    assert!(parse(&body)["result"].is_u64(), "{body}");
-
-    // `GET` / `HEAD /health`, as Agave answers a healthy node (HEAD: no body).
-    let (status, head, body) = request(addr, "GET", "/health", b"");
-    assert_eq!((status, body.as_str()), (200, "ok"));
-    assert!(head.contains("content-type: text/plain"), "{head}");
-    let (status, head, body) = request(addr, "HEAD", "/health", b"");
-    assert_eq!((status, body.as_str()), (200, ""));
-    assert!(head.contains("content-length: 2"), "{head}");
-
-    // Another method on a route: 405 naming the allowed ones; another path: 404; both
-    // with an empty body (the JSON-RPC body sent is not read as a call).
-    for (method, path, allow) in [
-        ("GET", "/", "allow: post"),
-        ("PUT", "/", "allow: post"),
-        ("POST", "/health", "allow: get,head"),
+    // JSON-RPC on every path but `/health`, under exactly Agave's JSON content types.
+    for path in ["/", "/rpc", "/health/", "//", "/?x=1"] {
+        answered(
+            send(addr, &format!("POST {path}"), &[json_type], &slot),
+            path,
+        );
+    }
+    for content_type in [
+        "application/json; charset=utf-8",
+        "APPLICATION/JSON; CHARSET=UTF-8",
+        "application/json;charset=utf-8",
+        "application/json ",
     ] {
-        let (status, head, body) = request(addr, method, path, slot.as_bytes());
-        assert_eq!(status, 405, "{method} {path}");
-        assert!(head.contains(allow), "{method} {path}: {head}");
-        assert_eq!(body, "", "{method} {path}");
+        let header = format!("Content-Type: {content_type}");
+        answered(send(addr, "POST /", &[&header], &slot), content_type);
     }
-    for path in ["/rpc", "/health/", "//"] {
-        let (status, _, body) = request(addr, "POST", path, slot.as_bytes());
-        assert_eq!((status, body.as_str()), (404, ""), "{path}");
+    let not_json =
+        "Supplied content type is not allowed. Content-Type: application/json is required\n";
+    for headers in [
+        &["Content-Type: text/plain"][..],
+        &[],
+        &["Content-Type: application/json; charset=iso-8859-1"],
+        &["Content-Type: application/json;"],
+        &["Content-Type: application/json-rpc"],
+    ] {
+        let (status, head, body) = send(addr, "POST /", headers, &slot);
+        assert_eq!((status, body.as_str()), (415, not_json), "{headers:?}");
+        assert!(
+            head.contains("content-type: text/plain; charset=utf-8"),
+            "{head}"
+        );
     }
-    // A path with a query is the same route.
-    let (status, _, body) = request(addr, "POST", "/?x=1", slot.as_bytes());
+
+    // `/health` by any method, nothing but its length in the head.
+    for method in ["GET", "POST", "PUT", "OPTIONS", "HEAD"] {
+        let (status, head, body) = send(addr, &format!("{method} /health?x=1"), &[], "");
+        let expected = if method == "HEAD" { "" } else { "ok" };
+        assert_eq!((status, body.as_str()), (200, expected), "{method}");
+        assert!(head.contains("content-length: 2"), "{method}: {head}");
+        assert!(!head.contains("content-type"), "{method}: {head}");
+    }
+
+    // Other methods: 405 with Agave's words; OPTIONS: what is allowed.
+    let not_post = "Used HTTP Method is not allowed. POST or OPTIONS is required\n";
+    for line in ["GET /", "PUT /", "DELETE /x", "GET /genesis.tar.bz2"] {
+        let (status, head, body) = send(addr, line, &[], "");
+        assert_eq!((status, body.as_str()), (405, not_post), "{line}");
+        assert!(
+            head.contains("content-type: text/plain; charset=utf-8"),
+            "{line}: {head}"
+        );
+    }
+    let (status, head, body) = send(addr, "HEAD /", &[], "");
+    assert_eq!((status, body.as_str()), (405, ""));
+    assert!(head.contains("content-length: 61"), "{head}");
+    let (status, head, body) = send(addr, "OPTIONS /", &[], "");
+    assert_eq!((status, body.as_str()), (200, ""));
+    for line in [
+        "allow: options, post",
+        "accept: application/json",
+        "content-type: application/json; charset=utf-8",
+    ] {
+        assert!(head.contains(line), "{line}: {head}");
+    }
+    assert!(!head.contains("access-control"), "{head}");
+
+    // Cross-origin: a preflight, a call and a refusal each carry Agave's headers.
+    let cors = [
+        "vary: origin",
+        "access-control-allow-methods: options, post",
+        "access-control-allow-origin: https://app.example",
+        "access-control-max-age: 86400",
+    ];
+    let (status, head, _) = send(
+        addr,
+        "OPTIONS /",
+        &[
+            "Origin: https://App.Example/page",
+            "Access-Control-Request-Method: POST",
+            "Access-Control-Request-Headers: content-type, solana-client",
+        ],
+        "",
+    );
     assert_eq!(status, 200);
-    assert!(parse(&body)["result"].is_u64(), "{body}");
+    for line in cors
+        .iter()
+        .chain(&["access-control-allow-headers: content-type, solana-client"])
+    {
+        assert!(head.contains(line), "{line}: {head}");
+    }
+    let origin = "Origin: https://app.example";
+    let reply = send(addr, "POST /", &[json_type, origin], &slot);
+    for line in cors {
+        assert!(reply.1.contains(line), "{line}: {}", reply.1);
+    }
+    assert!(
+        !reply.1.contains("access-control-allow-headers"),
+        "{}",
+        reply.1
+    );
+    answered(reply, "cross-origin call");
+    let (status, head, _) = send(addr, "GET /", &[origin], "");
+    assert_eq!(status, 405);
+    assert!(head.contains(cors[2]), "{head}");
+    // The request's own host is no cross-origin request.
+    let own = format!("Origin: http://{addr}");
+    let (_, head, _) = send(addr, "POST /", &[json_type, &own], &slot);
+    assert!(!head.contains("access-control"), "{head}");
+    let (status, head, body) = send(addr, "POST /", &[json_type, "Origin: null"], &slot);
+    assert_eq!(status, 403);
+    assert!(
+        body.starts_with("Origin of the request is not whitelisted."),
+        "{body}"
+    );
+    assert!(!head.contains("access-control"), "{head}");
     still_up(&t);
 }
 
@@ -439,18 +584,19 @@ fn batches_notifications_and_size_limits() {
         "batch of 6 requests exceeds the limit of 5"
     );
 
-    // Too large a body.
+    // Too large a body: Agave's 413 and words; the rest of the body is not read.
     let huge = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"getSlot\",\"pad\":\"{}\"}}",
         "x".repeat(10_000)
     );
-    let (status, text) = post(addr, huge.as_bytes());
-    assert_eq!(status, 413);
-    let r = parse(&text);
-    assert_eq!(r["error"]["code"], -32600);
+    let (status, head, text) = request(addr, "POST", "/", huge.as_bytes());
     assert_eq!(
-        r["error"]["data"],
-        "request body exceeds the limit of 4096 bytes"
+        (status, text.as_str()),
+        (413, "request body size exceeds allowed maximum")
+    );
+    assert!(
+        head.contains("content-type: text/plain; charset=utf-8"),
+        "{head}"
     );
 
     // A chunked body is read as any other; one whose chunk size is not hex cannot be read:
