@@ -61,9 +61,9 @@ pub(crate) struct ServeArgs {
     /// Largest request body accepted, in bytes.
     #[arg(long, default_value_t = Limits::default().max_request_bytes)]
     max_request_bytes: usize,
-    /// Most requests in one batch.
-    #[arg(long, default_value_t = Limits::default().max_batch_len)]
-    max_batch_len: usize,
+    /// Most requests in one batch (default: no limit but the body's size, as Agave).
+    #[arg(long)]
+    max_batch_len: Option<usize>,
     /// Threads for the other ledger methods (getBlocks, getSlot, ...).
     #[arg(long, default_value_t = Limits::default().max_concurrent_scans)]
     max_concurrent_scans: usize,
@@ -132,7 +132,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         addr: args.rpc_addr,
         limits: Limits {
             max_request_bytes: args.max_request_bytes,
-            max_batch_len: args.max_batch_len,
+            max_batch_len: args
+                .max_batch_len
+                .unwrap_or(Limits::default().max_batch_len),
             max_concurrent_fetches: args.max_concurrent_fetches,
             max_queued_fetches: args.max_queued_fetches,
             max_concurrent_scans: args.max_concurrent_scans,

@@ -317,6 +317,7 @@ def raw_requests(record, finalized):
         '{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"getHealth"}',
         '{"jsonrpc":"2.0","id":1,"method":"getBlock","params":[%d,'
         '{"transactionDetails":"full","transactionDetails":"none"}]}' % slot,
+        json.dumps([{"jsonrpc": "2.0", "id": i, "method": "getHealth"} for i in range(150)]),
         call("nope", []),
         call("getHealth", [1]),
         call("getFirstAvailableBlock", {"a": 1}),

@@ -36,6 +36,9 @@ impl Reply {
     }
 }
 
+/// Batch items run between two yields to the I/O thread's other tasks.
+const YIELD_EVERY: usize = 16;
+
 /// Runs one request and appends its response object; `false` for a notification.
 async fn run<E: KvEngine + 'static>(ctx: &Ctx<E>, request: Request, reply: &mut Reply) -> bool {
     let (id, outcome) = match request {
@@ -76,7 +79,9 @@ async fn run<E: KvEngine + 'static>(ctx: &Ctx<E>, request: Request, reply: &mut 
 /// Handles one HTTP body; `None` when nothing is to be sent back (only notifications, or
 /// an empty batch). An answer ends with a newline, as Agave's do.
 /// Batch items run one after another, so one batch holds at most one worker at a time;
-/// its results accumulate against the budget until the response is sent.
+/// its results accumulate against the budget until the response is sent. Every
+/// [`YIELD_EVERY`] items the batch lets the I/O thread's other connections run (items
+/// answered on the I/O thread itself would otherwise hold it for the whole batch).
 pub(crate) async fn handle_body<E: KvEngine + 'static>(
     ctx: &Ctx<E>,
     body: &[u8],
@@ -92,7 +97,10 @@ pub(crate) async fn handle_body<E: KvEngine + 'static>(
         }
         Envelope::Batch(requests) => {
             let mut answered = 0usize;
-            for request in requests {
+            for (i, request) in requests.into_iter().enumerate() {
+                if i % YIELD_EVERY == YIELD_EVERY - 1 {
+                    tokio::task::yield_now().await;
+                }
                 if answered > 0 {
                     reply.chunks.push(Bytes::from_static(b","));
                 }

@@ -13,7 +13,8 @@ use bstore_ledger::store::CatchUpPacing;
 pub struct Limits {
     /// Largest accepted HTTP body (Agave: 50 KiB).
     pub max_request_bytes: usize,
-    /// Most requests in one JSON-RPC batch.
+    /// Most requests in one JSON-RPC batch (default: no limit but the body's size, as
+    /// Agave, which has none; 50 KiB hold at most ~17,000 items).
     pub max_batch_len: usize,
     /// Block-fetch worker threads: at most this many `getBlock` fetch + encode at once.
     pub max_concurrent_fetches: usize,
@@ -38,7 +39,7 @@ impl Default for Limits {
     fn default() -> Self {
         Self {
             max_request_bytes: 50 * 1024,
-            max_batch_len: 100,
+            max_batch_len: usize::MAX,
             max_concurrent_fetches: 2,
             max_queued_fetches: 32,
             max_concurrent_scans: 2,

@@ -525,6 +525,27 @@ fn missing_skipped_cleaned_up_dead_and_beyond() {
     still_up(&t);
 }
 
+/// Agave counts no batch's items (its 50 KiB body limit bounds them): neither does bstore by
+/// default, and a long batch is answered whole, in order.
+#[test]
+fn a_batch_has_no_count_limit_by_default() {
+    let t = TestServer::start(Default::default());
+    let batch: Vec<Value> = (0..900)
+        .map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "getHealth"}))
+        .collect();
+    let body = Value::Array(batch).to_string();
+    assert!(body.len() < 50 * 1024, "{}", body.len());
+    let (status, text) = post(t.addr(), body.as_bytes());
+    assert_eq!(status, 200);
+    let answers = parse(&text);
+    let answers = answers.as_array().expect("a batch answer");
+    assert_eq!(answers.len(), 900);
+    for (i, a) in answers.iter().enumerate() {
+        assert_eq!(a, &json!({"jsonrpc": "2.0", "result": "ok", "id": i}));
+    }
+    still_up(&t);
+}
+
 #[test]
 fn batches_notifications_and_size_limits() {
     let limits = Limits {
