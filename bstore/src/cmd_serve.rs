@@ -52,6 +52,11 @@ pub(crate) struct ServeArgs {
     s3: crate::cmd_archive::S3Args,
     #[command(flatten)]
     catch_up: crate::open_args::CatchUpArgs,
+    /// A secondary says it is unhealthy (getHealth -32005, /health `unknown`) once no
+    /// catch-up with the writer has succeeded for this long [default: 51200, the time
+    /// Agave's health distance of 128 slots takes].
+    #[arg(long, value_name = "MS")]
+    unhealthy_after_ms: Option<u64>,
     /// Block-fetch worker threads: at most this many getBlock fetches run at once.
     #[arg(long, default_value_t = Limits::default().max_concurrent_fetches)]
     max_concurrent_fetches: usize,
@@ -152,6 +157,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         catch_up,
         io_threads: args.io_threads,
         inline_point_reads: !args.no_inline_point_reads,
+        unhealthy_after: args
+            .unhealthy_after_ms
+            .map_or(RpcConfig::default().unhealthy_after, Duration::from_millis),
     };
     let archive = match &args.archive {
         Some(url) => {

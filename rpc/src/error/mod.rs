@@ -29,7 +29,8 @@ pub mod code {
     pub const BLOCK_CLEANED_UP: i64 = -32001;
     /// The block is not (yet) available at the requested commitment.
     pub const BLOCK_NOT_AVAILABLE: i64 = -32004;
-    /// The node cannot take the request now: every worker is busy or the response budget is full.
+    /// The node cannot take the request now (every worker is busy or the response budget is
+    /// full), or its view of a live ledger has stopped following the writer.
     pub const NODE_UNHEALTHY: i64 = -32005;
     /// The slot was skipped: it lies between two roots but is not one.
     pub const SLOT_SKIPPED: i64 = -32007;
@@ -167,6 +168,15 @@ pub enum RpcError {
         limit: usize,
     },
 
+    /// The server's view of a live ledger has not caught up with the writer for a while
+    /// (`transport/catch_up.rs`): Agave's words for a node that cannot tell where the
+    /// cluster is.
+    #[error("Node is unhealthy")]
+    Unhealthy {
+        /// Time since the last successful catch-up (for logs; not sent).
+        since: std::time::Duration,
+    },
+
     /// The response memory budget has no room for this result.
     #[error(
         "Node is busy: {held} bytes of responses in flight, {wanted} more would pass the budget of {budget}; retry later"
@@ -277,7 +287,9 @@ impl RpcError {
             Self::BlockCleanedUp { .. } => code::BLOCK_CLEANED_UP,
             Self::UnsupportedTransactionVersion(_) => code::UNSUPPORTED_TRANSACTION_VERSION,
             Self::MinContextSlotNotReached { .. } => code::MIN_CONTEXT_SLOT_NOT_REACHED,
-            Self::Busy { .. } | Self::BudgetExceeded { .. } => code::NODE_UNHEALTHY,
+            Self::Busy { .. } | Self::BudgetExceeded { .. } | Self::Unhealthy { .. } => {
+                code::NODE_UNHEALTHY
+            }
             Self::Base58TooLong { .. } => code::INVALID_PARAMS,
             Self::Archive { fault, .. } => fault.kind.code(),
             Self::Ledger { .. }
@@ -305,7 +317,7 @@ impl RpcError {
             Self::MinContextSlotNotReached { context_slot } => {
                 Some(json!({ "contextSlot": context_slot.0 }))
             }
-            Self::Busy { .. } | Self::BudgetExceeded { .. } => {
+            Self::Busy { .. } | Self::BudgetExceeded { .. } | Self::Unhealthy { .. } => {
                 Some(json!({ "numSlotsBehind": null }))
             }
             Self::Ledger { source } => Some(json!(source.to_string())),

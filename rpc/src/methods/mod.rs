@@ -39,6 +39,7 @@ mod transaction;
 pub(crate) mod workers;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::Value;
 
@@ -48,6 +49,7 @@ use bstore_ledger::store::{Blockstore, DefaultEngine, KvEngine};
 use crate::error::RpcError;
 use crate::params::args::Call;
 use crate::params::history::TransactionConfig;
+use crate::transport::catch_up::ViewHealth;
 use archive::BlockArchive;
 use budget::{Budget, Reservation};
 use chain::Chain;
@@ -71,6 +73,8 @@ pub(crate) struct Ctx<E: KvEngine + 'static = DefaultEngine> {
     pub confirmed_window: u64,
     /// The archive tier behind the ledger (`bstore serve --archive`), if any.
     pub archive: Option<Arc<dyn BlockArchive>>,
+    /// Whether the view still follows a live writer (`getHealth`, `/health`).
+    pub health: Arc<ViewHealth>,
 }
 
 /// A result's JSON text and the budget it holds until the response is sent.
@@ -106,7 +110,10 @@ pub(crate) async fn call<E: KvEngine + 'static>(
             Some(archive) => archived::get_block(ctx, archive, slot, config).await,
             None => block::get_block(ctx, slot, config).await,
         },
-        Call::GetHealth => Answer::reserve(to_text(&node::get_health())?, &ctx.budget),
+        Call::GetHealth => {
+            ctx.health.check(Instant::now())?;
+            Answer::reserve(to_text(&node::get_health())?, &ctx.budget)
+        }
         Call::GetVersion => Answer::reserve(to_text(&node::get_version())?, &ctx.budget),
         Call::GetTransaction { signature, config } => {
             // A transaction the memo locates in a small data set is read here (one set);

@@ -2,8 +2,9 @@
 
 use serde_json::{Value, json};
 
-/// Always `"ok"`: the server answers from its ledger whatever the cluster does (bstore has
-/// no view of the cluster tip to be "behind" of).
+/// `"ok"`: the server answers from its ledger whatever the cluster does (bstore has no view
+/// of the cluster tip to be "behind" of). A server whose view of a live ledger stopped
+/// following the writer answers an error instead (`transport/catch_up.rs`), before this.
 pub(super) fn get_health() -> Value {
     json!("ok")
 }

@@ -122,6 +122,10 @@ pub struct RpcConfig {
     /// that read the request. `false` sends every ledger read to the worker pools, for a
     /// ledger on storage slow enough that no I/O thread should ever wait on it.
     pub inline_point_reads: bool,
+    /// A server following a live writer says it is unhealthy (`getHealth`, `/health`) once
+    /// no catch-up has succeeded for this long; default: the time Agave's health distance
+    /// (128 slots) takes at 400 ms slots.
+    pub unhealthy_after: Duration,
 }
 
 impl Default for RpcConfig {
@@ -134,6 +138,7 @@ impl Default for RpcConfig {
             catch_up: CatchUp::default(),
             io_threads: 2,
             inline_point_reads: true,
+            unhealthy_after: Duration::from_millis(128 * 400),
         }
     }
 }

@@ -3,6 +3,8 @@
 //! - `server.rs`: [`RpcServer`](server::RpcServer), the HTTP rules (which request is
 //!   JSON-RPC), the accept loop's thread, startup and graceful shutdown;
 //! - `cors.rs`: cross-origin requests, answered as Agave answers them;
+//! - `catch_up.rs`: the secondary's catch-up thread, and whether the view still follows
+//!   the writer (`getHealth`, `/health`);
 //! - `conn.rs` + `conn_refuse.rs`: the bounded accept loop and the answer a connection
 //!   past the cap gets;
 //! - `io_threads.rs`: the I/O threads, one single-threaded runtime each, that serve the
@@ -15,6 +17,7 @@
 //! The worker pools and the response budget the methods run under are built here
 //! (`server.rs`) but live in [`crate::methods`], which uses them.
 
+pub(crate) mod catch_up;
 pub(crate) mod conn;
 mod conn_refuse;
 mod cors;

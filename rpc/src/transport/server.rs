@@ -6,9 +6,8 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::mpsc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bstore_ledger::store::{Blockstore, KvEngine};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
@@ -22,6 +21,7 @@ use crate::methods::Ctx;
 use crate::methods::archive::BlockArchive;
 use crate::methods::budget::{Budget, BudgetStats};
 use crate::methods::workers::FetchWorkers;
+use crate::transport::catch_up::{CatchUpThread, ViewHealth};
 use crate::transport::conn::{self, Handler};
 use crate::transport::cors::{self, Cors, FORBIDDEN_TEXT};
 use crate::transport::io_threads::IoThreads;
@@ -132,7 +132,8 @@ impl<E: KvEngine + 'static> App<E> {
     async fn route(&self, request: Request<Incoming>) -> Response<ReplyBody> {
         // Agave answers `/health` before anything else looks at the request (no CORS).
         if request.uri().path() == "/health" {
-            return self.text(StatusCode::OK, None, "ok");
+            let health = self.ctx.health.text(Instant::now());
+            return self.text(StatusCode::OK, None, health);
         }
         let cors = cors::of(request.headers());
         let mut response = match (&cors, request.method().clone()) {
@@ -224,6 +225,7 @@ fn methods_ctx<E: KvEngine + 'static>(
     store: &Arc<Blockstore<E>>,
     config: &RpcConfig,
     archive: Option<Arc<dyn BlockArchive>>,
+    health: Arc<ViewHealth>,
 ) -> Result<Ctx<E>, RpcError> {
     let workers = FetchWorkers::new(
         Arc::clone(store),
@@ -245,6 +247,7 @@ fn methods_ctx<E: KvEngine + 'static>(
         budget: Budget::new(config.limits.response_budget_bytes),
         confirmed_window: config.limits.confirmed_window_slots,
         archive,
+        health,
     })
 }
 
@@ -294,9 +297,13 @@ impl RpcServer {
             .build()
             .map_err(|source| RpcError::Io { source })?;
         let io = IoThreads::start(config.io_threads)?;
-        let ctx = methods_ctx(&store, &config, archive)?;
+        let health = Arc::new(match config.catch_up {
+            CatchUp::Paced(_) => ViewHealth::following(config.unhealthy_after),
+            CatchUp::Never => ViewHealth::fixed(),
+        });
+        let ctx = methods_ctx(&store, &config, archive, Arc::clone(&health))?;
         let budget = ctx.budget.clone();
-        let catch_up = CatchUpThread::start(Arc::clone(&store), config.catch_up)?;
+        let catch_up = CatchUpThread::start(Arc::clone(&store), config.catch_up, health)?;
         let app = Arc::new(App {
             ctx,
             limits: config.limits,
@@ -362,61 +369,6 @@ impl Drop for RpcServer {
             let _ = stop.send(());
         }
         let _ = self.join();
-    }
-}
-
-/// The longest the catch-up thread waits before it looks for a stop request.
-const STOP_CHECK: Duration = Duration::from_millis(20);
-
-/// The secondary's catch-up loop on a thread of its own (one call at a time), stopped and
-/// joined when dropped.
-struct CatchUpThread {
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl CatchUpThread {
-    fn start<E: KvEngine + 'static>(
-        store: Arc<Blockstore<E>>,
-        catch_up: CatchUp,
-    ) -> Result<Self, RpcError> {
-        let CatchUp::Paced(pacing) = catch_up else {
-            return Ok(Self {
-                stop: None,
-                thread: None,
-            });
-        };
-        let (tx, rx) = mpsc::channel::<()>();
-        let thread = std::thread::Builder::new()
-            .name("bstoreRpcCatchUp".into())
-            .spawn(move || {
-                let mut pacer = store.catch_up_pacer(pacing);
-                if let Some(e) = pacer.watch_error() {
-                    log::warn!("{e}; catching up at fixed intervals instead");
-                }
-                // Runs until told to stop (or the server is gone: the sender is dropped).
-                while let Err(mpsc::TryRecvError::Empty) = rx.try_recv() {
-                    if pacer.wait(STOP_CHECK)
-                        && let Err(e) = store.catch_up()
-                    {
-                        log::warn!("secondary catch-up failed: {e}");
-                    }
-                }
-            })
-            .map_err(|source| RpcError::Io { source })?;
-        Ok(Self {
-            stop: Some(tx),
-            thread: Some(thread),
-        })
-    }
-}
-
-impl Drop for CatchUpThread {
-    fn drop(&mut self) {
-        self.stop = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 

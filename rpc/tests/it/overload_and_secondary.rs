@@ -184,3 +184,63 @@ fn secondary_follows_the_writer(pacing: CatchUpPacing) {
     );
     server.stop().expect("clean stop");
 }
+
+/// A secondary whose catch-ups fail (the writer's files gone from where it reads them)
+/// says so once the limit has passed, as Agave's RPC says it cannot tell where the
+/// cluster is, and is healthy again at its next successful catch-up.
+#[test]
+fn a_secondary_that_cannot_catch_up_says_it_is_unhealthy() {
+    let ledger = build_ledger();
+    let secondary_dir = tempfile::tempdir().expect("tempdir");
+    let secondary = Blockstore::open(
+        ledger.dir.path(),
+        AccessMode::Secondary {
+            secondary_path: secondary_dir.path().to_path_buf(),
+        },
+    )
+    .expect("open secondary");
+    let config = RpcConfig {
+        addr: "127.0.0.1:0".parse().expect("addr"),
+        catch_up: CatchUp::Paced(CatchUpPacing::Poll(Duration::from_millis(20))),
+        unhealthy_after: Duration::from_millis(300),
+        ..RpcConfig::default()
+    };
+    let server = RpcServer::start(Arc::new(secondary), config).expect("server");
+    let addr = server.local_addr();
+    let health = || {
+        let answer = common::call(addr, "getHealth", json!([]));
+        let (_, _, text) = request(addr, "GET", "/health", b"");
+        (answer, text)
+    };
+    let ok = (
+        json!({"jsonrpc": "2.0", "result": "ok", "id": 1}),
+        "ok".to_string(),
+    );
+    let unhealthy = (
+        json!({"jsonrpc": "2.0", "error": {"code": -32005, "message": "Node is unhealthy",
+               "data": {"numSlotsBehind": null}}, "id": 1}),
+        "unknown".to_string(),
+    );
+    let wait_for = |expected: &(Value, String), what: &str| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while health() != *expected {
+            assert!(Instant::now() < deadline, "never {what}: {:?}", health());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    // Well past the limit, every catch-up having succeeded.
+    std::thread::sleep(Duration::from_millis(600));
+    assert_eq!(health(), ok);
+    let db = ledger.dir.path().join("rocksdb");
+    let away = ledger.dir.path().join("rocksdb-away");
+    std::fs::rename(&db, &away).expect("move the writer's files away");
+    wait_for(&unhealthy, "unhealthy");
+    // The other methods still answer from the view the server has.
+    assert_eq!(
+        common::call(addr, "getSlot", json!([]))["result"],
+        SYNTH_FIRST + 2
+    );
+    std::fs::rename(&away, &db).expect("move them back");
+    wait_for(&ok, "healthy again");
+    server.stop().expect("clean stop");
+}
