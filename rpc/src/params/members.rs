@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
@@ -28,23 +28,14 @@ pub struct Members {
     pub repeated: Repeated,
 }
 
-/// A batch item: an object, or anything else (read and dropped: the body is then a parse
-/// error as a whole).
-#[derive(Debug)]
-pub enum Item {
-    /// A JSON object.
-    Object(Members),
-    /// Any other JSON value.
-    Other,
-}
-
-/// A whole body: one object, a batch, or any other JSON value.
+/// A body, or one item of a batch: an object, an array, or any other JSON value.
 #[derive(Debug)]
 pub enum Body {
-    /// A single object.
+    /// An object.
     Object(Members),
-    /// An array, each item sorted.
-    Batch(Vec<Item>),
+    /// An array, each item sorted the same way (an array inside a batch is no request:
+    /// the body is then a parse error as a whole).
+    Batch(Vec<Body>),
     /// A scalar: no request at all.
     Other,
 }
@@ -70,57 +61,6 @@ fn members<'de, A: MapAccess<'de>>(mut access: A) -> Result<Members, A::Error> {
     Ok(out)
 }
 
-/// Reads a value of any other kind and drops it, sorting it as `other`.
-macro_rules! scalars_are {
-    ($other:expr) => {
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok($other)
-        }
-    };
-}
-
-struct ItemVisitor;
-
-impl<'de> Visitor<'de> for ItemVisitor {
-    type Value = Item;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    scalars_are!(Item::Other);
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Item::Other)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Item, A::Error> {
-        members(access).map(Item::Object)
-    }
-}
-
-impl<'de> de::Deserialize<'de> for Item {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ItemVisitor)
-    }
-}
-
 struct BodyVisitor;
 
 impl<'de> Visitor<'de> for BodyVisitor {
@@ -130,12 +70,35 @@ impl<'de> Visitor<'de> for BodyVisitor {
         f.write_str("a JSON value")
     }
 
-    scalars_are!(Body::Other);
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Body, E> {
+        Ok(Body::Other)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Body, E> {
+        Ok(Body::Other)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Body, E> {
+        Ok(Body::Other)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Body, E> {
+        Ok(Body::Other)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Body, E> {
+        Ok(Body::Other)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Body, E> {
+        Ok(Body::Other)
+    }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Body, A::Error> {
-        // The body's size is bounded before parsing, so its item count is too.
+        // The body's size is bounded before parsing, so its item count is too (and
+        // serde_json bounds the nesting).
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Item>()? {
+        while let Some(item) = seq.next_element::<Body>()? {
             items.push(item);
         }
         Ok(Body::Batch(items))
@@ -186,9 +149,10 @@ mod tests {
         };
         assert_eq!(items.len(), 6);
         assert!(
-            matches!(&items[0], Item::Object(m) if m.repeated == Repeated { id: false, other: true })
+            matches!(&items[0], Body::Object(m) if m.repeated == Repeated { id: false, other: true })
         );
-        assert!(items[1..5].iter().all(|i| matches!(i, Item::Other)));
+        assert!(matches!(&items[2], Body::Batch(inner) if inner.len() == 2));
+        assert!([1, 3, 4].iter().all(|&i| matches!(items[i], Body::Other)));
         for scalar in ["1", "-1", "1.5", "\"x\"", "true", "null"] {
             assert!(matches!(body(scalar), Body::Other), "{scalar}");
         }

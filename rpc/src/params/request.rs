@@ -24,7 +24,7 @@
 use serde_json::Value;
 
 use crate::error::RpcError;
-use crate::params::members::{Body, Item, Members};
+use crate::params::members::{Body, Members};
 
 /// One parsed request, or the error that replaces it.
 #[derive(Debug, Clone, PartialEq)]
@@ -139,8 +139,8 @@ pub fn parse_body(body: &[u8], max_batch: usize) -> Envelope {
         }
         Body::Batch(items) => {
             let sorted = items.into_iter().map(|item| match item {
-                Item::Object(members) => request(members),
-                Item::Other => None,
+                Body::Object(members) => request(members),
+                Body::Batch(_) | Body::Other => None,
             });
             match sorted.collect() {
                 Some(requests) => Envelope::Batch(requests),

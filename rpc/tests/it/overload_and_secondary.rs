@@ -142,22 +142,31 @@ fn a_watching_secondary_catches_up_at_the_writers_change() {
     });
 }
 
-fn secondary_follows_the_writer(pacing: CatchUpPacing) {
-    let ledger = build_ledger();
-    let secondary_dir = tempfile::tempdir().expect("tempdir");
+/// A server over a secondary of `ledger` (its files in `dir`), following the writer as
+/// `config` says.
+fn secondary_server(ledger: &TestLedger, dir: &tempfile::TempDir, config: RpcConfig) -> RpcServer {
     let secondary = Blockstore::open(
         ledger.dir.path(),
         AccessMode::Secondary {
-            secondary_path: secondary_dir.path().to_path_buf(),
+            secondary_path: dir.path().to_path_buf(),
         },
     )
     .expect("open secondary");
     let config = RpcConfig {
         addr: "127.0.0.1:0".parse().expect("addr"),
+        ..config
+    };
+    RpcServer::start(Arc::new(secondary), config).expect("server")
+}
+
+fn secondary_follows_the_writer(pacing: CatchUpPacing) {
+    let ledger = build_ledger();
+    let secondary_dir = tempfile::tempdir().expect("tempdir");
+    let config = RpcConfig {
         catch_up: CatchUp::Paced(pacing),
         ..RpcConfig::default()
     };
-    let server = RpcServer::start(Arc::new(secondary), config).expect("server");
+    let server = secondary_server(&ledger, &secondary_dir, config);
     let addr = server.local_addr();
     let call = |method: &str, params: Value| -> Value { common::call(addr, method, params) };
     assert_eq!(call("getSlot", json!([]))["result"], SYNTH_FIRST + 2);
@@ -192,20 +201,12 @@ fn secondary_follows_the_writer(pacing: CatchUpPacing) {
 fn a_secondary_that_cannot_catch_up_says_it_is_unhealthy() {
     let ledger = build_ledger();
     let secondary_dir = tempfile::tempdir().expect("tempdir");
-    let secondary = Blockstore::open(
-        ledger.dir.path(),
-        AccessMode::Secondary {
-            secondary_path: secondary_dir.path().to_path_buf(),
-        },
-    )
-    .expect("open secondary");
     let config = RpcConfig {
-        addr: "127.0.0.1:0".parse().expect("addr"),
         catch_up: CatchUp::Paced(CatchUpPacing::Poll(Duration::from_millis(20))),
         unhealthy_after: Duration::from_millis(300),
         ..RpcConfig::default()
     };
-    let server = RpcServer::start(Arc::new(secondary), config).expect("server");
+    let server = secondary_server(&ledger, &secondary_dir, config);
     let addr = server.local_addr();
     let health = || {
         let answer = common::call(addr, "getHealth", json!([]));
