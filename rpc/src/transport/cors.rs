@@ -31,7 +31,8 @@ pub(crate) enum Cors {
 }
 
 /// The 403 body for a refused origin (Agave's words).
-pub(crate) const FORBIDDEN_TEXT: &str = "Origin of the request is not whitelisted. CORS headers would not be sent and any side-effects were cancelled as well.\n";
+pub(crate) const FORBIDDEN_TEXT: &str = "Origin of the request is not whitelisted. CORS \
+    headers would not be sent and any side-effects were cancelled as well.\n";
 
 /// The methods a cross-origin page may use.
 const METHODS: HeaderValue = HeaderValue::from_static("OPTIONS, POST");
