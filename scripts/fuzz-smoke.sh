@@ -35,6 +35,9 @@ if target == "jsonrpc_request":
         write(json.dumps(r).encode())
     write(json.dumps(reqs).encode())
     write(json.dumps([{"jsonrpc": "2.0", "method": "getSlot"}, 7, {"id": "x"}]).encode())
+    # Members sent twice (a repeated id refuses the whole body, another repeated member
+    # makes the object invalid).
+    write(b'[{"jsonrpc":"2.0","id":1,"method":"getSlot","method":"getSlot"},{"id":2,"id":3}]')
 elif target == "shred_parse":
     for f in glob.glob(data + "/**/*shreds*.bin", recursive=True):
         raw = open(f, "rb").read(); pos = 0
