@@ -279,8 +279,9 @@ impl RpcError {
             | Self::BodyUnreadable { .. }
             | Self::BodyTimeout { .. } => code::INVALID_REQUEST,
             Self::MethodNotFound { .. } => code::METHOD_NOT_FOUND,
-            Self::InvalidParamsDetail { .. } => code::INVALID_PARAMS,
-            Self::InvalidParams { .. } => code::INVALID_PARAMS,
+            Self::InvalidParams { .. }
+            | Self::InvalidParamsDetail { .. }
+            | Self::Base58TooLong { .. } => code::INVALID_PARAMS,
             Self::BlockNotAvailable { .. } => code::BLOCK_NOT_AVAILABLE,
             Self::SlotSkipped { .. } => code::SLOT_SKIPPED,
             Self::LongTermStorageSlotSkipped { .. } => code::LONG_TERM_STORAGE_SLOT_SKIPPED,
@@ -290,7 +291,6 @@ impl RpcError {
             Self::Busy { .. } | Self::BudgetExceeded { .. } | Self::Unhealthy { .. } => {
                 code::NODE_UNHEALTHY
             }
-            Self::Base58TooLong { .. } => code::INVALID_PARAMS,
             Self::Archive { fault, .. } => fault.kind.code(),
             Self::Ledger { .. }
             | Self::Internal { .. }

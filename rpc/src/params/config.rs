@@ -107,7 +107,20 @@ pub(crate) fn parse_untagged<T: DeserializeOwned>(v: &Value, wrapper: &str) -> R
 }
 
 /// The untagged enum Agave reads `getBlock`'s and `getTransaction`'s config as.
-pub(crate) const ENCODING_WRAPPER: &str = "RpcEncodingConfigWrapper";
+const ENCODING_WRAPPER: &str = "RpcEncodingConfigWrapper";
+
+/// Reads a param Agave takes as `RpcEncodingConfigWrapper`: absent (or null), a bare
+/// encoding (the config `with` makes of it), or a config object.
+pub(crate) fn encoding_or_config<R: Default + DeserializeOwned>(
+    v: Option<&Value>,
+    with: fn(Encoding) -> R,
+) -> Result<R, RpcError> {
+    match v {
+        None | Some(Value::Null) => Ok(R::default()),
+        Some(s @ Value::String(_)) => Ok(with(parse_untagged(s, ENCODING_WRAPPER)?)),
+        Some(v) => parse_untagged(v, ENCODING_WRAPPER),
+    }
+}
 
 /// Commitment levels as Agave 4.x reads them: only these three names (the old aliases
 /// `recent`, `single`, `singleGossip`, `root` and `max` are gone; see
@@ -213,14 +226,10 @@ impl BlockConfig {
     /// From the second `getBlock` param: absent, a config object, or (legacy) an encoding
     /// string.
     pub fn from_param(v: Option<&Value>) -> Result<Self, RpcError> {
-        let raw = match v {
-            None => RawBlockConfig::default(),
-            Some(s @ Value::String(_)) => RawBlockConfig {
-                encoding: Some(parse_untagged(s, ENCODING_WRAPPER)?),
-                ..RawBlockConfig::default()
-            },
-            Some(v) => parse_untagged::<RawBlockConfig>(v, ENCODING_WRAPPER)?,
-        };
+        let raw = encoding_or_config(v, |encoding| RawBlockConfig {
+            encoding: Some(encoding),
+            ..RawBlockConfig::default()
+        })?;
         let encoding = raw.encoding.unwrap_or_default();
         check_base58_version(encoding, raw.max_supported_transaction_version)?;
         Ok(Self {

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::error::RpcError;
 use crate::params::base58::{self, Base58Error};
-use crate::params::config::{ENCODING_WRAPPER, lenient_commitment, parse_untagged};
+use crate::params::config::{encoding_or_config, lenient_commitment};
 use crate::params::{Commitment, Encoding, check_base58_version, parse};
 
 /// `getSignatureStatuses` accepts at most this many signatures.
@@ -63,14 +63,10 @@ impl TransactionConfig {
     /// encoding string. Errors are Agave's `InvalidParams`: an unknown field value, `processed`, or
     /// base58 with a version of 1 or more.
     pub fn from_param(v: Option<&Value>) -> Result<Self, RpcError> {
-        let raw = match v {
-            None | Some(Value::Null) => RawTransactionConfig::default(),
-            Some(s @ Value::String(_)) => RawTransactionConfig {
-                encoding: Some(parse_untagged(s, ENCODING_WRAPPER)?),
-                ..RawTransactionConfig::default()
-            },
-            Some(v) => parse_untagged::<RawTransactionConfig>(v, ENCODING_WRAPPER)?,
-        };
+        let raw = encoding_or_config(v, |encoding| RawTransactionConfig {
+            encoding: Some(encoding),
+            ..RawTransactionConfig::default()
+        })?;
         check_base58_version(
             raw.encoding.unwrap_or_default(),
             raw.max_supported_transaction_version,

@@ -28,7 +28,7 @@ impl Reply {
         }
     }
 
-    /// A whole-body error (parse error, bad batch).
+    /// A whole-body error of the HTTP layer (a body that could not be read in full).
     pub(crate) fn error(budget: &Budget, error: &RpcError) -> Self {
         let mut r = Self::new(budget);
         r.chunks.push(Bytes::from(error_response(error)));
@@ -89,7 +89,7 @@ pub(crate) async fn handle_body<E: KvEngine + 'static>(
 ) -> Option<Reply> {
     let mut reply = Reply::new(&ctx.budget);
     match parse_body(body, max_batch) {
-        Envelope::Refused(e) => reply = Reply::error(&ctx.budget, &e),
+        Envelope::Refused(e) => reply.chunks.push(Bytes::from(error_response(&e))),
         Envelope::Single(request) => {
             if !run(ctx, request, &mut reply).await {
                 return None;

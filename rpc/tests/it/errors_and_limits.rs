@@ -331,23 +331,6 @@ fn envelope_errors_are_agaves() {
     still_up(&t);
 }
 
-/// Sends `method path` with `headers` (each a full header line) and `body` over a fresh
-/// connection: the status, the lowercased head and the body.
-fn send(
-    addr: std::net::SocketAddr,
-    line: &str,
-    headers: &[&str],
-    body: &str,
-) -> (u16, String, String) {
-    let mut head = format!("{line} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for h in headers {
-        head.push_str(h);
-        head.push_str("\r\n");
-    }
-    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-    exchange(addr, head.as_bytes(), body.as_bytes())
-}
-
 /// The HTTP rules around JSON-RPC, as a running 4.4.0 validator answered the same requests.
 #[test]
 fn http_rules_are_agaves() {
@@ -367,7 +350,7 @@ fn http_rules_are_agaves() {
     // JSON-RPC on every path but `/health`, under exactly Agave's JSON content types.
     for path in ["/", "/rpc", "/health/", "//", "/?x=1"] {
         answered(
-            send(addr, &format!("POST {path}"), &[json_type], &slot),
+            send(addr, &format!("POST {path}"), &[json_type], slot.as_bytes()),
             path,
         );
     }
@@ -378,7 +361,10 @@ fn http_rules_are_agaves() {
         "application/json ",
     ] {
         let header = format!("Content-Type: {content_type}");
-        answered(send(addr, "POST /", &[&header], &slot), content_type);
+        answered(
+            send(addr, "POST /", &[&header], slot.as_bytes()),
+            content_type,
+        );
     }
     let not_json =
         "Supplied content type is not allowed. Content-Type: application/json is required\n";
@@ -389,7 +375,7 @@ fn http_rules_are_agaves() {
         &["Content-Type: application/json;"],
         &["Content-Type: application/json-rpc"],
     ] {
-        let (status, head, body) = send(addr, "POST /", headers, &slot);
+        let (status, head, body) = send(addr, "POST /", headers, slot.as_bytes());
         assert_eq!((status, body.as_str()), (415, not_json), "{headers:?}");
         assert!(
             head.contains("content-type: text/plain; charset=utf-8"),
@@ -399,7 +385,7 @@ fn http_rules_are_agaves() {
 
     // `/health` by any method, nothing but its length in the head.
     for method in ["GET", "POST", "PUT", "OPTIONS", "HEAD"] {
-        let (status, head, body) = send(addr, &format!("{method} /health?x=1"), &[], "");
+        let (status, head, body) = send(addr, &format!("{method} /health?x=1"), &[], b"");
         let expected = if method == "HEAD" { "" } else { "ok" };
         assert_eq!((status, body.as_str()), (200, expected), "{method}");
         assert!(head.contains("content-length: 2"), "{method}: {head}");
@@ -409,17 +395,17 @@ fn http_rules_are_agaves() {
     // Other methods: 405 with Agave's words; OPTIONS: what is allowed.
     let not_post = "Used HTTP Method is not allowed. POST or OPTIONS is required\n";
     for line in ["GET /", "PUT /", "DELETE /x", "GET /genesis.tar.bz2"] {
-        let (status, head, body) = send(addr, line, &[], "");
+        let (status, head, body) = send(addr, line, &[], b"");
         assert_eq!((status, body.as_str()), (405, not_post), "{line}");
         assert!(
             head.contains("content-type: text/plain; charset=utf-8"),
             "{line}: {head}"
         );
     }
-    let (status, head, body) = send(addr, "HEAD /", &[], "");
+    let (status, head, body) = send(addr, "HEAD /", &[], b"");
     assert_eq!((status, body.as_str()), (405, ""));
     assert!(head.contains("content-length: 61"), "{head}");
-    let (status, head, body) = send(addr, "OPTIONS /", &[], "");
+    let (status, head, body) = send(addr, "OPTIONS /", &[], b"");
     assert_eq!((status, body.as_str()), (200, ""));
     for line in [
         "allow: options, post",
@@ -445,7 +431,7 @@ fn http_rules_are_agaves() {
             "Access-Control-Request-Method: POST",
             "Access-Control-Request-Headers: content-type, solana-client",
         ],
-        "",
+        b"",
     );
     assert_eq!(status, 200);
     for line in cors
@@ -455,7 +441,7 @@ fn http_rules_are_agaves() {
         assert!(head.contains(line), "{line}: {head}");
     }
     let origin = "Origin: https://app.example";
-    let reply = send(addr, "POST /", &[json_type, origin], &slot);
+    let reply = send(addr, "POST /", &[json_type, origin], slot.as_bytes());
     for line in cors {
         assert!(reply.1.contains(line), "{line}: {}", reply.1);
     }
@@ -465,14 +451,19 @@ fn http_rules_are_agaves() {
         reply.1
     );
     answered(reply, "cross-origin call");
-    let (status, head, _) = send(addr, "GET /", &[origin], "");
+    let (status, head, _) = send(addr, "GET /", &[origin], b"");
     assert_eq!(status, 405);
     assert!(head.contains(cors[2]), "{head}");
     // The request's own host is no cross-origin request.
     let own = format!("Origin: http://{addr}");
-    let (_, head, _) = send(addr, "POST /", &[json_type, &own], &slot);
+    let (_, head, _) = send(addr, "POST /", &[json_type, &own], slot.as_bytes());
     assert!(!head.contains("access-control"), "{head}");
-    let (status, head, body) = send(addr, "POST /", &[json_type, "Origin: null"], &slot);
+    let (status, head, body) = send(
+        addr,
+        "POST /",
+        &[json_type, "Origin: null"],
+        slot.as_bytes(),
+    );
     assert_eq!(status, 403);
     assert!(
         body.starts_with("Origin of the request is not whitelisted."),

@@ -362,10 +362,31 @@ pub(crate) fn request(
     path: &str,
     body: &[u8],
 ) -> (u16, String, String) {
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+    send(
+        addr,
+        &format!("{method} {path}"),
+        &["Content-Type: application/json"],
+        body,
+    )
+}
+
+/// Sends `line` (`METHOD PATH`) with `headers` (each a whole header line) and `body` over a
+/// fresh connection: the status, the header block (names lowercased) and the body.
+pub(crate) fn send(
+    addr: SocketAddr,
+    line: &str,
+    headers: &[&str],
+    body: &[u8],
+) -> (u16, String, String) {
+    let mut head = format!("{line} HTTP/1.1\r\nHost: {addr}\r\n");
+    for h in headers {
+        head.push_str(h);
+        head.push_str("\r\n");
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
-    );
+    ));
     exchange(addr, head.as_bytes(), body)
 }
 
