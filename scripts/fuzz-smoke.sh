@@ -120,6 +120,11 @@ elif target == "wal_tail":
 PY
 }
 
+# Built first with its output shown: the runs below keep only libFuzzer's summary lines, so
+# a build error there would fail the script without a word.
+log "fuzz targets: build"
+cargo fuzz build --sanitizer none --release
+
 for target in shred_parse entries_decode block_component slot_meta_decode agave4_rows_decode shred_stream store_model jsonrpc_request history_decode parsed_instruction wal_tail; do
     seed "$target"
     extra=()

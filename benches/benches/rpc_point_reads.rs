@@ -13,13 +13,16 @@
 //! Each case reports the round trip; the ratio inline / pooled is what the hand-off costs.
 //! A third server answers inline over a second read-only open of the same ledger with the
 //! roots memo off (`Blockstore::set_roots_memo_slots(0)`): inline / that server is what
-//! remembering rooted slots and their block times across requests saves.
+//! remembering rooted slots and their block times across requests saves. A fourth answers
+//! inline over the first store keeping no `getSignaturesForAddress` answers
+//! (`Limits::address_answers_bytes` 0): inline / that server is what answering a repeated
+//! finalized request from its kept answer saves (the address walk is still done).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use bstore_ledger::store::{AccessMode, Blockstore};
-use bstore_rpc::{RpcConfig, RpcServer};
+use bstore_rpc::{Limits, RpcConfig, RpcServer};
 use bstore_testkit::http::KeepAlive;
 use criterion::{Criterion, criterion_main};
 
@@ -46,10 +49,18 @@ fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>, Arc<Blockstore>) {
     (dir, Arc::new(store), Arc::new(forgetful))
 }
 
-fn server(store: &Arc<Blockstore>, inline_point_reads: bool) -> RpcServer {
+fn server(store: &Arc<Blockstore>, inline_point_reads: bool, keep_answers: bool) -> RpcServer {
     let config = RpcConfig {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         inline_point_reads,
+        limits: Limits {
+            address_answers_bytes: if keep_answers {
+                Limits::default().address_answers_bytes
+            } else {
+                0
+            },
+            ..Limits::default()
+        },
         ..RpcConfig::default()
     };
     RpcServer::start(Arc::clone(store), config).expect("server starts")
@@ -58,9 +69,18 @@ fn server(store: &Arc<Blockstore>, inline_point_reads: bool) -> RpcServer {
 fn bench(c: &mut Criterion) {
     let (_dir, store, forgetful) = fixture_ledger();
     let servers = [
-        ("inline", &store, server(&store, true)),
-        ("pooled", &store, server(&store, false)),
-        ("inline_no_roots_memo", &forgetful, server(&forgetful, true)),
+        ("inline", &store, server(&store, true, true)),
+        ("pooled", &store, server(&store, false, true)),
+        (
+            "inline_no_roots_memo",
+            &forgetful,
+            server(&forgetful, true, true),
+        ),
+        (
+            "inline_no_address_answers",
+            &store,
+            server(&store, true, false),
+        ),
     ];
     let cases = [
         (

@@ -106,6 +106,10 @@ pub(crate) struct ServeArgs {
     /// getTransaction reads only the data set holding one once its block was walked (0: off).
     #[arg(long, default_value_t = 32)]
     transaction_memo_mib: usize,
+    /// Memory, in MiB, that keeps finalized getSignaturesForAddress answers (neither before
+    /// nor until) for the next request whose address walk finds the same entries (0: off).
+    #[arg(long, default_value_t = Limits::default().address_answers_bytes >> 20)]
+    address_answers_mib: usize,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -146,6 +150,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             max_queued_scans: args.max_queued_scans,
             response_budget_bytes: args.response_budget_bytes,
             confirmed_window_slots: args.confirmed_window_slots,
+            address_answers_bytes: args.address_answers_mib.saturating_mul(1 << 20),
         },
         conn: ConnLimits {
             max_connections: args.max_connections,

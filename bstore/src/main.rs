@@ -62,7 +62,7 @@ enum Command {
     /// Measurements that need a ledger: `bench fetch`.
     Bench(cmd_bench::BenchArgs),
     /// Serve the ledger's blocks over Solana-compatible JSON-RPC (getBlock and slot methods).
-    Serve(cmd_serve::ServeArgs),
+    Serve(Box<cmd_serve::ServeArgs>),
     /// Metrics tools: render per-slot charts from a line-protocol file or InfluxDB.
     Metrics(cmd_metrics::MetricsArgs),
     /// Upload rooted slots (blocks, history rows, a signature index) to S3-compatible
@@ -83,7 +83,7 @@ fn main() -> ExitCode {
         Command::Ledger(args) => cmd_ledger::run(args),
         Command::Replay(args) => cmd_replay::run(args),
         Command::Demo(args) => cmd_demo::run(args),
-        Command::Serve(args) => cmd_serve::run(args),
+        Command::Serve(args) => cmd_serve::run(*args),
         Command::Bench(args) => cmd_bench::run(args),
         Command::Archive(args) => cmd_archive::run(*args),
     };

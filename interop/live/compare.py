@@ -15,7 +15,10 @@ getFirstAvailableBlock, less one, up to the lower of the two finalized slots):
 - getTransaction for every recorded signature in every encoding (and for v0 and v1
   transactions without maxSupportedTransactionVersion, for v1 ones with 1);
 - getSignaturesForAddress for every recorded address, whole and paged (limit 1..3 with
-  before, and until);
+  before, and until); and for `--moving-seconds`, the newest five entries of the
+  validator's vote account (new ones every slot), asked again and again as roots advance
+  (bstore twice in a row, so its kept answers are checked), compared whenever both servers
+  stood at the same finalized slot before and after the answers;
 - getSignatureStatuses with and without searchTransactionHistory;
 - getFirstAvailableBlock exactly; getSlot and getBlockHeight (values that move on their own)
   within a window of the validator's values, bstore's lag reported;
@@ -382,6 +385,51 @@ def compare_addresses(cmp, record):
             cmp.notes.append(f"address {name} {address} has no finalized history on the validator")
 
 
+def compare_moving_address(cmp, seconds):
+    """An address with new finalized entries every slot (the validator's vote account,
+    while its votes are transactions): for `seconds`, its newest entries asked of both
+    servers (bstore twice in a row, the second most likely from its kept answer), compared
+    whenever both servers' finalized slots were the same before and after the answers (the
+    answers are then of the same ledger prefix). bstore's kept answers must follow the
+    root exactly."""
+    validator, bstore = cmp.clients()
+    accounts = validator.result("getVoteAccounts")
+    voters = accounts.get("current", []) + accounts.get("delinquent", [])
+    if not voters:
+        cmp.notes.append("moving address: the validator has no vote account")
+        return
+    address = voters[0]["votePubkey"]
+    finalized = [{"commitment": "finalized"}]
+    params = [address, {"limit": 5}]
+    aligned = skipped = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        slots = [validator.result("getSlot", finalized), bstore.result("getSlot", finalized)]
+        left = jsondiff.comparable(validator.call("getSignaturesForAddress", params))
+        rights = [
+            jsondiff.comparable(bstore.call("getSignaturesForAddress", params)) for _ in range(2)
+        ]
+        slots += [validator.result("getSlot", finalized), bstore.result("getSlot", finalized)]
+        if len(set(slots)) != 1:
+            skipped += 1
+            continue
+        aligned += 1
+        with cmp.lock:
+            for right in rights:
+                cmp.tally("getSignaturesForAddress (moving)", params, left, right)
+    cmp.notes.append(
+        f"moving address {address}: {aligned} rounds compared at equal finalized slots, "
+        f"{skipped} skipped (a root moved during the round)"
+    )
+    if aligned == 0:
+        cmp.record(
+            "getSignaturesForAddress (moving)",
+            params,
+            {"validator": None, "bstore": None},
+            "no round found both servers at the same finalized slot",
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--validator", required=True)
@@ -392,6 +440,12 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--tolerance-slots", type=int, default=3, help="lag allowed for getSlot/getBlockHeight"
+    )
+    parser.add_argument(
+        "--moving-seconds",
+        type=float,
+        default=8.0,
+        help="how long the vote account's newest entries are compared as roots advance",
     )
     args = parser.parse_args()
     with open(args.record) as f:
@@ -428,6 +482,7 @@ def compare_all(args, record, cmp):
     requests.extend(transaction_requests(record))
     cmp.check_all(requests)
     compare_addresses(cmp, record)
+    compare_moving_address(cmp, args.moving_seconds)
     signatures = [tx["signature"] for tx in record["transactions"]]
     for chunk in range(0, len(signatures), 256):
         part = signatures[chunk : chunk + 256]

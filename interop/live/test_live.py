@@ -522,6 +522,51 @@ class Moving(unittest.TestCase):
         self.assertEqual(len(self.run_moving([10, 10], 5).differences), 1)
 
 
+class MovingAddress(unittest.TestCase):
+    """The vote account's newest entries, compared only at equal finalized slots."""
+
+    def run_moving(self, slots, entries):
+        """`slots`: each server's finalized slot, per call; `entries`: bstore's answer,
+        per call (the validator's is always ["a"])."""
+        validator_slots, bstore_slots = iter(slots[0]), iter(slots[1])
+        bstore_entries = iter(entries)
+
+        def validator(method, params):
+            if method == "getVoteAccounts":
+                return {"result": {"current": [{"votePubkey": "V"}], "delinquent": []}}
+            if method == "getSlot":
+                return {"result": next(validator_slots, 99)}
+            return {"result": ["a"]}
+
+        def bstore(method, params):
+            if method == "getSlot":
+                return {"result": next(bstore_slots, 99)}
+            return {"result": next(bstore_entries, ["a"])}
+
+        v, b = Stub(validator), Stub(bstore)
+        try:
+            with compare.Comparer(v.url, b.url, 0.01, 1) as cmp:
+                compare.compare_moving_address(cmp, 0.3)
+            return cmp
+        finally:
+            v.close()
+            b.close()
+
+    def test_equal_slots_compare_both_of_bstores_answers(self):
+        # First round: both at 5, bstore's second answer differs. Later rounds: equal.
+        cmp = self.run_moving(([5, 5], [5, 5]), [["a"], ["b"]])
+        self.assertEqual(len(cmp.differences), 1, cmp.differences)
+        self.assertEqual(cmp.differences[0]["method"], "getSignaturesForAddress (moving)")
+        self.assertGreater(cmp.checked["getSignaturesForAddress (moving)"], 2)
+
+    def test_a_root_moving_during_the_round_skips_it(self):
+        # First round: the validator's root moves (5 -> 6); bstore's odd answer is not
+        # compared.
+        cmp = self.run_moving(([5, 6], [5, 5]), [["b"], ["b"]])
+        self.assertEqual(cmp.differences, [])
+        self.assertIn("1 skipped", cmp.notes[-1])
+
+
 class Freshness(unittest.TestCase):
     def test_follow_records_served_slots_and_passes_skipped_ones(self):
         def answer(method, params):

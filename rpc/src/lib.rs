@@ -48,6 +48,8 @@ pub use params::history as history_params;
 pub use params::{args, request};
 
 #[cfg(feature = "server")]
+pub use methods::AddressAnswerCounts;
+#[cfg(feature = "server")]
 pub use methods::archive;
 #[cfg(feature = "server")]
 pub use methods::block_api::FetchedBlock;

@@ -12,7 +12,8 @@
 //!   slot methods), [`node`] (`getHealth`, `getVersion`), [`archived`] (the archive
 //!   fallbacks);
 //! - what they read with: [`chain`] (commitment and availability from the blockstore
-//!   alone), [`history`] (a block's history rows), [`archive`] (the archive tier's trait),
+//!   alone), [`history`] (a block's history rows), [`address_answers`] (finalized
+//!   `getSignaturesForAddress` answers kept across requests), [`archive`] (the archive tier's trait),
 //!   [`record_block`] (an archived block as the same views and rows as a local one);
 //! - [`block_api`]: [`FetchedBlock`](block_api::FetchedBlock), `getBlock`'s result without
 //!   the server.
@@ -22,6 +23,7 @@
 //! RocksDB as the default: the server's code is the RocksDB instance of it, and the tests
 //! also run the in-memory one (`crate::testing`).
 
+mod address_answers;
 pub mod archive;
 mod archived;
 mod block;
@@ -50,6 +52,8 @@ use crate::error::RpcError;
 use crate::params::args::Call;
 use crate::params::history::TransactionConfig;
 use crate::transport::catch_up::ViewHealth;
+pub use address_answers::AddressAnswerCounts;
+pub(crate) use address_answers::AddressAnswers;
 use archive::BlockArchive;
 use budget::{Budget, Reservation};
 use chain::Chain;
@@ -75,6 +79,8 @@ pub(crate) struct Ctx<E: KvEngine + 'static = DefaultEngine> {
     pub archive: Option<Arc<dyn BlockArchive>>,
     /// Whether the view still follows a live writer (`getHealth`, `/health`).
     pub health: Arc<ViewHealth>,
+    /// Finalized `getSignaturesForAddress` answers kept across requests.
+    pub address_answers: Arc<AddressAnswers>,
 }
 
 /// A result's JSON text and the budget it holds until the response is sent.
@@ -182,8 +188,9 @@ pub(crate) async fn call<E: KvEngine + 'static>(
                 && config.limit <= inline::MAX_ENTRIES
                 && config.before.is_none()
                 && config.until.is_none();
+            let answers = Arc::clone(&ctx.address_answers);
             history_call(ctx, here, move |chain, buf| {
-                signatures::signatures_for_address(chain, buf, &address, &config)
+                signatures::signatures_for_address(chain, buf, &address, &config, &answers)
             })
             .await
         }

@@ -11,6 +11,10 @@
 //! 3. Signatures of the `until` slot from `until` back to the block's start are dropped,
 //!    then the list is cut to `limit`.
 //! 4. Each entry gets its transaction's error (from its status), memo and block time.
+//!
+//! A finalized answer with neither `before` nor `until` is kept, and the next request whose
+//! walk (steps 1 and 2) finds the same entries is answered with it (`address_answers.rs`
+//! says why that is exact).
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -20,12 +24,14 @@ use bstore_ledger::history::{StatusMeta, decode_memo};
 use bstore_ledger::store::KvEngine;
 use bstore_ledger::{LedgerError, Slot};
 
+use super::address_answers::{AddressAnswers, Found};
 use super::transaction::StatusFinder;
 use crate::encode::json::JsonOut;
 use crate::encode::write_tx_error;
 use crate::error::RpcError;
 use crate::methods::chain::Chain;
 use crate::methods::history::{self, block_signatures, read_rows};
+use crate::params::Commitment;
 use crate::params::history::SignaturesConfig;
 
 /// The block's first signatures, last transaction first (Agave's `get_block_signatures_rev`,
@@ -60,6 +66,7 @@ pub(super) fn signatures_for_address<E: KvEngine>(
     buf: &mut FetchBuffer,
     address: &[u8; 32],
     cfg: &SignaturesConfig,
+    answers: &AddressAnswers,
 ) -> Result<String, RpcError> {
     let store = chain.store();
     let commitment = cfg.commitment;
@@ -72,6 +79,12 @@ pub(super) fn signatures_for_address<E: KvEngine>(
         });
     }
     let max_root = chain.max_root()?;
+    // The walk starts at the highest root, so every entry it finds is finalized.
+    let reusable = answers.enabled()
+        && commitment == Commitment::Finalized
+        && max_root.is_some()
+        && cfg.before.is_none()
+        && cfg.until.is_none();
     let mut statuses = StatusFinder::new(chain, commitment);
 
     let (start, before_excluded) = match &cfg.before {
@@ -107,7 +120,7 @@ pub(super) fn signatures_for_address<E: KvEngine>(
     // start slot's entries whole before `until` filters them, so with an `until` the limit
     // is checked only below the start slot; without one the first `limit` are the answer
     // and the walk stops there (a busy address's start slot can hold thousands).
-    let mut found: Vec<(Slot, u32, [u8; 64])> = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
     let mut scan_error = None;
     let whole_start_slot = cfg.until.is_some();
     store.address_signatures_rev(address, start, lowest.min(start), |e| {
@@ -141,16 +154,20 @@ pub(super) fn signatures_for_address<E: KvEngine>(
         return Err(e);
     }
 
-    let entries: Vec<(Slot, u32, [u8; 64])> = found
+    let entries: Vec<Found> = found
         .into_iter()
         .filter(|(_, _, sig)| !until_excluded.contains(sig))
         .take(cfg.limit)
         .collect();
+    if reusable && let Some(text) = answers.reuse(address, cfg.limit, &entries) {
+        return Ok(text);
+    }
     let at: Vec<(Slot, &[u8; 64])> = entries.iter().map(|(slot, _, sig)| (*slot, sig)).collect();
     let memos = store.transaction_memo_rows(&at)?;
     let slots: Vec<Slot> = entries.iter().map(|(slot, _, _)| *slot).collect();
     chain.read_block_times(&slots)?;
     let mut out = JsonOut::with_capacity(entries.len() * 200 + 2);
+    let mut whole = true;
     out.try_array(
         entries.iter().zip(memos),
         |out, ((slot, index, sig), memo)| {
@@ -160,10 +177,15 @@ pub(super) fn signatures_for_address<E: KvEngine>(
                 signature: sig,
                 memo: memo.as_deref(),
             };
-            write_entry(chain, &mut statuses, out, &entry, max_root)
+            whole &= write_entry(chain, &mut statuses, out, &entry, max_root)?;
+            Ok::<(), RpcError>(())
         },
     )?;
-    out.into_string()
+    let text = out.into_string()?;
+    if reusable && whole {
+        answers.keep(address, cfg.limit, entries, &text);
+    }
+    Ok(text)
 }
 
 /// One address entry to answer, with its memo row as read.
@@ -176,15 +198,17 @@ struct Entry<'e> {
     memo: Option<&'e [u8]>,
 }
 
-/// One `RpcConfirmedTransactionStatusWithSignature`.
+/// One `RpcConfirmedTransactionStatusWithSignature`; whether every row it shows was found
+/// (its status and block time) and decoded (its status and memo).
 fn write_entry<E: KvEngine>(
     chain: &Chain<'_, E>,
     statuses: &mut StatusFinder<'_, '_, E>,
     out: &mut JsonOut,
     entry: &Entry<'_>,
     max_root: Option<Slot>,
-) -> Result<(), RpcError> {
+) -> Result<bool, RpcError> {
     let (slot, sig) = (entry.slot, entry.signature);
+    let mut whole = true;
     out.raw("{\"signature\":");
     out.b58(sig);
     out.raw(",\"slot\":");
@@ -199,9 +223,14 @@ fn write_entry<E: KvEngine>(
                 "slot {slot}: the status of {} does not decode: {e}",
                 bs58::encode(sig).into_string()
             );
+            whole = false;
             out.raw("null");
         }
-        Some(Ok(None)) | None => out.raw("null"),
+        Some(Ok(None)) => out.raw("null"),
+        None => {
+            whole = false;
+            out.raw("null");
+        }
     }
     out.raw(",\"memo\":");
     match entry.memo {
@@ -212,13 +241,16 @@ fn write_entry<E: KvEngine>(
                     "slot {slot}: memo of {}: {e}",
                     bs58::encode(sig).into_string()
                 );
+                whole = false;
                 out.raw("null");
             }
         },
         None => out.raw("null"),
     }
     out.raw(",\"blockTime\":");
-    out.opt_i64(chain.block_time(slot)?);
+    let block_time = chain.block_time(slot)?;
+    whole &= block_time.is_some();
+    out.opt_i64(block_time);
     let finalized = max_root.is_some_and(|r| slot <= r);
     out.raw(if finalized {
         ",\"confirmationStatus\":\"finalized\""
@@ -228,5 +260,5 @@ fn write_entry<E: KvEngine>(
     out.raw(",\"transactionIndex\":");
     out.u64(u64::from(entry.index));
     out.raw("}");
-    Ok(())
+    Ok(whole)
 }

@@ -33,6 +33,9 @@ pub struct Limits {
     /// the highest stored slot, so the scans behind `getSlot`, `getBlocks` and friends are
     /// bounded whatever the number of unrooted slots.
     pub confirmed_window_slots: u64,
+    /// Bytes of finalized `getSignaturesForAddress` answers kept for the next request that
+    /// finds the same entries (0: none kept); past it the least recently used go.
+    pub address_answers_bytes: usize,
 }
 
 impl Default for Limits {
@@ -46,6 +49,7 @@ impl Default for Limits {
             max_queued_scans: 64,
             response_budget_bytes: 256 * 1024 * 1024,
             confirmed_window_slots: 8192,
+            address_answers_bytes: 32 * 1024 * 1024,
         }
     }
 }

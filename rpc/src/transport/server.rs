@@ -17,10 +17,10 @@ use hyper::{Method, Request, Response, StatusCode};
 use tokio::sync::oneshot;
 
 use crate::error::RpcError;
-use crate::methods::Ctx;
 use crate::methods::archive::BlockArchive;
 use crate::methods::budget::{Budget, BudgetStats};
 use crate::methods::workers::FetchWorkers;
+use crate::methods::{AddressAnswerCounts, AddressAnswers, Ctx};
 use crate::transport::catch_up::{CatchUpThread, ViewHealth};
 use crate::transport::conn::{self, Handler};
 use crate::transport::cors::{self, Cors, FORBIDDEN_TEXT};
@@ -248,6 +248,7 @@ fn methods_ctx<E: KvEngine + 'static>(
         confirmed_window: config.limits.confirmed_window_slots,
         archive,
         health,
+        address_answers: Arc::new(AddressAnswers::new(config.limits.address_answers_bytes)),
     })
 }
 
@@ -257,6 +258,7 @@ fn methods_ctx<E: KvEngine + 'static>(
 pub struct RpcServer {
     addr: SocketAddr,
     budget: Budget,
+    address_answers: Arc<AddressAnswers>,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<Result<(), RpcError>>>,
 }
@@ -303,6 +305,7 @@ impl RpcServer {
         });
         let ctx = methods_ctx(&store, &config, archive, Arc::clone(&health))?;
         let budget = ctx.budget.clone();
+        let address_answers = Arc::clone(&ctx.address_answers);
         let catch_up = CatchUpThread::start(Arc::clone(&store), config.catch_up, health)?;
         let app = Arc::new(App {
             ctx,
@@ -324,6 +327,7 @@ impl RpcServer {
         Ok(Self {
             addr,
             budget,
+            address_answers,
             stop: Some(stop_tx),
             thread: Some(thread),
         })
@@ -332,6 +336,12 @@ impl RpcServer {
     /// The bound address (the real port when `config.addr` had port 0).
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// How often a finalized `getSignaturesForAddress` was answered with a kept answer
+    /// (`Limits::address_answers_bytes`).
+    pub fn address_answers(&self) -> AddressAnswerCounts {
+        self.address_answers.counts()
     }
 
     /// The response memory budget: bytes held now, the most ever held, the limit.

@@ -1,6 +1,7 @@
 //! The integration tests of rpc, one binary (one link of RocksDB): each module is one
 //! scenario.
 
+mod address_answers;
 #[path = "common/agave_diff.rs"]
 mod agave_diff;
 mod agave_history;

@@ -1,0 +1,236 @@
+//! Finalized `getSignaturesForAddress` answers kept across requests.
+//!
+//! A client polling an address for its newest transactions asks the same question again
+//! and again, and most of each answer's work is the same every time: each entry's status,
+//! memo and block time, read and written as JSON. The walk of the address's rows (one seek,
+//! then the entries, with the rooted check of each slot) is done for every request; its
+//! result, the entries in order, decides whether a kept answer is still the answer.
+//!
+//! A kept answer is reused when the request is at `finalized` with neither `before` nor
+//! `until`, for the same address and limit, and this request's walk found exactly the
+//! (slot, transaction index, signature) entries the kept text was written from. The text
+//! is then the one a fresh answer would write, because nothing else it shows about a
+//! transaction in a rooted slot changes:
+//! - `err` and `memo` come from the transaction's status and memo rows, which the writer
+//!   puts in the same write batch as its `address_signatures` row (Agave's transaction
+//!   status service writes one batch per replayed batch; bstore's synthetic writer one per
+//!   slot), so an entry the walk finds has them, and an answer whose every status was found
+//!   has read them all;
+//! - `blockTime` is written when the slot's bank freezes, before it can be rooted;
+//! - `confirmationStatus` is `finalized`: every entry is at or below the highest root, the
+//!   walk's start;
+//! - a rooted block never changes: a purged one that comes back is the same block, and
+//!   replaying it writes the same rows.
+//!
+//! New rooted entries, roots that advance, purges and a rising first available block all
+//! change the walk's entries (or leave them, and the answer, as they were), so a kept
+//! answer needs no other invalidation. An answer is not kept when one of its statuses or
+//! block times was missing or a row did not decode: it may read otherwise once the rows
+//! are whole. (A RocksDB secondary's catch-up publishes a write batch whole, so a reader
+//! that sees an address row sees its batch's status and memo rows too.)
+//!
+//! Memory: the texts and entries kept are bounded by `Limits::address_answers_bytes`
+//! (0: nothing is kept); past it the least recently used quarter of the answers goes.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use bstore_ledger::Slot;
+
+/// One entry of an answer: (slot, transaction index, signature), as the walk finds it.
+pub(crate) type Found = (Slot, u32, [u8; 64]);
+
+/// Bytes one kept answer is counted for besides its text and entries: its slot in the
+/// table (key and value, 56 bytes, in a table up to twice the size of what it holds), the
+/// shared record (48) and three allocations' headers, rounded up. Even answers of `[]`
+/// then hold at most about the bound.
+const ANSWER_OVERHEAD: usize = 256;
+
+/// What a request is keyed by: the address and the limit.
+type Key = ([u8; 32], usize);
+
+/// One kept answer.
+#[derive(Debug)]
+struct Kept {
+    /// The walk's entries the text was written from.
+    found: Box<[Found]>,
+    text: Box<str>,
+}
+
+impl Kept {
+    /// The bytes this answer is counted for.
+    fn bytes(&self) -> usize {
+        self.text.len() + std::mem::size_of_val(&*self.found) + ANSWER_OVERHEAD
+    }
+}
+
+/// The kept answers and their recency.
+#[derive(Debug, Default)]
+struct Table {
+    answers: HashMap<Key, (Arc<Kept>, u64)>,
+    /// The sum of the kept answers' [`Kept::bytes`]; at most the bound after every call
+    /// (each eviction drops at least one answer, and an empty table counts 0).
+    bytes: usize,
+    /// Counts uses; each answer remembers the count at its last use.
+    clock: u64,
+}
+
+impl Table {
+    fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    fn remove(&mut self, key: &Key) {
+        if let Some((kept, _)) = self.answers.remove(key) {
+            self.bytes = self.bytes.saturating_sub(kept.bytes());
+        }
+    }
+
+    /// Drops the least recently used quarter of the answers (at least one).
+    fn drop_oldest_quarter(&mut self) {
+        let mut uses: Vec<u64> = self.answers.values().map(|(_, used)| *used).collect();
+        if uses.is_empty() {
+            self.bytes = 0;
+            return;
+        }
+        // Uses are distinct (one tick each), so exactly `gone` answers are at or below the
+        // `gone`-th smallest.
+        let gone = (uses.len() / 4).max(1);
+        let (_, last_gone, _) = uses.select_nth_unstable(gone - 1);
+        let last_gone = *last_gone;
+        let mut freed = 0;
+        self.answers.retain(|_, (kept, used)| {
+            let keep = *used > last_gone;
+            if !keep {
+                freed += kept.bytes();
+            }
+            keep
+        });
+        self.bytes = self.bytes.saturating_sub(freed);
+    }
+}
+
+/// Finalized `getSignaturesForAddress` requests without `before` or `until`, since the
+/// server started (`RpcServer::address_answers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AddressAnswerCounts {
+    /// Answered with a kept answer.
+    pub reused: u64,
+    /// Answered afresh: no answer was kept for the address and limit, or the walk found
+    /// other entries than the kept answer's.
+    pub missed: u64,
+}
+
+/// The kept answers, shared by every request of a server.
+#[derive(Debug)]
+pub(crate) struct AddressAnswers {
+    table: Mutex<Table>,
+    max_bytes: usize,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+impl AddressAnswers {
+    /// Keeps answers of at most `max_bytes` in all (0: none).
+    pub(crate) fn new(max_bytes: usize) -> Self {
+        Self {
+            table: Mutex::new(Table::default()),
+            max_bytes,
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether answers are kept at all.
+    pub(crate) fn enabled(&self) -> bool {
+        self.max_bytes > 0
+    }
+
+    /// The table. A panic while it was held (nothing inside can fail but an allocation)
+    /// leaves at worst the byte count off, which an eviction that empties the table sets
+    /// right, so a poisoned lock is taken over.
+    fn table(&self) -> MutexGuard<'_, Table> {
+        self.table
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The kept answer for `address` and `limit` if it was written from exactly `found`.
+    pub(crate) fn reuse(
+        &self,
+        address: &[u8; 32],
+        limit: usize,
+        found: &[Found],
+    ) -> Option<String> {
+        if !self.enabled() {
+            return None;
+        }
+        let kept = {
+            let mut table = self.table();
+            let now = table.tick();
+            table
+                .answers
+                .get_mut(&(*address, limit))
+                .map(|(kept, used)| {
+                    *used = now;
+                    Arc::clone(kept)
+                })
+        };
+        match kept {
+            Some(kept) if *kept.found == *found => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                Some(kept.text.to_string())
+            }
+            _ => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
+    /// Keeps `text`, written from `found`, as the answer for `address` and `limit`
+    /// (replacing the one kept before); an answer larger than the whole bound is not kept.
+    pub(crate) fn keep(&self, address: &[u8; 32], limit: usize, found: Vec<Found>, text: &str) {
+        if !self.enabled() {
+            return;
+        }
+        let kept = Kept {
+            found: found.into_boxed_slice(),
+            text: text.into(),
+        };
+        let bytes = kept.bytes();
+        let key = (*address, limit);
+        let mut table = self.table();
+        table.remove(&key);
+        if bytes > self.max_bytes {
+            return;
+        }
+        while table.bytes + bytes > self.max_bytes {
+            table.drop_oldest_quarter();
+        }
+        let now = table.tick();
+        table.answers.insert(key, (Arc::new(kept), now));
+        table.bytes += bytes;
+    }
+
+    /// How often a kept answer was and was not the answer.
+    pub(crate) fn counts(&self) -> AddressAnswerCounts {
+        AddressAnswerCounts {
+            reused: self.hits.load(Ordering::Relaxed),
+            missed: self.misses.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Answers kept and the bytes they are counted for.
+    #[cfg(test)]
+    fn held(&self) -> (usize, usize) {
+        let table = self.table();
+        (table.answers.len(), table.bytes)
+    }
+}
+
+#[cfg(test)]
+#[path = "address_answers_tests.rs"]
+mod tests;

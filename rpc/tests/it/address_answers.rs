@@ -1,0 +1,219 @@
+//! Kept `getSignaturesForAddress` answers (`Limits::address_answers_bytes`): over one
+//! ledger that changes under them - a root advancing over entries, a new slot before and
+//! after it is rooted, a purge of the lowest rooted slot - a server that keeps finalized
+//! answers answers every request with the same bytes as one that keeps none, asked twice
+//! in a row, and the second ask is answered from what it kept when nothing changed.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bstore_ledger::Hash;
+use bstore_ledger::Slot;
+use bstore_ledger::synth::{SlotGenerator, SlotSpec};
+use bstore_rpc::{AddressAnswerCounts, Limits, RpcConfig, RpcServer};
+use serde_json::{Value, json};
+
+use crate::common::{SYNTH_CONFIRMED, SYNTH_DEAD, SYNTH_FIRST, TestLedger, build_ledger, post};
+
+/// The limits asked for each address: one entry, a few, and more than the ledger holds.
+const LIMITS: [u64; 4] = [1, 3, 10, 1000];
+
+struct Servers {
+    ledger: TestLedger,
+    keeping: RpcServer,
+    fresh: RpcServer,
+    addresses: Vec<String>,
+}
+
+fn server(ledger: &TestLedger, address_answers_bytes: usize) -> RpcServer {
+    let config = RpcConfig {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        limits: Limits {
+            address_answers_bytes,
+            ..Limits::default()
+        },
+        ..RpcConfig::default()
+    };
+    RpcServer::start(Arc::clone(&ledger.store), config).expect("server starts")
+}
+
+fn body(server: &RpcServer, params: &Value) -> String {
+    let request = json!({"jsonrpc": "2.0", "id": 3, "method": "getSignaturesForAddress",
+                         "params": params});
+    let (status, text) = post(server.local_addr(), request.to_string().as_bytes());
+    assert_eq!(status, 200, "{params}: {text}");
+    text
+}
+
+impl Servers {
+    fn start() -> Self {
+        let ledger = build_ledger();
+        let keeping = server(&ledger, Limits::default().address_answers_bytes);
+        let fresh = server(&ledger, 0);
+        // The accounts of the first synthetic block (the vote program among them, which
+        // every synthetic slot uses), and an address the ledger never saw.
+        let block = crate::common::call(
+            fresh.local_addr(),
+            "getBlock",
+            json!([SYNTH_FIRST, {"encoding": "json", "maxSupportedTransactionVersion": 0}]),
+        );
+        let mut addresses: Vec<String> = Vec::new();
+        for tx in block["result"]["transactions"].as_array().expect("txs") {
+            for key in tx["transaction"]["message"]["accountKeys"]
+                .as_array()
+                .expect("keys")
+            {
+                let key = key.as_str().expect("key").to_string();
+                if !addresses.contains(&key) {
+                    addresses.push(key);
+                }
+            }
+        }
+        addresses.truncate(6);
+        addresses.push(bs58::encode([9u8; 32]).into_string());
+        Self {
+            ledger,
+            keeping,
+            fresh,
+            addresses,
+        }
+    }
+
+    /// Every address at every limit, asked twice of the keeping server and once of the
+    /// fresh one: the same bytes. Returns the fresh answers.
+    fn same(&self, step: &str) -> Vec<Value> {
+        let mut answers = Vec::new();
+        for address in &self.addresses {
+            for limit in LIMITS {
+                let params = json!([address, {"limit": limit}]);
+                let first = body(&self.keeping, &params);
+                let second = body(&self.keeping, &params);
+                let fresh = body(&self.fresh, &params);
+                assert_eq!(first, fresh, "{step}: {params}: kept vs fresh");
+                assert_eq!(second, fresh, "{step}: {params}: asked again");
+                let value: Value = serde_json::from_str(&fresh).expect("json");
+                assert!(value["result"].is_array(), "{step}: {params}: {fresh}");
+                answers.push(value["result"].clone());
+            }
+        }
+        answers
+    }
+
+    fn cases(&self) -> u64 {
+        (self.addresses.len() * LIMITS.len()) as u64
+    }
+}
+
+/// The slots the answers' entries sit in.
+fn slots(answers: &[Value]) -> std::collections::BTreeSet<u64> {
+    answers
+        .iter()
+        .flat_map(|a| a.as_array().into_iter().flatten())
+        .map(|e| e["slot"].as_u64().expect("slot"))
+        .collect()
+}
+
+#[test]
+fn kept_answers_are_what_a_fresh_server_answers_as_the_ledger_changes() {
+    let s = Servers::start();
+    let cases = s.cases();
+
+    let first = s.same("initial");
+    assert!(slots(&first).contains(&SYNTH_FIRST), "{:?}", slots(&first));
+    assert!(!slots(&first).contains(&SYNTH_CONFIRMED));
+    // The second ask of each case was answered from the first's kept answer.
+    let counts = s.keeping.address_answers();
+    assert!(counts.reused >= cases, "{counts:?}");
+    assert_eq!(s.fresh.address_answers(), AddressAnswerCounts::default());
+
+    // The root advances over a slot with entries: new entries at the top.
+    s.ledger
+        .store
+        .set_roots([Slot(SYNTH_CONFIRMED)])
+        .expect("root");
+    let rooted = s.same("root advanced");
+    assert!(slots(&rooted).contains(&SYNTH_CONFIRMED));
+    assert_ne!(rooted, first);
+
+    // A new slot above the root: finalized answers stay as they were, and are reused.
+    let before = s.keeping.address_answers();
+    let new_slot = SYNTH_DEAD + 1;
+    let parent_hash: Hash = s
+        .ledger
+        .block(SYNTH_CONFIRMED)
+        .blockhash
+        .parse()
+        .expect("hash");
+    let g = SlotGenerator::new(43, 1516)
+        .generate(
+            Slot(new_slot),
+            Slot(SYNTH_CONFIRMED),
+            parent_hash,
+            SlotSpec {
+                data_shreds: 32,
+                ..SlotSpec::default()
+            },
+        )
+        .expect("generate");
+    s.ledger
+        .store
+        .insert_shreds(&g.data_shreds)
+        .expect("insert");
+    bstore_ledger::synth::history::write_history(&s.ledger.store, Slot(new_slot), &g.entries)
+        .expect("history");
+    assert_eq!(s.same("new unrooted slot"), rooted);
+    let after = s.keeping.address_answers();
+    assert!(
+        after.reused - before.reused >= 2 * cases,
+        "{before:?} -> {after:?}"
+    );
+
+    // Rooted: its entries come in.
+    s.ledger.store.set_roots([Slot(new_slot)]).expect("root");
+    let newest = s.same("new slot rooted");
+    assert!(slots(&newest).contains(&new_slot));
+
+    // The lowest synthetic slot purged: its entries go.
+    s.ledger
+        .store
+        .purge_slots(Slot(SYNTH_FIRST), Slot(SYNTH_FIRST))
+        .expect("purge");
+    let purged = s.same("lowest slot purged");
+    assert!(!slots(&purged).contains(&SYNTH_FIRST));
+    assert!(slots(&purged).contains(&new_slot));
+}
+
+#[test]
+fn confirmed_and_paged_answers_are_never_kept() {
+    let s = Servers::start();
+    // The address with the most entries (the vote program).
+    let (address, all) = s
+        .addresses
+        .iter()
+        .map(|a| {
+            let all = crate::common::call(
+                s.fresh.local_addr(),
+                "getSignaturesForAddress",
+                json!([a, {"commitment": "confirmed"}]),
+            );
+            (a, all["result"].as_array().cloned().unwrap_or_default())
+        })
+        .max_by_key(|(_, all)| all.len())
+        .expect("addresses");
+    assert!(all.len() > 10, "{}", all.len());
+    let sig = all[all.len() / 2]["signature"].clone();
+    for params in [
+        json!([address, {"commitment": "confirmed", "limit": 5}]),
+        json!([address, {"before": sig, "limit": 5}]),
+        json!([address, {"until": sig}]),
+    ] {
+        for _ in 0..2 {
+            assert_eq!(
+                body(&s.keeping, &params),
+                body(&s.fresh, &params),
+                "{params}"
+            );
+        }
+    }
+    assert_eq!(s.keeping.address_answers(), AddressAnswerCounts::default());
+}
