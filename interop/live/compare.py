@@ -402,6 +402,7 @@ def compare_moving_address(cmp, seconds):
     finalized = [{"commitment": "finalized"}]
     params = [address, {"limit": 5}]
     aligned = skipped = 0
+    newest = set()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         slots = [validator.result("getSlot", finalized), bstore.result("getSlot", finalized)]
@@ -414,12 +415,16 @@ def compare_moving_address(cmp, seconds):
             skipped += 1
             continue
         aligned += 1
+        entries = left.get("result")
+        if isinstance(entries, list) and entries and isinstance(entries[0], dict):
+            newest.add(entries[0].get("signature"))
         with cmp.lock:
             for right in rights:
                 cmp.tally("getSignaturesForAddress (moving)", params, left, right)
     cmp.notes.append(
-        f"moving address {address}: {aligned} rounds compared at equal finalized slots, "
-        f"{skipped} skipped (a root moved during the round)"
+        f"moving address {address}: {aligned} rounds compared at equal finalized slots "
+        f"({len(newest)} different newest entries), {skipped} skipped (a root moved during "
+        "the round)"
     )
     if aligned == 0:
         cmp.record(
