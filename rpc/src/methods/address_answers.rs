@@ -113,7 +113,7 @@ impl Table {
 }
 
 /// Finalized `getSignaturesForAddress` requests without `before` or `until`, since the
-/// server started (`RpcServer::address_answers`).
+/// server started (`RpcServer::address_answer_counts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct AddressAnswerCounts {
     /// Answered with a kept answer.

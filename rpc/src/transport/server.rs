@@ -340,7 +340,7 @@ impl RpcServer {
 
     /// How often a finalized `getSignaturesForAddress` was answered with a kept answer
     /// (`Limits::address_answers_bytes`).
-    pub fn address_answers(&self) -> AddressAnswerCounts {
+    pub fn address_answer_counts(&self) -> AddressAnswerCounts {
         self.address_answers.counts()
     }
 

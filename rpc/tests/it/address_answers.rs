@@ -122,9 +122,12 @@ fn kept_answers_are_what_a_fresh_server_answers_as_the_ledger_changes() {
     assert!(slots(&first).contains(&SYNTH_FIRST), "{:?}", slots(&first));
     assert!(!slots(&first).contains(&SYNTH_CONFIRMED));
     // The second ask of each case was answered from the first's kept answer.
-    let counts = s.keeping.address_answers();
+    let counts = s.keeping.address_answer_counts();
     assert!(counts.reused >= cases, "{counts:?}");
-    assert_eq!(s.fresh.address_answers(), AddressAnswerCounts::default());
+    assert_eq!(
+        s.fresh.address_answer_counts(),
+        AddressAnswerCounts::default()
+    );
 
     // The root advances over a slot with entries: new entries at the top.
     s.ledger
@@ -136,7 +139,7 @@ fn kept_answers_are_what_a_fresh_server_answers_as_the_ledger_changes() {
     assert_ne!(rooted, first);
 
     // A new slot above the root: finalized answers stay as they were, and are reused.
-    let before = s.keeping.address_answers();
+    let before = s.keeping.address_answer_counts();
     let new_slot = SYNTH_DEAD + 1;
     let parent_hash: Hash = s
         .ledger
@@ -162,7 +165,7 @@ fn kept_answers_are_what_a_fresh_server_answers_as_the_ledger_changes() {
     bstore_ledger::synth::history::write_history(&s.ledger.store, Slot(new_slot), &g.entries)
         .expect("history");
     assert_eq!(s.same("new unrooted slot"), rooted);
-    let after = s.keeping.address_answers();
+    let after = s.keeping.address_answer_counts();
     assert!(
         after.reused - before.reused >= 2 * cases,
         "{before:?} -> {after:?}"
@@ -215,5 +218,8 @@ fn confirmed_and_paged_answers_are_never_kept() {
             );
         }
     }
-    assert_eq!(s.keeping.address_answers(), AddressAnswerCounts::default());
+    assert_eq!(
+        s.keeping.address_answer_counts(),
+        AddressAnswerCounts::default()
+    );
 }
