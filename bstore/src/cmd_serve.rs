@@ -106,8 +106,8 @@ pub(crate) struct ServeArgs {
     /// getTransaction reads only the data set holding one once its block was walked (0: off).
     #[arg(long, default_value_t = 32)]
     transaction_memo_mib: usize,
-    /// Memory, in MiB, that keeps finalized getSignaturesForAddress answers (neither before
-    /// nor until) for the next request whose address walk finds the same entries (0: off).
+    /// Memory, in MiB, that keeps getSignaturesForAddress answers (neither before nor until)
+    /// for the next request whose address walk finds the same entries (0: off).
     #[arg(long, default_value_t = Limits::default().address_answers_bytes >> 20)]
     address_answers_mib: usize,
 }

@@ -15,10 +15,11 @@ getFirstAvailableBlock, less one, up to the lower of the two finalized slots):
 - getTransaction for every recorded signature in every encoding (and for v0 and v1
   transactions without maxSupportedTransactionVersion, for v1 ones with 1);
 - getSignaturesForAddress for every recorded address, whole and paged (limit 1..3 with
-  before, and until); and for `--moving-seconds`, the newest five entries of the
-  validator's vote account (new ones every slot), asked again and again as roots advance
-  (bstore twice in a row, so its kept answers are checked), compared whenever both servers
-  stood at the same finalized slot before and after the answers;
+  before, and until); and for `--moving-seconds` at finalized, then as long at confirmed,
+  the newest five entries of the validator's vote account (new ones every few slots),
+  asked again and again as roots advance (bstore twice in a row, so its kept answers are
+  checked), compared whenever both servers stood at the same finalized (and confirmed)
+  slots before and after the answers;
 - getSignatureStatuses with and without searchTransactionHistory;
 - getFirstAvailableBlock exactly; getSlot and getBlockHeight (values that move on their own)
   within a window of the validator's values, bstore's lag reported;
@@ -386,32 +387,50 @@ def compare_addresses(cmp, record):
 
 
 def compare_moving_address(cmp, seconds):
-    """An address with new finalized entries every slot (the validator's vote account,
-    while its votes are transactions): for `seconds`, its newest entries asked of both
-    servers (bstore twice in a row, the second most likely from its kept answer), compared
-    whenever both servers' finalized slots were the same before and after the answers (the
-    answers are then of the same ledger prefix). bstore's kept answers must follow the
-    root exactly."""
-    validator, bstore = cmp.clients()
+    """An address with new entries every few slots (the validator's vote account, while its
+    votes are transactions): for `seconds` at `finalized`, then as long at `confirmed`, its
+    newest entries asked of both servers (bstore twice in a row, the second most likely
+    from its kept answer), compared whenever both servers' finalized (and at `confirmed`
+    also confirmed) slots were the same before and after the answers: they are then of the
+    same ledger prefix, and each entry on the same side of the root. bstore's kept answers
+    must follow the roots and confirmations exactly."""
+    validator, _ = cmp.clients()
     accounts = validator.result("getVoteAccounts")
     voters = accounts.get("current", []) + accounts.get("delinquent", [])
     if not voters:
         cmp.notes.append("moving address: the validator has no vote account")
         return
     address = voters[0]["votePubkey"]
-    finalized = [{"commitment": "finalized"}]
-    params = [address, {"limit": 5}]
+    for commitment in ("finalized", "confirmed"):
+        compare_moving_rounds(cmp, address, commitment, seconds)
+
+
+def compare_moving_rounds(cmp, address, commitment, seconds):
+    validator, bstore = cmp.clients()
+    tips = ["finalized"] if commitment == "finalized" else ["finalized", "confirmed"]
+
+    def slots():
+        return [
+            server.result("getSlot", [{"commitment": tip}])
+            for tip in tips
+            for server in (validator, bstore)
+        ]
+
+    method = f"getSignaturesForAddress (moving, {commitment})"
+    params = [address, {"limit": 5, "commitment": commitment}]
     aligned = skipped = 0
     newest = set()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        slots = [validator.result("getSlot", finalized), bstore.result("getSlot", finalized)]
+        before = slots()
         left = jsondiff.comparable(validator.call("getSignaturesForAddress", params))
         rights = [
             jsondiff.comparable(bstore.call("getSignaturesForAddress", params)) for _ in range(2)
         ]
-        slots += [validator.result("getSlot", finalized), bstore.result("getSlot", finalized)]
-        if len(set(slots)) != 1:
+        after = slots()
+        if before != after or any(
+            before[i] != before[i + 1] for i in range(0, len(before), 2)
+        ):
             skipped += 1
             continue
         aligned += 1
@@ -420,20 +439,19 @@ def compare_moving_address(cmp, seconds):
             newest.add(entries[0].get("signature"))
         with cmp.lock:
             for right in rights:
-                cmp.tally("getSignaturesForAddress (moving)", params, left, right)
+                cmp.tally(method, params, left, right)
     cmp.notes.append(
-        f"moving address {address}: {aligned} rounds compared at equal finalized slots "
-        f"({len(newest)} different newest entries), {skipped} skipped (a root moved during "
-        "the round)"
+        f"moving address {address} at {commitment}: {aligned} rounds compared at equal "
+        f"slots ({len(newest)} different newest entries), {skipped} skipped (a root or "
+        "confirmation moved during the round, or the servers stood at different slots)"
     )
     if aligned == 0:
         cmp.record(
-            "getSignaturesForAddress (moving)",
+            method,
             params,
             {"validator": None, "bstore": None},
-            "no round found both servers at the same finalized slot",
+            "no round found both servers at the same slots",
         )
-
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -450,7 +468,7 @@ def main():
         "--moving-seconds",
         type=float,
         default=8.0,
-        help="how long the vote account's newest entries are compared as roots advance",
+        help="how long (per commitment) the vote account's newest entries are compared as roots advance",
     )
     args = parser.parse_args()
     with open(args.record) as f:

@@ -523,11 +523,11 @@ class Moving(unittest.TestCase):
 
 
 class MovingAddress(unittest.TestCase):
-    """The vote account's newest entries, compared only at equal finalized slots."""
+    """The vote account's newest entries, compared only at equal slots."""
 
-    def run_moving(self, slots, entries):
-        """`slots`: each server's finalized slot, per call; `entries`: bstore's answer,
-        per call (the validator's is always ["a"])."""
+    def run_moving(self, slots, entries, commitment="finalized"):
+        """`slots`: each server's slot, per getSlot call (any commitment); `entries`:
+        bstore's answer, per call (the validator's is always ["a"])."""
         validator_slots, bstore_slots = iter(slots[0]), iter(slots[1])
         bstore_entries = iter(entries)
 
@@ -546,7 +546,7 @@ class MovingAddress(unittest.TestCase):
         v, b = Stub(validator), Stub(bstore)
         try:
             with compare.Comparer(v.url, b.url, 0.01, 1) as cmp:
-                compare.compare_moving_address(cmp, 0.3)
+                compare.compare_moving_rounds(cmp, "V", commitment, 0.3)
             return cmp
         finally:
             v.close()
@@ -556,8 +556,9 @@ class MovingAddress(unittest.TestCase):
         # First round: both at 5, bstore's second answer differs. Later rounds: equal.
         cmp = self.run_moving(([5, 5], [5, 5]), [["a"], ["b"]])
         self.assertEqual(len(cmp.differences), 1, cmp.differences)
-        self.assertEqual(cmp.differences[0]["method"], "getSignaturesForAddress (moving)")
-        self.assertGreater(cmp.checked["getSignaturesForAddress (moving)"], 2)
+        method = "getSignaturesForAddress (moving, finalized)"
+        self.assertEqual(cmp.differences[0]["method"], method)
+        self.assertGreater(cmp.checked[method], 2)
 
     def test_a_root_moving_during_the_round_skips_it(self):
         # First round: the validator's root moves (5 -> 6); bstore's odd answer is not
@@ -565,6 +566,14 @@ class MovingAddress(unittest.TestCase):
         cmp = self.run_moving(([5, 6], [5, 5]), [["b"], ["b"]])
         self.assertEqual(cmp.differences, [])
         self.assertIn("1 skipped", cmp.notes[-1])
+
+    def test_confirmed_rounds_need_both_tips_equal(self):
+        # Confirmed: finalized then confirmed slots, before and after. First round: the
+        # finalized slots differ (5 / 4) though nothing moved: skipped.
+        cmp = self.run_moving(([5, 9, 5, 9], [4, 9, 4, 9]), [["b"], ["b"]], "confirmed")
+        self.assertEqual(cmp.differences, [])
+        self.assertIn("1 skipped", cmp.notes[-1])
+        self.assertIn("at confirmed", cmp.notes[-1])
 
 
 class Freshness(unittest.TestCase):

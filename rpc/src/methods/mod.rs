@@ -12,8 +12,8 @@
 //!   slot methods), [`node`] (`getHealth`, `getVersion`), [`archived`] (the archive
 //!   fallbacks);
 //! - what they read with: [`chain`] (commitment and availability from the blockstore
-//!   alone), [`history`] (a block's history rows), [`address_answers`] (finalized
-//!   `getSignaturesForAddress` answers kept across requests), [`archive`] (the archive tier's trait),
+//!   alone), [`history`] (a block's history rows), [`address_answers`]
+//!   (`getSignaturesForAddress` answers kept across requests), [`archive`] (the archive tier's trait),
 //!   [`record_block`] (an archived block as the same views and rows as a local one);
 //! - [`block_api`]: [`FetchedBlock`](block_api::FetchedBlock), `getBlock`'s result without
 //!   the server.
@@ -79,7 +79,7 @@ pub(crate) struct Ctx<E: KvEngine + 'static = DefaultEngine> {
     pub archive: Option<Arc<dyn BlockArchive>>,
     /// Whether the view still follows a live writer (`getHealth`, `/health`).
     pub health: Arc<ViewHealth>,
-    /// Finalized `getSignaturesForAddress` answers kept across requests.
+    /// `getSignaturesForAddress` answers kept across requests.
     pub address_answers: Arc<AddressAnswers>,
 }
 

@@ -12,9 +12,9 @@
 //!    then the list is cut to `limit`.
 //! 4. Each entry gets its transaction's error (from its status), memo and block time.
 //!
-//! A finalized answer with neither `before` nor `until` is kept, and the next request whose
-//! walk (steps 1 and 2) finds the same entries is answered with it (`address_answers.rs`
-//! says why that is exact).
+//! An answer with neither `before` nor `until` is kept, and the next such request at the
+//! same commitment whose walk (steps 1 and 2) finds the same entries, each on the same side
+//! of the highest root, is answered with it (`address_answers.rs` says why that is exact).
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -24,7 +24,7 @@ use bstore_ledger::history::{StatusMeta, decode_memo};
 use bstore_ledger::store::KvEngine;
 use bstore_ledger::{LedgerError, Slot};
 
-use super::address_answers::{AddressAnswers, Found};
+use super::address_answers::{AddressAnswers, Found, Question};
 use super::transaction::StatusFinder;
 use crate::encode::json::JsonOut;
 use crate::encode::write_tx_error;
@@ -79,12 +79,16 @@ pub(super) fn signatures_for_address<E: KvEngine>(
         });
     }
     let max_root = chain.max_root()?;
-    // The walk starts at the highest root, so every entry it finds is finalized.
     let reusable = answers.enabled()
-        && commitment == Commitment::Finalized
-        && max_root.is_some()
+        && matches!(commitment, Commitment::Finalized | Commitment::Confirmed)
         && cfg.before.is_none()
         && cfg.until.is_none();
+    let question = Question {
+        address,
+        limit: cfg.limit,
+        commitment,
+        max_root,
+    };
     let mut statuses = StatusFinder::new(chain, commitment);
 
     let (start, before_excluded) = match &cfg.before {
@@ -159,7 +163,7 @@ pub(super) fn signatures_for_address<E: KvEngine>(
         .filter(|(_, _, sig)| !until_excluded.contains(sig))
         .take(cfg.limit)
         .collect();
-    if reusable && let Some(text) = answers.reuse(address, cfg.limit, &entries) {
+    if reusable && let Some(text) = answers.reuse(&question, &entries) {
         return Ok(text);
     }
     let at: Vec<(Slot, &[u8; 64])> = entries.iter().map(|(slot, _, sig)| (*slot, sig)).collect();
@@ -183,7 +187,7 @@ pub(super) fn signatures_for_address<E: KvEngine>(
     )?;
     let text = out.into_string()?;
     if reusable && whole {
-        answers.keep(address, cfg.limit, entries, &text);
+        answers.keep(&question, entries, &text);
     }
     Ok(text)
 }

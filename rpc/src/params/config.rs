@@ -125,7 +125,7 @@ pub(crate) fn encoding_or_config<R: Default + DeserializeOwned>(
 /// Commitment levels as Agave 4.x reads them: only these three names (the old aliases
 /// `recent`, `single`, `singleGossip`, `root` and `max` are gone; see
 /// [`lenient_commitment`] for what they mean now).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum Commitment {
     /// The node's latest slot, possibly on a fork; block methods refuse it.

@@ -33,8 +33,9 @@ pub struct Limits {
     /// the highest stored slot, so the scans behind `getSlot`, `getBlocks` and friends are
     /// bounded whatever the number of unrooted slots.
     pub confirmed_window_slots: u64,
-    /// Bytes of finalized `getSignaturesForAddress` answers kept for the next request that
-    /// finds the same entries (0: none kept); past it the least recently used go.
+    /// Bytes of `getSignaturesForAddress` answers (no `before` / `until`) kept for the next
+    /// request that finds the same entries (0: none kept); past it the least recently used
+    /// go.
     pub address_answers_bytes: usize,
 }
 

@@ -338,7 +338,7 @@ impl RpcServer {
         self.addr
     }
 
-    /// How often a finalized `getSignaturesForAddress` was answered with a kept answer
+    /// How often a `getSignaturesForAddress` was answered with a kept answer
     /// (`Limits::address_answers_bytes`).
     pub fn address_answer_counts(&self) -> AddressAnswerCounts {
         self.address_answers.counts()
