@@ -94,9 +94,7 @@ impl Kept {
                 finalized(*slot, self.max_root) == finalized(*slot, question.max_root)
             })
     }
-}
 
-impl Kept {
     /// The bytes this answer is counted for.
     fn bytes(&self) -> usize {
         self.text.len() + std::mem::size_of_val(&*self.found) + ANSWER_OVERHEAD
@@ -166,8 +164,8 @@ pub struct AddressAnswerCounts {
 pub(crate) struct AddressAnswers {
     table: Mutex<Table>,
     max_bytes: usize,
-    hits: AtomicU64,
-    misses: AtomicU64,
+    reused: AtomicU64,
+    missed: AtomicU64,
 }
 
 impl AddressAnswers {
@@ -176,8 +174,8 @@ impl AddressAnswers {
         Self {
             table: Mutex::new(Table::default()),
             max_bytes,
-            hits: AtomicU64::new(0),
-            misses: AtomicU64::new(0),
+            reused: AtomicU64::new(0),
+            missed: AtomicU64::new(0),
         }
     }
 
@@ -211,11 +209,11 @@ impl AddressAnswers {
         };
         match kept {
             Some(kept) if kept.answers(question, found) => {
-                self.hits.fetch_add(1, Ordering::Relaxed);
+                self.reused.fetch_add(1, Ordering::Relaxed);
                 Some(kept.text.to_string())
             }
             _ => {
-                self.misses.fetch_add(1, Ordering::Relaxed);
+                self.missed.fetch_add(1, Ordering::Relaxed);
                 None
             }
         }
@@ -250,8 +248,8 @@ impl AddressAnswers {
     /// How often a kept answer was and was not the answer.
     pub(crate) fn counts(&self) -> AddressAnswerCounts {
         AddressAnswerCounts {
-            reused: self.hits.load(Ordering::Relaxed),
-            missed: self.misses.load(Ordering::Relaxed),
+            reused: self.reused.load(Ordering::Relaxed),
+            missed: self.missed.load(Ordering::Relaxed),
         }
     }
 
