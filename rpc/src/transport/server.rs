@@ -313,6 +313,7 @@ impl RpcServer {
             body_read_timeout: config.conn.body_read_timeout,
         });
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let answers_at_exit = Arc::clone(&address_answers);
         let thread = std::thread::Builder::new()
             .name("bstoreRpcServer".into())
             .spawn(move || {
@@ -320,6 +321,13 @@ impl RpcServer {
                 // Every connection has finished (`conn::serve` waited for them).
                 io.join();
                 drop(catch_up);
+                let counts = answers_at_exit.counts();
+                log::info!(
+                    "getSignaturesForAddress without before / until: {} answered from kept \
+                     answers, {} afresh",
+                    counts.reused,
+                    counts.missed
+                );
                 served
             })
             .map_err(|source| RpcError::Io { source })?;
