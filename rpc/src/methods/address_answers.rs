@@ -180,7 +180,7 @@ impl AddressAnswers {
     }
 
     /// Whether answers are kept at all.
-    pub(crate) fn enabled(&self) -> bool {
+    fn enabled(&self) -> bool {
         self.max_bytes > 0
     }
 

@@ -13,8 +13,9 @@
 //!   fallbacks);
 //! - what they read with: [`chain`] (commitment and availability from the blockstore
 //!   alone), [`history`] (a block's history rows), [`address_answers`]
-//!   (`getSignaturesForAddress` answers kept across requests), [`archive`] (the archive tier's trait),
-//!   [`record_block`] (an archived block as the same views and rows as a local one);
+//!   (`getSignaturesForAddress` answers kept across requests), [`archive`] (the archive
+//!   tier's trait), [`record_block`] (an archived block as the same views and rows as a
+//!   local one);
 //! - [`block_api`]: [`FetchedBlock`](block_api::FetchedBlock), `getBlock`'s result without
 //!   the server.
 //!

@@ -79,8 +79,7 @@ pub(super) fn signatures_for_address<E: KvEngine>(
         });
     }
     let max_root = chain.max_root()?;
-    let reusable = answers.enabled()
-        && matches!(commitment, Commitment::Finalized | Commitment::Confirmed)
+    let reusable = matches!(commitment, Commitment::Finalized | Commitment::Confirmed)
         && cfg.before.is_none()
         && cfg.until.is_none();
     let question = Question {

@@ -14,7 +14,9 @@ use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_rpc::{AddressAnswerCounts, Limits, RpcConfig, RpcServer};
 use serde_json::{Value, json};
 
-use crate::common::{SYNTH_CONFIRMED, SYNTH_DEAD, SYNTH_FIRST, TestLedger, build_ledger, post};
+use crate::common::{
+    SYNTH_CONFIRMED, SYNTH_DEAD, SYNTH_FIRST, TestLedger, block_addresses, build_ledger, post,
+};
 
 /// The limits asked for each address: one entry, a few, and more than the ledger holds.
 const LIMITS: [u64; 4] = [1, 3, 10, 1000];
@@ -51,25 +53,14 @@ impl Servers {
         let ledger = build_ledger();
         let keeping = server(&ledger, Limits::default().address_answers_bytes);
         let fresh = server(&ledger, 0);
-        // The accounts of the first synthetic block (the vote program among them, which
-        // every synthetic slot uses), and an address the ledger never saw.
+        // The six most used accounts of the first synthetic block (the vote program first,
+        // which every synthetic slot uses), and an address the ledger never saw.
         let block = crate::common::call(
             fresh.local_addr(),
             "getBlock",
             json!([SYNTH_FIRST, {"encoding": "json", "maxSupportedTransactionVersion": 0}]),
         );
-        let mut addresses: Vec<String> = Vec::new();
-        for tx in block["result"]["transactions"].as_array().expect("txs") {
-            for key in tx["transaction"]["message"]["accountKeys"]
-                .as_array()
-                .expect("keys")
-            {
-                let key = key.as_str().expect("key").to_string();
-                if !addresses.contains(&key) {
-                    addresses.push(key);
-                }
-            }
-        }
+        let mut addresses = block_addresses(&block["result"]);
         addresses.truncate(6);
         addresses.push(bs58::encode([9u8; 32]).into_string());
         Self {

@@ -5,7 +5,6 @@
 //! worker pools and encoders). The in-memory answers are also checked against what the
 //! ledger was built from, so two engines that agree on a wrong answer still fail.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -15,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::common::{
     AGAVE_SLOTS, ExpectedBlock, SYNTH_CONFIRMED, SYNTH_COUNT, SYNTH_DEAD, SYNTH_FIRST,
-    TESTNET_SLOT, build_ledger, fill_ledger, post,
+    TESTNET_SLOT, block_addresses, build_ledger, fill_ledger, post,
 };
 
 /// The same calls to both servers, and to a third over the RocksDB store that sends every
@@ -110,24 +109,6 @@ fn synth_blocks(blocks: &[ExpectedBlock]) -> Vec<&ExpectedBlock> {
         .iter()
         .filter(|b| b.slot >= SYNTH_FIRST && b.slot != SYNTH_DEAD && b.statuses.is_some())
         .collect()
-}
-
-/// Account keys of `block`'s transactions (a json getBlock result), most used first.
-fn addresses(block: &Value) -> Vec<String> {
-    let mut uses: HashMap<String, usize> = HashMap::new();
-    for tx in block["transactions"].as_array().expect("transactions") {
-        for key in tx["transaction"]["message"]["accountKeys"]
-            .as_array()
-            .expect("accountKeys")
-        {
-            *uses
-                .entry(key.as_str().expect("key").to_string())
-                .or_default() += 1;
-        }
-    }
-    let mut keys: Vec<(String, usize)> = uses.into_iter().collect();
-    keys.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    keys.into_iter().map(|(k, _)| k).collect()
 }
 
 fn pair() -> (Pair, Vec<ExpectedBlock>, tempfile::TempDir) {
@@ -277,7 +258,7 @@ fn signatures_for_address_are_the_same_on_both_engines() {
     let first = synth_blocks(&blocks)[0].slot;
     let cfg = json!({"encoding": "json", "maxSupportedTransactionVersion": 0});
     let block = p.result("getBlock", json!([first, cfg]));
-    let mut addresses: Vec<String> = addresses(&block).into_iter().take(3).collect();
+    let mut addresses: Vec<String> = block_addresses(&block).into_iter().take(3).collect();
     addresses.push(bs58::encode([9u8; 32]).into_string());
     for address in &addresses {
         let all = p.result(

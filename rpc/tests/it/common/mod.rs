@@ -9,6 +9,7 @@
 //! - slot 8: a rooted placeholder without shreds is not made; slot 5 is below everything.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
@@ -289,6 +290,24 @@ pub(crate) fn fill_ledger<E: KvEngine>(store: &Blockstore<E>) -> Vec<ExpectedBlo
     roots.extend((0..3).map(|i| Slot(SYNTH_FIRST + i)));
     store.set_roots(roots).expect("roots");
     blocks
+}
+
+/// Account keys of `block`'s transactions (a json getBlock result), most used first.
+pub(crate) fn block_addresses(block: &Value) -> Vec<String> {
+    let mut uses: HashMap<String, usize> = HashMap::new();
+    for tx in block["transactions"].as_array().expect("transactions") {
+        for key in tx["transaction"]["message"]["accountKeys"]
+            .as_array()
+            .expect("accountKeys")
+        {
+            *uses
+                .entry(key.as_str().expect("key").to_string())
+                .or_default() += 1;
+        }
+    }
+    let mut keys: Vec<(String, usize)> = uses.into_iter().collect();
+    keys.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    keys.into_iter().map(|(k, _)| k).collect()
 }
 
 /// One JSON-RPC call to the server at `addr`, answered with HTTP 200; returns the whole
