@@ -15,6 +15,8 @@
 #                     list built from the validator's answers recorded with it.
 #   BSTORE_BASELINE   the bstore binary to compare with (without it, this build alone)
 #   BSTORE_REQUESTS   a request list to serve instead (a JSON array of [method, params])
+#   BSTORE_CURRENT_ARGS  more `serve` arguments for this build's side only (e.g. a bound
+#                     that makes every kept answer miss, to count what missing costs)
 #   BSTORE_INSTR_OUT  keep callgrind's output here (a directory per side and method, a
 #                     file per thread, for callgrind_annotate --inclusive=yes)
 #
@@ -99,11 +101,13 @@ send() {
 
 for side in "${SIDES[@]}"; do
     log "$side: serving under callgrind"
+    extra=()
+    [ "$side" = current ] && read -r -a extra <<<"${BSTORE_CURRENT_ARGS:-}"
     rm -rf "$WORK/secondary" "$WORK/cg-$side"
     mkdir -p "$WORK/cg-$side"
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$WORK/cg-$side/out.%p" \
         "$(side_binary "$side")" serve --ledger "$LEDGER" --secondary-path "$WORK/secondary" \
-        --rpc-addr "127.0.0.1:$PORT" >"$WORK/serve-$side.log" 2>&1 &
+        --rpc-addr "127.0.0.1:$PORT" ${extra[@]+"${extra[@]}"} >"$WORK/serve-$side.log" 2>&1 &
     SERVER=$!
     (cd interop/live && PYTHONDONTWRITEBYTECODE=1 python3 -c \
         "import rpc; rpc.wait_until_serving(rpc.Client('$URL'), 300)") ||

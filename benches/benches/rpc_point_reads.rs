@@ -8,7 +8,9 @@
 //! - `getSlot` (finalized);
 //! - `getTransaction` (json) of a transaction the transaction memo locates (its block was
 //!   walked by the first request): inline it reads the one data set holding it, pooled it
-//!   reads the same set on a worker.
+//!   reads the same set on a worker;
+//! - `getBlock` (json, full) of a rooted block: kept from the first request, each later one
+//!   is checked and answered on the I/O thread (pooled: on a fetch worker).
 //!
 //! Each case reports the round trip; the ratio inline / pooled is what the hand-off costs.
 //! A third server answers inline over a second read-only open of the same ledger with the
@@ -16,7 +18,9 @@
 //! remembering rooted slots and their block times across requests saves. A fourth answers
 //! inline over the first store keeping no `getSignaturesForAddress` answers
 //! (`Limits::address_answers_bytes` 0): inline / that server is what answering a repeated
-//! finalized request from its kept answer saves (the address walk is still done).
+//! finalized request from its kept answer saves (the address walk is still done). A fifth
+//! keeps no `getBlock` answers (`Limits::block_answers_bytes` 0): inline / that server is
+//! what answering a repeated rooted block from its kept answer saves.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -37,6 +41,9 @@ const ADDRESS: &str = "GQJ2rGU6Mo7SQa5ceBWZYPvimkxLP7pHNjxdD3i6NN2m";
 const SIGNATURE: &str =
     "NmUnZ9g1uKN2iSMR52CcqBRaJRN2q2TTxAFxfEAbA3dSAgVo14LwNDL5XJpLGfoFJT8B3DtHfkxz2ZuaAYUijgS";
 
+/// A rooted block of the fixture with its block time, height and rewards.
+const BLOCK: u64 = 101;
+
 /// A transaction of the fixture that `getTransaction` answers (slot 101, index 1).
 const TX_SIGNATURE: &str =
     "5cRca73zArVZGPEDFhZrPWeK359Xz53ayesLfgnC4b5jDz7GwVg2sT2G7s6US5gNEUpG36uCrHkW3EwszHYEkCzq";
@@ -49,17 +56,29 @@ fn fixture_ledger() -> (tempfile::TempDir, Arc<Blockstore>, Arc<Blockstore>) {
     (dir, Arc::new(store), Arc::new(forgetful))
 }
 
-fn server(store: &Arc<Blockstore>, inline_point_reads: bool, keep_answers: bool) -> RpcServer {
+/// Which answers a server keeps across requests.
+#[derive(Clone, Copy)]
+enum Keeps {
+    Both,
+    NoAddressAnswers,
+    NoBlockAnswers,
+}
+
+fn server(store: &Arc<Blockstore>, inline_point_reads: bool, keeps: Keeps) -> RpcServer {
+    let defaults = Limits::default();
     let config = RpcConfig {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         inline_point_reads,
         limits: Limits {
-            address_answers_bytes: if keep_answers {
-                Limits::default().address_answers_bytes
-            } else {
-                0
+            address_answers_bytes: match keeps {
+                Keeps::NoAddressAnswers => 0,
+                _ => defaults.address_answers_bytes,
             },
-            ..Limits::default()
+            block_answers_bytes: match keeps {
+                Keeps::NoBlockAnswers => 0,
+                _ => defaults.block_answers_bytes,
+            },
+            ..defaults
         },
         ..RpcConfig::default()
     };
@@ -69,17 +88,22 @@ fn server(store: &Arc<Blockstore>, inline_point_reads: bool, keep_answers: bool)
 fn bench(c: &mut Criterion) {
     let (_dir, store, forgetful) = fixture_ledger();
     let servers = [
-        ("inline", &store, server(&store, true, true)),
-        ("pooled", &store, server(&store, false, true)),
+        ("inline", &store, server(&store, true, Keeps::Both)),
+        ("pooled", &store, server(&store, false, Keeps::Both)),
         (
             "inline_no_roots_memo",
             &forgetful,
-            server(&forgetful, true, true),
+            server(&forgetful, true, Keeps::Both),
         ),
         (
             "inline_no_address_answers",
             &store,
-            server(&store, true, false),
+            server(&store, true, Keeps::NoAddressAnswers),
+        ),
+        (
+            "inline_no_block_answers",
+            &store,
+            server(&store, true, Keeps::NoBlockAnswers),
         ),
     ];
     let cases = [
@@ -105,6 +129,12 @@ fn bench(c: &mut Criterion) {
                 r#"{{"jsonrpc":"2.0","id":1,"method":"getTransaction","params":["{TX_SIGNATURE}",{{"encoding":"json","maxSupportedTransactionVersion":0}}]}}"#
             ),
         ),
+        (
+            "getBlock",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"getBlock","params":[{BLOCK},{{"encoding":"json","maxSupportedTransactionVersion":0}}]}}"#
+            ),
+        ),
     ];
     for (method, body) in &cases {
         let mut group = c.benchmark_group(format!("rpc_point_reads/{method}"));
@@ -126,6 +156,13 @@ fn bench(c: &mut Criterion) {
                     .expect("64 bytes");
                 let widest = store.located_transaction_set_shreds(&raw);
                 assert!(widest.is_some_and(|w| w <= 64), "located: {widest:?}");
+            }
+            if *method == "getBlock" {
+                // Kept by the first answer unless this server keeps none.
+                let again = client.post(body).expect("answer");
+                assert_eq!(again, first, "{name}");
+                let reused = server.block_answer_counts().reused;
+                assert_eq!(reused > 0, !name.ends_with("no_block_answers"), "{name}");
             }
             let mut sink = Vec::new();
             group.bench_function(*name, |b| {

@@ -110,6 +110,10 @@ pub(crate) struct ServeArgs {
     /// for the next request whose address walk finds the same entries (0: off).
     #[arg(long, default_value_t = Limits::default().address_answers_bytes >> 20)]
     address_answers_mib: usize,
+    /// Memory, in MiB, that keeps getBlock answers of rooted blocks for the next request of
+    /// the same slot and config while the block stays as it was read (0: off).
+    #[arg(long, default_value_t = Limits::default().block_answers_bytes >> 20)]
+    block_answers_mib: usize,
 }
 
 fn millis(d: Duration) -> u64 {
@@ -151,6 +155,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             response_budget_bytes: args.response_budget_bytes,
             confirmed_window_slots: args.confirmed_window_slots,
             address_answers_bytes: args.address_answers_mib.saturating_mul(1 << 20),
+            block_answers_bytes: args.block_answers_mib.saturating_mul(1 << 20),
         },
         conn: ConnLimits {
             max_connections: args.max_connections,

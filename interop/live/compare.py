@@ -19,7 +19,9 @@ getFirstAvailableBlock, less one, up to the lower of the two finalized slots):
   the newest five entries of the validator's vote account (new ones every few slots),
   asked again and again as roots advance (bstore twice in a row, so its kept answers are
   checked), compared whenever both servers stood at the same finalized (and confirmed)
-  slots before and after the answers;
+  slots before and after the answers; then the same for the three newest blocks at each
+  commitment (getBlock json full, bstore's kept answers of rooted blocks checked as
+  they are rooted);
 - getSignatureStatuses with and without searchTransactionHistory;
 - getFirstAvailableBlock exactly; getSlot and getBlockHeight (values that move on their own)
   within a window of the validator's values, bstore's lag reported;
@@ -390,10 +392,8 @@ def compare_moving_address(cmp, seconds):
     """An address with new entries every few slots (the validator's vote account, while its
     votes are transactions): for `seconds` at `finalized`, then as long at `confirmed`, its
     newest entries asked of both servers (bstore twice in a row, the second most likely
-    from its kept answer), compared whenever both servers' finalized (and at `confirmed`
-    also confirmed) slots were the same before and after the answers: they are then of the
-    same ledger prefix, and each entry on the same side of the root. bstore's kept answers
-    must follow the roots and confirmations exactly."""
+    from its kept answer), compared in aligned rounds (`compare_moving_rounds`). bstore's
+    kept answers must follow the roots and confirmations exactly."""
     validator, _ = cmp.clients()
     accounts = validator.result("getVoteAccounts")
     voters = accounts.get("current", []) + accounts.get("delinquent", [])
@@ -402,10 +402,44 @@ def compare_moving_address(cmp, seconds):
         return
     address = voters[0]["votePubkey"]
     for commitment in ("finalized", "confirmed"):
-        compare_moving_rounds(cmp, address, commitment, seconds)
+        request = ("getSignaturesForAddress", [address, {"limit": 5, "commitment": commitment}])
+        compare_moving_rounds(
+            cmp, f"moving address {address}", commitment, seconds, lambda r=request: [r]
+        )
 
 
-def compare_moving_rounds(cmp, address, commitment, seconds):
+def compare_moving_blocks(cmp, seconds):
+    """The newest blocks: for `seconds` at `finalized`, then as long at `confirmed`, the
+    three newest blocks at that commitment (json, full) asked of both servers (bstore
+    twice in a row: a rooted block's second answer is its kept one), compared in aligned
+    rounds (`compare_moving_rounds`). A block is asked within slots of being rooted, while
+    its block time, height and rewards are being written: bstore keeps an answer only once
+    nothing in it can still arrive, and must answer as the validator does either way."""
+    validator, _ = cmp.clients()
+    for commitment in ("finalized", "confirmed"):
+
+        def requests(commitment=commitment):
+            tip = validator.result("getSlot", [{"commitment": commitment}])
+            slots = validator.result(
+                "getBlocks", [max(tip - 16, 0), tip, {"commitment": commitment}]
+            )
+            config = {
+                "encoding": "json",
+                "transactionDetails": "full",
+                "maxSupportedTransactionVersion": 0,
+                "commitment": commitment,
+            }
+            return [("getBlock", [slot, config]) for slot in (slots or [])[-3:]]
+
+        compare_moving_rounds(cmp, "newest blocks", commitment, seconds, requests)
+
+
+def compare_moving_rounds(cmp, label, commitment, seconds, requests):
+    """For `seconds`, rounds of `requests()` ((method, params) pairs chosen for the round),
+    each asked of the validator once and of bstore twice in a row, compared whenever both
+    servers' finalized (and at `confirmed` also confirmed) slots were the same before and
+    after the round: the answers are then of the same ledger prefix, each slot on the same
+    side of the root."""
     validator, bstore = cmp.clients()
     tips = ["finalized"] if commitment == "finalized" else ["finalized", "confirmed"]
 
@@ -416,16 +450,15 @@ def compare_moving_rounds(cmp, address, commitment, seconds):
             for server in (validator, bstore)
         ]
 
-    method = f"getSignaturesForAddress (moving, {commitment})"
-    params = [address, {"limit": 5, "commitment": commitment}]
     aligned = skipped = 0
-    newest = set()
+    answers = set()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         before = slots()
-        left = jsondiff.comparable(validator.call("getSignaturesForAddress", params))
-        rights = [
-            jsondiff.comparable(bstore.call("getSignaturesForAddress", params)) for _ in range(2)
+        asked = [
+            (method, params, jsondiff.comparable(validator.call(method, params)),
+             [jsondiff.comparable(bstore.call(method, params)) for _ in range(2)])
+            for method, params in requests()
         ]
         after = slots()
         if before != after or any(
@@ -434,21 +467,20 @@ def compare_moving_rounds(cmp, address, commitment, seconds):
             skipped += 1
             continue
         aligned += 1
-        entries = left.get("result")
-        if isinstance(entries, list) and entries and isinstance(entries[0], dict):
-            newest.add(entries[0].get("signature"))
         with cmp.lock:
-            for right in rights:
-                cmp.tally(method, params, left, right)
+            for method, params, left, rights in asked:
+                answers.add(json.dumps(left, sort_keys=True))
+                for right in rights:
+                    cmp.tally(f"{method} (moving, {commitment})", params, left, right)
     cmp.notes.append(
-        f"moving address {address} at {commitment}: {aligned} rounds compared at equal "
-        f"slots ({len(newest)} different newest entries), {skipped} skipped (a root or "
-        "confirmation moved during the round, or the servers stood at different slots)"
+        f"{label} at {commitment}: {aligned} rounds compared at equal slots ({len(answers)} "
+        f"different answers), {skipped} skipped (a root or confirmation moved during the "
+        "round, or the servers stood at different slots)"
     )
     if aligned == 0:
         cmp.record(
-            method,
-            params,
+            f"{label} (moving, {commitment})",
+            None,
             {"validator": None, "bstore": None},
             "no round found both servers at the same slots",
         )
@@ -468,7 +500,8 @@ def main():
         "--moving-seconds",
         type=float,
         default=8.0,
-        help="how long (per commitment) the vote account's newest entries are compared as roots advance",
+        help="how long (per commitment) the vote account's newest entries, then the newest "
+        "blocks, are compared as roots advance",
     )
     args = parser.parse_args()
     with open(args.record) as f:
@@ -506,6 +539,7 @@ def compare_all(args, record, cmp):
     cmp.check_all(requests)
     compare_addresses(cmp, record)
     compare_moving_address(cmp, args.moving_seconds)
+    compare_moving_blocks(cmp, args.moving_seconds)
     signatures = [tx["signature"] for tx in record["transactions"]]
     for chunk in range(0, len(signatures), 256):
         part = signatures[chunk : chunk + 256]

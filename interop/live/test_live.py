@@ -546,7 +546,8 @@ class MovingAddress(unittest.TestCase):
         v, b = Stub(validator), Stub(bstore)
         try:
             with compare.Comparer(v.url, b.url, 0.01, 1) as cmp:
-                compare.compare_moving_rounds(cmp, "V", commitment, 0.3)
+                request = ("getSignaturesForAddress", ["V", {"limit": 5}])
+                compare.compare_moving_rounds(cmp, "moving address V", commitment, 0.3, lambda: [request])
             return cmp
         finally:
             v.close()
@@ -574,6 +575,42 @@ class MovingAddress(unittest.TestCase):
         self.assertEqual(cmp.differences, [])
         self.assertIn("1 skipped", cmp.notes[-1])
         self.assertIn("at confirmed", cmp.notes[-1])
+
+
+class MovingBlocks(unittest.TestCase):
+    """The newest blocks, asked of bstore twice, compared only at equal slots."""
+
+    def test_the_newest_three_blocks_are_compared_twice_each(self):
+        asked = []
+
+        def validator(method, params):
+            if method == "getSlot":
+                return {"result": 40}
+            if method == "getBlocks":
+                return {"result": [36, 37, 39, 40]}
+            return {"result": {"slot": params[0]}}
+
+        def bstore(method, params):
+            if method == "getSlot":
+                return {"result": 40}
+            asked.append(params[0])
+            # A stale kept answer of slot 39 on bstore's second ask.
+            if params[0] == 39 and asked.count(39) == 2:
+                return {"result": {"slot": 38}}
+            return {"result": {"slot": params[0]}}
+
+        v, b = Stub(validator), Stub(bstore)
+        try:
+            with compare.Comparer(v.url, b.url, 0.01, 1) as cmp:
+                compare.compare_moving_blocks(cmp, 0.2)
+        finally:
+            v.close()
+            b.close()
+        self.assertEqual(set(asked), {37, 39, 40})
+        self.assertEqual(len(cmp.differences), 1, cmp.differences)
+        self.assertEqual(cmp.differences[0]["method"], "getBlock (moving, finalized)")
+        self.assertEqual(cmp.differences[0]["params"][0], 39)
+        self.assertIn("newest blocks at confirmed", cmp.notes[-1])
 
 
 class Freshness(unittest.TestCase):

@@ -48,7 +48,7 @@ pub use params::history as history_params;
 pub use params::{args, request};
 
 #[cfg(feature = "server")]
-pub use methods::AddressAnswerCounts;
+pub use methods::KeptAnswerCounts;
 #[cfg(feature = "server")]
 pub use methods::archive;
 #[cfg(feature = "server")]

@@ -10,6 +10,7 @@
 //!   own `replay_fec_set_index`, and only when the parent is full and not dead.
 
 use crate::error::{LedgerError, Result};
+use crate::fetch::block_state::{ParentState, parent_meta};
 use crate::fetch::store_fetch::ranges_of;
 use crate::fetch::{AllowDead, FetchBuffer, SlotViews, ViewFetch};
 use crate::store::{Blockstore, KvEngine, SlotMeta};
@@ -47,19 +48,30 @@ pub fn parent_blockhash<E: KvEngine>(
     parent: Option<Slot>,
     buf: &mut FetchBuffer,
 ) -> Result<Option<Hash>> {
+    Ok(parent_blockhash_and_state(store, parent, buf)?.0)
+}
+
+/// [`parent_blockhash`] and the [`ParentState`] it found, read before the parent's shreds
+/// (so a later change shows as another state, never as the same state with other data).
+pub fn parent_blockhash_and_state<E: KvEngine>(
+    store: &Blockstore<E>,
+    parent: Option<Slot>,
+    buf: &mut FetchBuffer,
+) -> Result<(Option<Hash>, ParentState)> {
     let Some(parent) = parent else {
-        return Ok(None);
+        return Ok((None, ParentState::Absent));
     };
-    let Some(meta) = store.meta(parent)? else {
-        return Ok(None);
+    let Some((meta, dead)) = parent_meta(store, parent)? else {
+        return Ok((None, ParentState::Absent));
     };
-    if !meta.is_full() || store.is_dead(parent)? {
-        return Ok(None);
+    let state = ParentState::stored(&meta, dead);
+    if !meta.is_full() || dead {
+        return Ok((None, state));
     }
     let start = block_start(&meta);
     let ranges = ranges_of(&meta, start);
     if let Some(hash) = store.remembered_blockhash(parent, &meta, start, &ranges) {
-        return Ok(Some(hash));
+        return Ok((Some(hash), state));
     }
     for range in ranges.into_iter().rev() {
         let views = match store.fetch_data_block_views(parent, range, buf) {
@@ -70,14 +82,14 @@ pub fn parent_blockhash<E: KvEngine>(
                 | LedgerError::InvalidShredData { .. }
                 | LedgerError::BlockAborted { .. }
                 | LedgerError::DeadSlot { .. },
-            ) => return Ok(None),
+            ) => return Ok((None, state)),
             Err(e) => return Err(e),
         };
         if let Some(hash) = views.blockhash() {
-            return Ok(Some(hash));
+            return Ok((Some(hash), state));
         }
     }
-    Ok(None)
+    Ok((None, state))
 }
 
 /// A stored block's data sets, from its start (see [`block_start`]).

@@ -22,7 +22,8 @@
 use std::ops::Deref;
 
 use crate::error::{LedgerError, Result};
-use crate::fetch::block::{block_start, parent_blockhash};
+use crate::fetch::block::{block_start, parent_blockhash_and_state};
+use crate::fetch::block_state::ParentState;
 use crate::fetch::store_fetch::ranges_of;
 use crate::fetch::{DataSetView, FetchBuffer, FoundTransaction, Located};
 use crate::store::{Blockstore, KvEngine, SlotMeta};
@@ -49,6 +50,8 @@ pub struct Block<'b> {
     /// The parent's blockhash; `None` when the parent is not stored, not full, dead or not
     /// readable (callers answer the default hash, or refuse, as they document).
     pub previous_blockhash: Option<Hash>,
+    /// What `previous_blockhash` was read from, read before the parent's shreds.
+    pub parent_state: ParentState,
     /// The `blocktime` row.
     pub block_time: Option<i64>,
     /// The `block_height` row.
@@ -152,7 +155,8 @@ impl<E: KvEngine> BlockReader for Blockstore<E> {
             if !meta.is_full() {
                 return Ok(None);
             }
-            let previous_blockhash = readable_parent_blockhash(self, meta.parent_slot, buf)?;
+            let (previous_blockhash, parent_state) =
+                readable_parent_blockhash(self, meta.parent_slot, buf)?;
             let block_time = self.block_time(slot)?;
             let block_height = self.block_height(slot)?;
             let start = block_start(&meta);
@@ -167,6 +171,7 @@ impl<E: KvEngine> BlockReader for Blockstore<E> {
                 meta,
                 blockhash,
                 previous_blockhash,
+                parent_state,
                 block_time,
                 block_height,
                 sets: views.sets,
@@ -203,16 +208,16 @@ impl<E: KvEngine> BlockReader for Blockstore<E> {
     }
 }
 
-/// [`parent_blockhash`], with every error but the store's own failure read as "no previous
-/// blockhash" (Agave's rule, module docs).
+/// [`parent_blockhash_and_state`], with every error but the store's own failure read as
+/// "no previous blockhash" (Agave's rule, module docs) from an unreadable parent.
 fn readable_parent_blockhash<E: KvEngine>(
     store: &Blockstore<E>,
     parent: Option<Slot>,
     buf: &mut FetchBuffer,
-) -> Result<Option<Hash>> {
-    match parent_blockhash(store, parent, buf) {
-        Ok(hash) => Ok(hash),
+) -> Result<(Option<Hash>, ParentState)> {
+    match parent_blockhash_and_state(store, parent, buf) {
+        Ok(found) => Ok(found),
         Err(e @ LedgerError::Storage { .. }) => Err(e),
-        Err(_) => Ok(None),
+        Err(_) => Ok((None, ParentState::Unreadable)),
     }
 }

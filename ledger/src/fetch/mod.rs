@@ -11,6 +11,7 @@ mod assembly;
 mod block;
 mod block_reader;
 mod block_record;
+mod block_state;
 mod components;
 mod decode;
 mod deshred;
@@ -26,8 +27,9 @@ pub use api::{
     ViewFetch, last_entry_hash,
 };
 pub use assembly::{SlotShreds, group_by_slot};
-pub use block::{block_start, fetch_block_views, parent_blockhash};
+pub use block::{block_start, fetch_block_views, parent_blockhash, parent_blockhash_and_state};
 pub use block_reader::{Block, BlockReader, SlotRead, first_signatures};
+pub use block_state::{BlockFrame, ParentState};
 pub use components::{ComponentFetch, SlotComponent, SlotComponents};
 pub use decode::Component;
 pub use deshred::{check_range_into, deshred, deshred_into};

@@ -107,6 +107,17 @@ impl ShredIndexSet {
         self.range(0, MAX_INDICES)
     }
 
+    /// The bitmap's words (bit `i` of word `w` is index `64w + i`) up to its last non-zero
+    /// one: two sets are equal exactly when these are.
+    pub fn trimmed_words(&self) -> &[u64] {
+        let used = self
+            .words
+            .iter()
+            .rposition(|w| *w != 0)
+            .map_or(0, |last| last + 1);
+        self.words.get(..used).unwrap_or(&[])
+    }
+
     /// Members in `start..end`, ascending.
     pub fn range(&self, start: u32, end: u32) -> impl Iterator<Item = u32> + '_ {
         let end = end.min(MAX_INDICES);

@@ -32,14 +32,11 @@
 //! status and memo rows too.)
 //!
 //! Memory: the texts and entries kept are bounded by `Limits::address_answers_bytes`
-//! (0: nothing is kept); past it the least recently used quarter of the answers goes.
-
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+//! (0: nothing is kept; [`KeptAnswers`]).
 
 use bstore_ledger::Slot;
 
+use super::kept::{KeptAnswerCounts, KeptAnswers, KeptSize};
 use crate::params::Commitment;
 
 /// One entry of an answer: (slot, transaction index, signature), as the walk finds it.
@@ -94,135 +91,43 @@ impl Kept {
                 finalized(*slot, self.max_root) == finalized(*slot, question.max_root)
             })
     }
+}
 
-    /// The bytes this answer is counted for.
-    fn bytes(&self) -> usize {
+impl KeptSize for Kept {
+    fn kept_bytes(&self) -> usize {
         self.text.len() + std::mem::size_of_val(&*self.found) + ANSWER_OVERHEAD
     }
 }
 
-/// The kept answers and their recency.
-#[derive(Debug, Default)]
-struct Table {
-    answers: HashMap<Key, (Arc<Kept>, u64)>,
-    /// The sum of the kept answers' [`Kept::bytes`]; at most the bound after every call
-    /// (each eviction drops at least one answer, and an empty table counts 0).
-    bytes: usize,
-    /// Counts uses; each answer remembers the count at its last use.
-    clock: u64,
-}
-
-impl Table {
-    fn tick(&mut self) -> u64 {
-        self.clock += 1;
-        self.clock
-    }
-
-    fn remove(&mut self, key: &Key) {
-        if let Some((kept, _)) = self.answers.remove(key) {
-            self.bytes = self.bytes.saturating_sub(kept.bytes());
-        }
-    }
-
-    /// Drops the least recently used quarter of the answers (at least one).
-    fn drop_oldest_quarter(&mut self) {
-        let mut uses: Vec<u64> = self.answers.values().map(|(_, used)| *used).collect();
-        if uses.is_empty() {
-            self.bytes = 0;
-            return;
-        }
-        // Uses are distinct (one tick each), so exactly `gone` answers are at or below the
-        // `gone`-th smallest.
-        let gone = (uses.len() / 4).max(1);
-        let (_, last_gone, _) = uses.select_nth_unstable(gone - 1);
-        let last_gone = *last_gone;
-        let mut freed = 0;
-        self.answers.retain(|_, (kept, used)| {
-            let keep = *used > last_gone;
-            if !keep {
-                freed += kept.bytes();
-            }
-            keep
-        });
-        self.bytes = self.bytes.saturating_sub(freed);
-    }
-}
-
-/// `getSignaturesForAddress` requests (finalized or confirmed) without `before` or
-/// `until`, since the server started (`RpcServer::address_answer_counts`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct AddressAnswerCounts {
-    /// Answered with a kept answer.
-    pub reused: u64,
-    /// Answered afresh: no answer was kept for the address, limit and commitment, or the
-    /// walk found other entries than the kept answer's, or an entry crossed the root.
-    pub missed: u64,
-}
-
 /// The kept answers, shared by every request of a server.
 #[derive(Debug)]
-pub(crate) struct AddressAnswers {
-    table: Mutex<Table>,
-    max_bytes: usize,
-    reused: AtomicU64,
-    missed: AtomicU64,
-}
+pub(crate) struct AddressAnswers(KeptAnswers<Key, Kept>);
 
 impl AddressAnswers {
     /// Keeps answers of at most `max_bytes` in all (0: none).
     pub(crate) fn new(max_bytes: usize) -> Self {
-        Self {
-            table: Mutex::new(Table::default()),
-            max_bytes,
-            reused: AtomicU64::new(0),
-            missed: AtomicU64::new(0),
-        }
-    }
-
-    /// Whether answers are kept at all.
-    fn enabled(&self) -> bool {
-        self.max_bytes > 0
-    }
-
-    /// The table. A panic while it was held (nothing inside can fail but an allocation)
-    /// leaves at worst the byte count off, which an eviction that empties the table sets
-    /// right, so a poisoned lock is taken over.
-    fn table(&self) -> MutexGuard<'_, Table> {
-        self.table
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        Self(KeptAnswers::new(max_bytes))
     }
 
     /// The kept answer to `question` if it was written from exactly `found`, each entry on
     /// the same side of the highest root.
     pub(crate) fn reuse(&self, question: &Question<'_>, found: &[Found]) -> Option<String> {
-        if !self.enabled() {
+        if !self.0.enabled() {
             return None;
         }
-        let kept = {
-            let mut table = self.table();
-            let now = table.tick();
-            table.answers.get_mut(&question.key()).map(|(kept, used)| {
-                *used = now;
-                Arc::clone(kept)
-            })
-        };
-        match kept {
-            Some(kept) if kept.answers(question, found) => {
-                self.reused.fetch_add(1, Ordering::Relaxed);
-                Some(kept.text.to_string())
-            }
-            _ => {
-                self.missed.fetch_add(1, Ordering::Relaxed);
-                None
-            }
-        }
+        let text = self
+            .0
+            .get(&question.key())
+            .filter(|kept| kept.answers(question, found))
+            .map(|kept| kept.text.to_string());
+        self.0.count(text.is_some());
+        text
     }
 
     /// Keeps `text`, written from `found`, as the answer to `question` (replacing the one
     /// kept before); an answer larger than the whole bound is not kept.
     pub(crate) fn keep(&self, question: &Question<'_>, found: Vec<Found>, text: &str) {
-        if !self.enabled() {
+        if !self.0.enabled() {
             return;
         }
         let kept = Kept {
@@ -230,34 +135,19 @@ impl AddressAnswers {
             max_root: question.max_root,
             text: text.into(),
         };
-        let bytes = kept.bytes();
-        let key = question.key();
-        let mut table = self.table();
-        table.remove(&key);
-        if bytes > self.max_bytes {
-            return;
-        }
-        while table.bytes + bytes > self.max_bytes {
-            table.drop_oldest_quarter();
-        }
-        let now = table.tick();
-        table.answers.insert(key, (Arc::new(kept), now));
-        table.bytes += bytes;
+        self.0.keep(question.key(), kept);
     }
 
-    /// How often a kept answer was and was not the answer.
-    pub(crate) fn counts(&self) -> AddressAnswerCounts {
-        AddressAnswerCounts {
-            reused: self.reused.load(Ordering::Relaxed),
-            missed: self.missed.load(Ordering::Relaxed),
-        }
+    /// How often a kept answer was and was not the answer (requests without `before` or
+    /// `until` at `finalized` or `confirmed`).
+    pub(crate) fn counts(&self) -> KeptAnswerCounts {
+        self.0.counts()
     }
 
     /// Answers kept and the bytes they are counted for.
     #[cfg(test)]
     fn held(&self) -> (usize, usize) {
-        let table = self.table();
-        (table.answers.len(), table.bytes)
+        self.0.held()
     }
 }
 

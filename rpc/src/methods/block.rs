@@ -1,13 +1,17 @@
 //! `getBlock`: availability check, then the ledger's block reader handed the meta it read
 //! (one fetch of the slot: one multi-get, zero-copy views; the parent's last data set for
 //! `previousBlockhash`), then the encoder, all on a fetch worker so the I/O threads only
-//! move bytes.
+//! move bytes. A rooted block's answer kept from an earlier request is checked and
+//! answered on the I/O thread instead ([`BlockAnswers`]).
+
+use std::sync::Arc;
 
 use bstore_ledger::fetch::{Block, BlockReader, FetchBuffer, SlotRead};
 use bstore_ledger::store::{Blockstore, KvEngine};
 use bstore_ledger::{LedgerError, Slot};
 
-use super::{Answer, Ctx};
+use super::block_answers::BlockAnswers;
+use super::{Answer, Ctx, inline};
 use crate::encode::{BlockHeader, encode_block, encoded_size_hint};
 use crate::error::RpcError;
 use crate::methods::budget::Budget;
@@ -22,17 +26,35 @@ pub(crate) struct BlockBounds {
     pub budget: Budget,
     /// `Limits::confirmed_window_slots`.
     pub confirmed_window: u64,
+    /// Rooted blocks' answers kept across requests.
+    pub answers: Arc<BlockAnswers>,
+    /// Whether a kept answer is still to be looked for (it was not on the I/O thread).
+    pub look_for_kept: bool,
 }
 
-/// `getBlock` on a fetch worker.
+/// `getBlock`: a kept answer on the I/O thread when there is one and it is still the
+/// answer (and point reads may run there), else on a fetch worker.
 pub(crate) async fn get_block<E: KvEngine + 'static>(
     ctx: &Ctx<E>,
     slot: Slot,
     cfg: BlockConfig,
 ) -> Result<Answer, RpcError> {
+    let answers = Arc::clone(&ctx.block_answers);
+    let here = ctx.inline_point_reads && answers.holds(slot, &cfg);
+    if here {
+        let window = ctx.confirmed_window;
+        let kept = inline::run(&ctx.store, |store, _| {
+            answers.reuse(&Chain::new(store, window), slot, &cfg)
+        })?;
+        if let Some(text) = kept {
+            return Answer::reserve(text, &ctx.budget);
+        }
+    }
     let bounds = BlockBounds {
         budget: ctx.budget.clone(),
         confirmed_window: ctx.confirmed_window,
+        answers,
+        look_for_kept: !here,
     };
     ctx.workers
         .run(move |store, buf| block_json(store, buf, slot, &cfg, &bounds))
@@ -66,14 +88,30 @@ pub(crate) fn read_block<'b, E: KvEngine>(
                 RpcError::BlockNotAvailable { slot }
             })
         }
-        Err(LedgerError::DeadSlot { .. }) => Err(RpcError::BlockNotAvailable { slot }),
-        Err(LedgerError::SlotCleanedUp { .. }) => Err(RpcError::BlockCleanedUp {
-            slot,
-            first_available: chain.first_available_block()?,
-        }),
-        Err(other) => {
+        Err(e) => Err(read_error(chain, slot, e)),
+    }
+}
+
+/// The answer to a read of `slot`'s block (or of what it is read from) that failed with
+/// `e`: a dead slot is not available, a purged one cleaned up, anything else a ledger
+/// fault, logged with its context and reported as an internal error.
+pub(crate) fn read_error<E: KvEngine>(
+    chain: &Chain<'_, E>,
+    slot: Slot,
+    e: LedgerError,
+) -> RpcError {
+    match e {
+        LedgerError::DeadSlot { .. } => RpcError::BlockNotAvailable { slot },
+        LedgerError::SlotCleanedUp { .. } => match chain.first_available_block() {
+            Ok(first_available) => RpcError::BlockCleanedUp {
+                slot,
+                first_available,
+            },
+            Err(e) => e,
+        },
+        other => {
             log::error!("getBlock {slot}: {other}");
-            Err(RpcError::from(other))
+            RpcError::from(other)
         }
     }
 }
@@ -104,7 +142,15 @@ pub(crate) fn block_json<E: KvEngine>(
     bounds: &BlockBounds,
 ) -> Result<Answer, RpcError> {
     let chain = Chain::new(store, bounds.confirmed_window);
+    if bounds.look_for_kept
+        && let Some(text) = bounds.answers.reuse(&chain, slot, cfg)?
+    {
+        return Answer::reserve(text, &bounds.budget);
+    }
     let available = chain.available(slot, cfg.commitment)?;
+    // What the block is read from, before it is read (as its parent's state is, by the
+    // read): a change in between makes a kept answer out of date, never wrong.
+    let frame = bounds.answers.frame_to_keep(&available);
     // The meta availability read (with the dead flag) is handed over, not read again.
     let block = read_block(&chain, slot, SlotRead::Checked(available.meta), buf)?;
     let header = block_header(&block);
@@ -119,6 +165,7 @@ pub(crate) fn block_json<E: KvEngine>(
                 "getBlock {slot}: {}; answered null, as Agave does",
                 incomplete.0
             );
+            bounds.answers.fresh(slot, cfg, None, false, "null");
             return Answer::reserve("null".to_string(), &bounds.budget);
         }
     };
@@ -126,6 +173,11 @@ pub(crate) fn block_json<E: KvEngine>(
     let mut reservation = bounds.budget.reserve(hint)?;
     let text = encode_block(&header, &block.sets, &history, cfg)?;
     reservation.resize(text.capacity())?;
+    let whole = block.block_time.is_some()
+        && block.block_height.is_some()
+        && (!cfg.rewards || rows.rewards.is_some());
+    let read = frame.map(|frame| (frame, block.parent_state));
+    bounds.answers.fresh(slot, cfg, read, whole, &text);
     Ok(Answer { text, reservation })
 }
 

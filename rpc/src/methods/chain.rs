@@ -62,6 +62,8 @@ const MEMO_SLOTS: usize = 4096;
 #[derive(Debug, Clone)]
 pub(crate) struct Available {
     pub meta: SlotMeta,
+    /// Whether the slot is rooted (else it is confirmed, above the highest root).
+    pub rooted: bool,
 }
 
 /// Ledger queries for the RPC methods, for one request (see the module docs: the ledger's
@@ -381,7 +383,7 @@ impl<'a, E: KvEngine> Chain<'a, E> {
                     first_available,
                 });
             }
-            return Ok(Available { meta });
+            return Ok(Available { meta, rooted });
         }
         Err(self.unavailable(slot, max_root, rooted)?)
     }

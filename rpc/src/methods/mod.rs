@@ -12,8 +12,9 @@
 //!   slot methods), [`node`] (`getHealth`, `getVersion`), [`archived`] (the archive
 //!   fallbacks);
 //! - what they read with: [`chain`] (commitment and availability from the blockstore
-//!   alone), [`history`] (a block's history rows), [`address_answers`]
-//!   (`getSignaturesForAddress` answers kept across requests), [`archive`] (the archive
+//!   alone), [`history`] (a block's history rows), [`address_answers`] and
+//!   [`block_answers`] (`getSignaturesForAddress` and `getBlock` answers kept across
+//!   requests, in [`kept`]'s bounded table), [`archive`] (the archive
 //!   tier's trait), [`record_block`] (an archived block as the same views and rows as a
 //!   local one);
 //! - [`block_api`]: [`FetchedBlock`](block_api::FetchedBlock), `getBlock`'s result without
@@ -28,12 +29,14 @@ mod address_answers;
 pub mod archive;
 mod archived;
 mod block;
+mod block_answers;
 pub(crate) mod block_api;
 pub(crate) mod budget;
 mod chain;
 mod history;
 mod inline;
 mod job_queue;
+mod kept;
 mod node;
 mod record_block;
 mod signatures;
@@ -53,11 +56,12 @@ use crate::error::RpcError;
 use crate::params::args::Call;
 use crate::params::history::TransactionConfig;
 use crate::transport::catch_up::ViewHealth;
-pub use address_answers::AddressAnswerCounts;
 pub(crate) use address_answers::AddressAnswers;
 use archive::BlockArchive;
+pub(crate) use block_answers::BlockAnswers;
 use budget::{Budget, Reservation};
 use chain::Chain;
+pub use kept::KeptAnswerCounts;
 use workers::FetchWorkers;
 
 /// What every method may use, over the ledger's storage engine `E` (the server's is the
@@ -82,6 +86,8 @@ pub(crate) struct Ctx<E: KvEngine + 'static = DefaultEngine> {
     pub health: Arc<ViewHealth>,
     /// `getSignaturesForAddress` answers kept across requests.
     pub address_answers: Arc<AddressAnswers>,
+    /// Rooted blocks' `getBlock` answers kept across requests.
+    pub block_answers: Arc<BlockAnswers>,
 }
 
 /// A result's JSON text and the budget it holds until the response is sent.

@@ -163,7 +163,7 @@ impl Commitment {
 }
 
 /// How transactions are encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum Encoding {
     /// JSON with account keys and instruction data as text (base58); the default.
@@ -181,7 +181,7 @@ pub enum Encoding {
 }
 
 /// How much of each transaction a block carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub enum TransactionDetails {
     /// Transactions with their status meta (the default).
@@ -208,7 +208,7 @@ struct RawBlockConfig {
 }
 
 /// `getBlock`'s config with Agave's defaults applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BlockConfig {
     /// How transactions are encoded (default `json`).
     pub encoding: Encoding,

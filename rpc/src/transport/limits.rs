@@ -37,6 +37,10 @@ pub struct Limits {
     /// request that finds the same entries (0: none kept); past it the least recently used
     /// go.
     pub address_answers_bytes: usize,
+    /// Bytes of rooted blocks' `getBlock` answers kept for the next request of the same
+    /// slot and config while the block stays as it was read (0: none kept); past it the
+    /// least recently used go.
+    pub block_answers_bytes: usize,
 }
 
 impl Default for Limits {
@@ -51,6 +55,7 @@ impl Default for Limits {
             response_budget_bytes: 256 * 1024 * 1024,
             confirmed_window_slots: 8192,
             address_answers_bytes: 32 * 1024 * 1024,
+            block_answers_bytes: 256 * 1024 * 1024,
         }
     }
 }

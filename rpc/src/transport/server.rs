@@ -20,7 +20,7 @@ use crate::error::RpcError;
 use crate::methods::archive::BlockArchive;
 use crate::methods::budget::{Budget, BudgetStats};
 use crate::methods::workers::FetchWorkers;
-use crate::methods::{AddressAnswerCounts, AddressAnswers, Ctx};
+use crate::methods::{AddressAnswers, BlockAnswers, Ctx, KeptAnswerCounts};
 use crate::transport::catch_up::{CatchUpThread, ViewHealth};
 use crate::transport::conn::{self, Handler};
 use crate::transport::cors::{self, Cors, FORBIDDEN_TEXT};
@@ -249,6 +249,7 @@ fn methods_ctx<E: KvEngine + 'static>(
         archive,
         health,
         address_answers: Arc::new(AddressAnswers::new(config.limits.address_answers_bytes)),
+        block_answers: Arc::new(BlockAnswers::new(config.limits.block_answers_bytes)),
     })
 }
 
@@ -259,6 +260,7 @@ pub struct RpcServer {
     addr: SocketAddr,
     budget: Budget,
     address_answers: Arc<AddressAnswers>,
+    block_answers: Arc<BlockAnswers>,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<Result<(), RpcError>>>,
 }
@@ -306,6 +308,7 @@ impl RpcServer {
         let ctx = methods_ctx(&store, &config, archive, Arc::clone(&health))?;
         let budget = ctx.budget.clone();
         let address_answers = Arc::clone(&ctx.address_answers);
+        let block_answers = Arc::clone(&ctx.block_answers);
         let catch_up = CatchUpThread::start(Arc::clone(&store), config.catch_up, health)?;
         let app = Arc::new(App {
             ctx,
@@ -313,7 +316,7 @@ impl RpcServer {
             body_read_timeout: config.conn.body_read_timeout,
         });
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        let answers_at_exit = Arc::clone(&address_answers);
+        let answers_at_exit = (Arc::clone(&address_answers), Arc::clone(&block_answers));
         let thread = std::thread::Builder::new()
             .name("bstoreRpcServer".into())
             .spawn(move || {
@@ -321,12 +324,14 @@ impl RpcServer {
                 // Every connection has finished (`conn::serve` waited for them).
                 io.join();
                 drop(catch_up);
-                let counts = answers_at_exit.counts();
+                let (address, block) = (answers_at_exit.0.counts(), answers_at_exit.1.counts());
                 log::info!(
                     "getSignaturesForAddress without before / until: {} answered from kept \
-                     answers, {} afresh",
-                    counts.reused,
-                    counts.missed
+                     answers, {} afresh; getBlock: {} from kept answers, {} afresh",
+                    address.reused,
+                    address.missed,
+                    block.reused,
+                    block.missed
                 );
                 served
             })
@@ -336,6 +341,7 @@ impl RpcServer {
             addr,
             budget,
             address_answers,
+            block_answers,
             stop: Some(stop_tx),
             thread: Some(thread),
         })
@@ -348,8 +354,14 @@ impl RpcServer {
 
     /// How often a `getSignaturesForAddress` was answered with a kept answer
     /// (`Limits::address_answers_bytes`).
-    pub fn address_answer_counts(&self) -> AddressAnswerCounts {
+    pub fn address_answer_counts(&self) -> KeptAnswerCounts {
         self.address_answers.counts()
+    }
+
+    /// How often a `getBlock` was answered with a kept answer, and how many were written
+    /// afresh (`Limits::block_answers_bytes`; not counted when answers are not kept).
+    pub fn block_answer_counts(&self) -> KeptAnswerCounts {
+        self.block_answers.counts()
     }
 
     /// The response memory budget: bytes held now, the most ever held, the limit.

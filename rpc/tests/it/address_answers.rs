@@ -11,7 +11,7 @@ use std::sync::Arc;
 use bstore_ledger::Hash;
 use bstore_ledger::Slot;
 use bstore_ledger::synth::{SlotGenerator, SlotSpec};
-use bstore_rpc::{AddressAnswerCounts, Limits, RpcConfig, RpcServer};
+use bstore_rpc::{KeptAnswerCounts, Limits, RpcConfig, RpcServer};
 use serde_json::{Value, json};
 
 use crate::common::{
@@ -139,10 +139,7 @@ fn kept_answers_are_what_a_fresh_server_answers_as_the_ledger_changes() {
     // The second ask of each case was answered from the first's kept answer.
     let counts = s.keeping.address_answer_counts();
     assert!(counts.reused >= 2 * cases, "{counts:?}");
-    assert_eq!(
-        s.fresh.address_answer_counts(),
-        AddressAnswerCounts::default()
-    );
+    assert_eq!(s.fresh.address_answer_counts(), KeptAnswerCounts::default());
 
     // The root advances over a slot with entries: new entries at the top of the finalized
     // answers, and the same entries finalized in the confirmed ones.
@@ -254,6 +251,6 @@ fn paged_answers_are_never_kept() {
     }
     assert_eq!(
         s.keeping.address_answer_counts(),
-        AddressAnswerCounts::default()
+        KeptAnswerCounts::default()
     );
 }

@@ -7,6 +7,7 @@ mod agave_diff;
 mod agave_history;
 mod agave_live;
 mod archive_fallback;
+mod block_answers;
 mod bounded_work;
 mod client_python;
 mod client_web3js;
