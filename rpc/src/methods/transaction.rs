@@ -17,9 +17,11 @@ use crate::methods::chain::Chain;
 use crate::params::history::TransactionConfig;
 use crate::params::{BlockConfig, Commitment, TransactionDetails};
 
-/// Slots Agave's bank status cache covers (`MAX_CACHE_ENTRIES`): without
-/// `searchTransactionHistory`, `getSignatureStatuses` answers only for these newest roots.
-pub(crate) const STATUS_CACHE_SLOTS: u64 = 300;
+/// Roots Agave's bank status cache holds (`MAX_ROOT_ENTRIES`, `MAX_RECENT_BLOCKHASHES`):
+/// once it has more, `purge_roots` drops the lowest, with every status of those slots.
+/// Without `searchTransactionHistory`, `getSignatureStatuses` answers only for these
+/// newest roots.
+pub(crate) const STATUS_CACHE_ROOTS: usize = 300;
 
 /// Finds signatures' statuses at one commitment for one request: one ledger cursor sought
 /// per signature (`StatusLookup`), and slot facts remembered by the request's [`Chain`].
@@ -171,25 +173,70 @@ pub(crate) fn confirmed_transaction_json(
     out.into_string()
 }
 
+/// The rooted slots whose statuses Agave's status cache still holds: the newest
+/// [`STATUS_CACHE_ROOTS`] roots (every rooted slot with `searchTransactionHistory`, which
+/// reads the ledger). A rooted slot within that many slots of the highest root is among
+/// them; an older one only when few enough roots lie above it (skipped slots), which
+/// takes one walk of at most [`STATUS_CACHE_ROOTS`] roots per request, the first time an
+/// older slot is asked about.
+struct StatusCacheSpan<'c, 'a, E: KvEngine> {
+    chain: &'c Chain<'a, E>,
+    max_root: Option<Slot>,
+    /// `None` until needed: the lowest root the cache holds (`Slot(0)`: every one).
+    lowest: Option<Slot>,
+}
+
+impl<'c, 'a, E: KvEngine> StatusCacheSpan<'c, 'a, E> {
+    fn new(chain: &'c Chain<'a, E>, search: bool) -> Result<Self, RpcError> {
+        Ok(Self {
+            chain,
+            max_root: chain.tip(Commitment::Finalized)?,
+            lowest: search.then_some(Slot(0)),
+        })
+    }
+
+    /// Whether the status of rooted `slot` is answered.
+    fn holds(&mut self, slot: Slot) -> Result<bool, RpcError> {
+        let Some(max_root) = self.max_root else {
+            return Ok(true);
+        };
+        // At most STATUS_CACHE_ROOTS slots, so roots, from `slot` to the highest root.
+        if slot.0.saturating_add(STATUS_CACHE_ROOTS as u64) > max_root.0 {
+            return Ok(true);
+        }
+        let lowest = match self.lowest {
+            Some(lowest) => lowest,
+            None => {
+                // The STATUS_CACHE_ROOTS-th newest root, or the lowest of fewer.
+                let mut lowest = Slot(0);
+                let newest = self.chain.store().rooted_slots_rev(..=max_root);
+                for root in newest.take(STATUS_CACHE_ROOTS) {
+                    lowest = root?;
+                }
+                *self.lowest.insert(lowest)
+            }
+        };
+        Ok(slot >= lowest)
+    }
+}
+
 /// `getSignatureStatuses`' `value`: one status or `null` per signature. Every answer is a
 /// rooted slot's (`confirmations: null`, `finalized`); without `searchTransactionHistory`
-/// only the newest [`STATUS_CACHE_SLOTS`] roots count, as Agave's status cache.
+/// only the newest [`STATUS_CACHE_ROOTS`] roots count, as Agave's status cache.
 pub(crate) fn signature_statuses<E: KvEngine>(
     chain: &Chain<'_, E>,
     signatures: &[[u8; 64]],
     search: bool,
 ) -> Result<String, RpcError> {
-    let floor = match chain.tip(Commitment::Finalized)? {
-        Some(root) if !search => Slot(root.0.saturating_sub(STATUS_CACHE_SLOTS)),
-        _ => Slot(0),
-    };
+    let mut cached = StatusCacheSpan::new(chain, search)?;
     let mut finder = StatusFinder::new(chain, Commitment::Finalized);
     let mut out = JsonOut::with_capacity(signatures.len() * 128 + 64);
     out.try_array(signatures, |out, sig| {
-        let found = finder
-            .find(sig)?
-            .filter(|(slot, _)| *slot >= floor)
-            .and_then(|(slot, row)| Some((slot, StatusMeta::decode(&row).ok()?.err)));
+        let found = match finder.find(sig)? {
+            Some((slot, row)) if cached.holds(slot)? => Some((slot, row)),
+            _ => None,
+        };
+        let found = found.and_then(|(slot, row)| Some((slot, StatusMeta::decode(&row).ok()?.err)));
         match found {
             None => out.raw("null"),
             Some((slot, err)) => {

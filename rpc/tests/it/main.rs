@@ -21,3 +21,4 @@ mod get_block_reader;
 mod get_block_v1;
 mod overload_and_secondary;
 mod slot_methods;
+mod status_cache_span;
