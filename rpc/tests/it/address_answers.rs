@@ -5,17 +5,14 @@
 //! none, asked twice in a row, and the second ask is answered from what it kept when
 //! nothing changed.
 
-use std::net::SocketAddr;
-use std::sync::Arc;
-
 use bstore_ledger::Hash;
 use bstore_ledger::Slot;
-use bstore_ledger::synth::{SlotGenerator, SlotSpec};
-use bstore_rpc::{KeptAnswerCounts, Limits, RpcConfig, RpcServer};
+use bstore_rpc::{KeptAnswerCounts, Limits, RpcServer};
 use serde_json::{Value, json};
 
 use crate::common::{
     SYNTH_CONFIRMED, SYNTH_DEAD, SYNTH_FIRST, TestLedger, block_addresses, build_ledger, post,
+    server_with_limits, write_synthetic_slot,
 };
 
 /// The limits asked for each address: one entry, a few, and more than the ledger holds.
@@ -29,15 +26,11 @@ struct Servers {
 }
 
 fn server(ledger: &TestLedger, address_answers_bytes: usize) -> RpcServer {
-    let config = RpcConfig {
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        limits: Limits {
-            address_answers_bytes,
-            ..Limits::default()
-        },
-        ..RpcConfig::default()
+    let limits = Limits {
+        address_answers_bytes,
+        ..Limits::default()
     };
-    RpcServer::start(Arc::clone(&ledger.store), config).expect("server starts")
+    server_with_limits(&ledger.store, limits)
 }
 
 fn body(server: &RpcServer, params: &Value) -> String {
@@ -167,23 +160,7 @@ fn kept_answers_are_what_a_fresh_server_answers_as_the_ledger_changes() {
         .blockhash
         .parse()
         .expect("hash");
-    let g = SlotGenerator::new(43, 1516)
-        .generate(
-            Slot(new_slot),
-            Slot(SYNTH_CONFIRMED),
-            parent_hash,
-            SlotSpec {
-                data_shreds: 32,
-                ..SlotSpec::default()
-            },
-        )
-        .expect("generate");
-    s.ledger
-        .store
-        .insert_shreds(&g.data_shreds)
-        .expect("insert");
-    bstore_ledger::synth::history::write_history(&s.ledger.store, Slot(new_slot), &g.entries)
-        .expect("history");
+    write_synthetic_slot(&s.ledger.store, 43, new_slot, SYNTH_CONFIRMED, parent_hash);
     let [unrooted, unrooted_confirmed] = s.same("new unrooted slot");
     assert_eq!(unrooted, rooted);
     assert_eq!(

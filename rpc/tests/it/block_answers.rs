@@ -7,18 +7,16 @@
 //! nothing changed. (A secondary, as `bstore serve` runs beside a validator: the writer's
 //! purges leave no mark in the view, so a slot written again is served again.)
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use bstore_ledger::store::{AccessMode, Blockstore};
-use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
-use bstore_rpc::{KeptAnswerCounts, Limits, RpcConfig, RpcServer};
+use bstore_rpc::{KeptAnswerCounts, Limits, RpcServer};
 use serde_json::{Value, json};
 
 use crate::common::{
     AGAVE_SLOTS, SYNTH_CONFIRMED, SYNTH_COUNT, SYNTH_DEAD, SYNTH_FIRST, TESTNET_SLOT, TestLedger,
-    build_ledger, post,
+    build_ledger, post, server_with_limits, write_synthetic_slot,
 };
 
 struct Servers {
@@ -32,15 +30,11 @@ struct Servers {
 }
 
 fn server(view: &Arc<Blockstore>, block_answers_bytes: usize) -> RpcServer {
-    let config = RpcConfig {
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        limits: Limits {
-            block_answers_bytes,
-            ..Limits::default()
-        },
-        ..RpcConfig::default()
+    let limits = Limits {
+        block_answers_bytes,
+        ..Limits::default()
     };
-    RpcServer::start(Arc::clone(view), config).expect("server starts")
+    server_with_limits(view, limits)
 }
 
 fn body(server: &RpcServer, params: &Value) -> String {
@@ -230,19 +224,7 @@ fn kept_answers_are_what_a_fresh_server_answers_as_the_ledger_changes() {
         .expect("hash")
         .parse()
         .expect("hash");
-    let g = SlotGenerator::new(7, 1516)
-        .generate(
-            Slot(s3),
-            Slot(s2),
-            parent_hash,
-            SlotSpec {
-                data_shreds: 32,
-                ..SlotSpec::default()
-            },
-        )
-        .expect("generate");
-    store.insert_shreds(&g.data_shreds).expect("insert");
-    bstore_ledger::synth::history::write_history(store, Slot(s3), &g.entries).expect("history");
+    let g = write_synthetic_slot(store, 7, s3, s2, parent_hash);
     store.set_block_time(Slot(s3), 1_700_000_099).expect("time");
     store.set_block_height(Slot(s3), 1_003).expect("height");
     store.set_roots([Slot(s3)]).expect("root");

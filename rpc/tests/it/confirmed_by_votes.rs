@@ -8,7 +8,6 @@
 
 use crate::common;
 
-use bstore_ledger::synth::{SlotGenerator, SlotSpec};
 use bstore_ledger::{Hash, Slot};
 use common::*;
 use serde_json::json;
@@ -26,20 +25,7 @@ fn confirmed_follows_the_recorded_votes_and_their_ancestors() {
     let store = &t.ledger.store;
     let s2 = t.ledger.block(SYNTH_FIRST + 2);
     let parent_hash: Hash = s2.blockhash.parse().expect("hash");
-    let fork = SlotGenerator::new(7, 1516)
-        .generate(
-            Slot(FORK),
-            Slot(SYNTH_FIRST + 2),
-            parent_hash,
-            SlotSpec {
-                data_shreds: 32,
-                ..SlotSpec::default()
-            },
-        )
-        .expect("generate the fork slot");
-    store.insert_shreds(&fork.data_shreds).expect("insert fork");
-    bstore_ledger::synth::history::write_history(store.as_ref(), Slot(FORK), &fork.entries)
-        .expect("fork history");
+    let fork = write_synthetic_slot(store.as_ref(), 7, FORK, SYNTH_FIRST + 2, parent_hash);
     let fork_tx = bs58::encode(fork.entries[0].transactions[0].signatures[0].0).into_string();
     let s3_tx = t.ledger.block(SYNTH_CONFIRMED).signatures[0].clone();
     let block_cfg = json!({"commitment": "confirmed", "transactionDetails": "none",

@@ -41,6 +41,9 @@ fn find_influxd() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Starts of influxd tried by [`Influx::launch`] when its ports are taken under it.
+const LAUNCH_ATTEMPTS: u32 = 5;
+
 /// A running (or stopped) influxd owned by one test.
 #[derive(Debug)]
 pub(crate) struct Influx {
@@ -141,8 +144,32 @@ bind-address = "127.0.0.1:{rpc_port}"
         self.dir.path().join("influxd.log")
     }
 
-    /// Starts influxd (again, on the same port and data) and waits for `/ping`.
+    /// Starts influxd (again, on the same port and data) and waits for `/ping`. A port
+    /// taken meanwhile by another test's socket (the ports were free when picked, and tests
+    /// run in parallel) makes influxd exit at once with "address already in use": it is
+    /// started again after a pause, with a new port for its internal RPC listener, at most
+    /// [`LAUNCH_ATTEMPTS`] times. Any other early exit fails the test.
     pub(crate) fn launch(&mut self) {
+        for attempt in 1..=LAUNCH_ATTEMPTS {
+            let logged = self.log().len();
+            match self.launch_once() {
+                Ok(()) => return,
+                Err(status) => {
+                    let this_try = self.log().get(logged..).unwrap_or_default().to_string();
+                    assert!(
+                        attempt < LAUNCH_ATTEMPTS && this_try.contains("address already in use"),
+                        "influxd exited with {status} before answering /ping (attempt \
+                         {attempt}):\n{}",
+                        self.log()
+                    );
+                    std::thread::sleep(Duration::from_millis(300));
+                }
+            }
+        }
+    }
+
+    /// One start: `Err` with the exit status when influxd exits before answering `/ping`.
+    fn launch_once(&mut self) -> Result<(), std::process::ExitStatus> {
         assert!(self.child.is_none(), "influxd already running");
         let config = self.write_config();
         let log = std::fs::OpenOptions::new()
@@ -169,10 +196,8 @@ bind-address = "127.0.0.1:{rpc_port}"
                 .as_mut()
                 .and_then(|c| c.try_wait().ok().flatten())
             {
-                panic!(
-                    "influxd exited with {status} before answering /ping:\n{}",
-                    self.log()
-                );
+                self.child = None;
+                return Err(status);
             }
             assert!(
                 start.elapsed() < Duration::from_secs(30),
@@ -181,6 +206,7 @@ bind-address = "127.0.0.1:{rpc_port}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+        Ok(())
     }
 
     /// SIGKILLs the server (a crash, not a clean shutdown) and waits for it to exit.

@@ -292,6 +292,42 @@ pub(crate) fn fill_ledger<E: KvEngine>(store: &Blockstore<E>) -> Vec<ExpectedBlo
     blocks
 }
 
+/// A 32-shred synthetic block at `slot` on `parent` (whose blockhash is `parent_hash`),
+/// from generator `seed`, inserted into `store` with its history rows.
+pub(crate) fn write_synthetic_slot<E: KvEngine>(
+    store: &Blockstore<E>,
+    seed: u64,
+    slot: u64,
+    parent: u64,
+    parent_hash: Hash,
+) -> GeneratedSlot {
+    let g = SlotGenerator::new(seed, 1516)
+        .generate(
+            Slot(slot),
+            Slot(parent),
+            parent_hash,
+            SlotSpec {
+                data_shreds: 32,
+                ..SlotSpec::default()
+            },
+        )
+        .expect("generate a synthetic slot");
+    store.insert_shreds(&g.data_shreds).expect("insert");
+    bstore_ledger::synth::history::write_history(store, Slot(slot), &g.entries)
+        .expect("synthetic history");
+    g
+}
+
+/// A server on 127.0.0.1 (a free port) over `store` with `limits`.
+pub(crate) fn server_with_limits(store: &Arc<Blockstore>, limits: bstore_rpc::Limits) -> RpcServer {
+    let config = RpcConfig {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        limits,
+        ..RpcConfig::default()
+    };
+    RpcServer::start(Arc::clone(store), config).expect("server starts")
+}
+
 /// Account keys of `block`'s transactions (a json getBlock result), most used first.
 pub(crate) fn block_addresses(block: &Value) -> Vec<String> {
     let mut uses: HashMap<String, usize> = HashMap::new();
