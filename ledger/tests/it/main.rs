@@ -9,6 +9,7 @@ mod engine_conformance;
 mod fetch_block_components;
 mod fetch_block_frame;
 mod fetch_block_reader;
+mod fetch_block_state;
 mod fetch_concurrent_readers;
 mod fetch_corrupt_store;
 mod fetch_find_transaction;
