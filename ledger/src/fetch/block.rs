@@ -10,7 +10,7 @@
 //!   own `replay_fec_set_index`, and only when the parent is full and not dead.
 
 use crate::error::{LedgerError, Result};
-use crate::fetch::block_state::{ParentState, parent_meta};
+use crate::fetch::block_state::{ParentState, read_parent};
 use crate::fetch::store_fetch::ranges_of;
 use crate::fetch::{AllowDead, FetchBuffer, SlotViews, ViewFetch};
 use crate::store::{Blockstore, KvEngine, SlotMeta};
@@ -58,14 +58,11 @@ pub fn parent_blockhash_and_state<E: KvEngine>(
     parent: Option<Slot>,
     buf: &mut FetchBuffer,
 ) -> Result<(Option<Hash>, ParentState)> {
-    let Some(parent) = parent else {
-        return Ok((None, ParentState::Absent));
+    let (state, meta) = read_parent(store, parent)?;
+    let (Some(parent), Some(meta)) = (parent, meta) else {
+        return Ok((None, state));
     };
-    let Some((meta, dead)) = parent_meta(store, parent)? else {
-        return Ok((None, ParentState::Absent));
-    };
-    let state = ParentState::stored(&meta, dead);
-    if !meta.is_full() || dead {
+    if !meta.is_full() || matches!(state, ParentState::Stored { dead: true, .. }) {
         return Ok((None, state));
     }
     let start = block_start(&meta);

@@ -23,7 +23,7 @@ use std::ops::Deref;
 
 use crate::error::{LedgerError, Result};
 use crate::fetch::block::{block_start, parent_blockhash_and_state};
-use crate::fetch::block_state::ParentState;
+use crate::fetch::block_state::{ParentState, or_unreadable};
 use crate::fetch::store_fetch::ranges_of;
 use crate::fetch::{DataSetView, FetchBuffer, FoundTransaction, Located};
 use crate::store::{Blockstore, KvEngine, SlotMeta};
@@ -215,9 +215,8 @@ fn readable_parent_blockhash<E: KvEngine>(
     parent: Option<Slot>,
     buf: &mut FetchBuffer,
 ) -> Result<(Option<Hash>, ParentState)> {
-    match parent_blockhash_and_state(store, parent, buf) {
-        Ok(found) => Ok(found),
-        Err(e @ LedgerError::Storage { .. }) => Err(e),
-        Err(_) => Ok((None, ParentState::Unreadable)),
-    }
+    or_unreadable(
+        parent_blockhash_and_state(store, parent, buf),
+        (None, ParentState::Unreadable),
+    )
 }

@@ -65,14 +65,6 @@ pub enum ParentState {
 }
 
 impl ParentState {
-    /// The state of a parent stored with `meta` and, when full, `dead`.
-    pub(crate) fn stored(meta: &SlotMeta, dead: bool) -> Self {
-        Self::Stored {
-            frame: BlockFrame::of(meta),
-            dead,
-        }
-    }
-
     /// Heap bytes held beyond the value itself.
     pub fn heap_bytes(&self) -> usize {
         match self {
@@ -88,32 +80,42 @@ impl<E: KvEngine> Blockstore<E> {
     /// process purged `slot`). Only the store's own failures are errors: a row that does
     /// not decode is [`ParentState::Unreadable`], as a block read finds it.
     pub fn block_parent_state(&self, slot: Slot, meta: &SlotMeta) -> Result<ParentState> {
-        let Some(parent) = meta.parent_slot else {
-            return Ok(ParentState::Absent);
-        };
-        let read = || -> Result<ParentState> {
-            Ok(match parent_meta(self, parent)? {
-                Some((meta, dead)) => ParentState::stored(&meta, dead),
-                None => ParentState::Absent,
-            })
-        };
-        self.read_guarded(slot, || match read() {
-            Err(e @ LedgerError::Storage { .. }) => Err(e),
-            Err(_) => Ok(ParentState::Unreadable),
-            ok => ok,
+        self.read_guarded(slot, || {
+            or_unreadable(
+                read_parent(self, meta.parent_slot).map(|(state, _)| state),
+                ParentState::Unreadable,
+            )
         })
     }
 }
 
-/// The meta of `parent` and, when it is full, its dead flag (`false` otherwise); `None`
-/// when it has no meta.
-pub(crate) fn parent_meta<E: KvEngine>(
+/// The [`ParentState`] of a block whose parent is `parent`, with the parent's meta when it
+/// has one. Errors are the store's and those of rows that do not decode
+/// ([`or_unreadable`] tells them apart).
+pub(crate) fn read_parent<E: KvEngine>(
     store: &Blockstore<E>,
-    parent: Slot,
-) -> Result<Option<(SlotMeta, bool)>> {
+    parent: Option<Slot>,
+) -> Result<(ParentState, Option<SlotMeta>)> {
+    let Some(parent) = parent else {
+        return Ok((ParentState::Absent, None));
+    };
     let Some(meta) = store.meta(parent)? else {
-        return Ok(None);
+        return Ok((ParentState::Absent, None));
     };
     let dead = meta.is_full() && store.is_dead(parent)?;
-    Ok(Some((meta, dead)))
+    let state = ParentState::Stored {
+        frame: BlockFrame::of(&meta),
+        dead,
+    };
+    Ok((state, Some(meta)))
+}
+
+/// `read` with every error but the store's own failure read as `unreadable`: Agave gives
+/// no previous blockhash for a parent it cannot read, whatever the reason.
+pub(crate) fn or_unreadable<T>(read: Result<T>, unreadable: T) -> Result<T> {
+    match read {
+        Err(e @ LedgerError::Storage { .. }) => Err(e),
+        Err(_) => Ok(unreadable),
+        ok => ok,
+    }
 }
