@@ -47,7 +47,7 @@ pub(crate) async fn get_block<E: KvEngine + 'static>(
             answers.reuse(&Chain::new(store, window), slot, &cfg)
         })?;
         if let Some(text) = kept {
-            return Answer::reserve(text, &ctx.budget);
+            return Answer::shared(text, &ctx.budget);
         }
     }
     let bounds = BlockBounds {
@@ -145,7 +145,7 @@ pub(crate) fn block_json<E: KvEngine>(
     if bounds.look_for_kept
         && let Some(text) = bounds.answers.reuse(&chain, slot, cfg)?
     {
-        return Answer::reserve(text, &bounds.budget);
+        return Answer::shared(text, &bounds.budget);
     }
     let available = chain.available(slot, cfg.commitment)?;
     // What the block is read from, before it is read (as its parent's state is, by the
@@ -165,8 +165,10 @@ pub(crate) fn block_json<E: KvEngine>(
                 "getBlock {slot}: {}; answered null, as Agave does",
                 incomplete.0
             );
-            bounds.answers.fresh(slot, cfg, None, false, "null");
-            return Answer::reserve("null".to_string(), &bounds.budget);
+            let text = bounds
+                .answers
+                .fresh(slot, cfg, None, false, "null".to_string());
+            return Answer::shared(text, &bounds.budget);
         }
     };
     let hint = encoded_size_hint(&block.sets, cfg).saturating_add(history_size_hint(&rows, cfg));
@@ -177,7 +179,7 @@ pub(crate) fn block_json<E: KvEngine>(
         && block.block_height.is_some()
         && (!cfg.rewards || rows.rewards.is_some());
     let read = frame.map(|frame| (frame, block.parent_state));
-    bounds.answers.fresh(slot, cfg, read, whole, &text);
+    let text = bounds.answers.fresh(slot, cfg, read, whole, text);
     Ok(Answer { text, reservation })
 }
 

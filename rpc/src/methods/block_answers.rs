@@ -29,6 +29,7 @@
 use bstore_ledger::Slot;
 use bstore_ledger::fetch::{BlockFrame, ParentState};
 use bstore_ledger::store::KvEngine;
+use hyper::body::Bytes;
 
 use super::chain::{Available, Chain};
 use super::kept::{KeptAnswerCounts, KeptAnswers, KeptSize};
@@ -49,7 +50,8 @@ type Key = (Slot, BlockConfig);
 struct Kept {
     frame: BlockFrame,
     parent: ParentState,
-    text: Box<str>,
+    /// Exactly the text's bytes (no spare capacity), shared with the answers sent.
+    text: Bytes,
 }
 
 impl KeptSize for Kept {
@@ -81,7 +83,7 @@ impl BlockAnswers {
         chain: &Chain<'_, E>,
         slot: Slot,
         cfg: &BlockConfig,
-    ) -> Result<Option<String>, RpcError> {
+    ) -> Result<Option<Bytes>, RpcError> {
         let Some(kept) = self.0.get(&(slot, *cfg)) else {
             return Ok(None);
         };
@@ -97,7 +99,7 @@ impl BlockAnswers {
             return Ok(None);
         }
         self.0.count(true);
-        Ok(Some(kept.text.to_string()))
+        Ok(Some(kept.text.clone()))
     }
 
     /// The frame of a slot about to be read afresh, when its answer could be kept: the
@@ -108,27 +110,31 @@ impl BlockAnswers {
 
     /// Counts one answer written afresh, and keeps it when it was read with `frame` (from
     /// [`Self::frame_to_keep`]) and `parent` and is `whole` (the module docs: nothing in it
-    /// can arrive late).
+    /// can arrive late). The text to send: the kept one shares its bytes (cut to its
+    /// length first, so what is kept is what is counted), nothing is copied.
     pub(crate) fn fresh(
         &self,
         slot: Slot,
         cfg: &BlockConfig,
         read: Option<(BlockFrame, ParentState)>,
         whole: bool,
-        text: &str,
-    ) {
+        text: String,
+    ) -> Bytes {
         if !self.0.enabled() {
-            return;
+            return Bytes::from(text);
         }
         self.0.count(false);
-        if let (Some((frame, parent)), true) = (read, whole) {
-            let kept = Kept {
-                frame,
-                parent,
-                text: text.into(),
-            };
-            self.0.keep((slot, *cfg), kept);
-        }
+        let (Some((frame, parent)), true) = (read, whole) else {
+            return Bytes::from(text);
+        };
+        let text = Bytes::from(text.into_bytes().into_boxed_slice());
+        let kept = Kept {
+            frame,
+            parent,
+            text: text.clone(),
+        };
+        self.0.keep((slot, *cfg), kept);
+        text
     }
 
     /// How often a kept answer was the answer, and how many were written afresh.
@@ -136,3 +142,7 @@ impl BlockAnswers {
         self.0.counts()
     }
 }
+
+#[cfg(test)]
+#[path = "block_answers_tests.rs"]
+mod tests;

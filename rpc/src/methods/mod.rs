@@ -47,6 +47,7 @@ pub(crate) mod workers;
 use std::sync::Arc;
 use std::time::Instant;
 
+use hyper::body::Bytes;
 use serde_json::Value;
 
 use bstore_ledger::fetch::FetchBuffer;
@@ -90,10 +91,11 @@ pub(crate) struct Ctx<E: KvEngine + 'static = DefaultEngine> {
     pub block_answers: Arc<BlockAnswers>,
 }
 
-/// A result's JSON text and the budget it holds until the response is sent.
+/// A result's JSON text and the budget it holds until the response is sent. The text is
+/// moved into the response body as it is (a kept answer's bytes are shared, not copied).
 #[derive(Debug)]
 pub(crate) struct Answer {
-    pub text: String,
+    pub text: Bytes,
     pub reservation: Reservation,
 }
 
@@ -101,6 +103,16 @@ impl Answer {
     /// Reserves `text`'s allocation against `budget`.
     fn reserve(text: String, budget: &Budget) -> Result<Self, RpcError> {
         let reservation = budget.reserve(text.capacity())?;
+        Ok(Self {
+            text: Bytes::from(text),
+            reservation,
+        })
+    }
+
+    /// Reserves `text`'s length against `budget`: text shared with a kept answer, which
+    /// may be evicted (and its bytes then held by this answer alone) before it is sent.
+    fn shared(text: Bytes, budget: &Budget) -> Result<Self, RpcError> {
+        let reservation = budget.reserve(text.len())?;
         Ok(Self { text, reservation })
     }
 }

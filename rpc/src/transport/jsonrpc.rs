@@ -67,7 +67,7 @@ async fn run<E: KvEngine + 'static>(ctx: &Ctx<E>, request: Request, reply: &mut 
             reply
                 .chunks
                 .push(Bytes::from_static(RESULT_PREFIX.as_bytes()));
-            reply.chunks.push(Bytes::from(answer.text));
+            reply.chunks.push(answer.text);
             reply.chunks.push(Bytes::from(result_suffix(&id)));
             reply.reservation.merge(answer.reservation);
         }
