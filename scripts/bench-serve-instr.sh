@@ -17,6 +17,7 @@
 #   BSTORE_REQUESTS   a request list to serve instead (a JSON array of [method, params])
 #   BSTORE_CURRENT_ARGS  more `serve` arguments for this build's side only (e.g. a bound
 #                     that makes every kept answer miss, to count what missing costs)
+#   BSTORE_BASELINE_ARGS  the same for the baseline's side (when both builds take them)
 #   BSTORE_INSTR_OUT  keep callgrind's output here (a directory per side and method, a
 #                     file per thread, for callgrind_annotate --inclusive=yes)
 #
@@ -102,7 +103,10 @@ send() {
 for side in "${SIDES[@]}"; do
     log "$side: serving under callgrind"
     extra=()
-    [ "$side" = current ] && read -r -a extra <<<"${BSTORE_CURRENT_ARGS:-}"
+    case "$side" in
+        current) read -r -a extra <<<"${BSTORE_CURRENT_ARGS:-}" ;;
+        baseline) read -r -a extra <<<"${BSTORE_BASELINE_ARGS:-}" ;;
+    esac
     rm -rf "$WORK/secondary" "$WORK/cg-$side"
     mkdir -p "$WORK/cg-$side"
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$WORK/cg-$side/out.%p" \
