@@ -35,8 +35,10 @@
 //! (0: nothing is kept; [`KeptAnswers`]).
 
 use bstore_ledger::Slot;
+use hyper::body::Bytes;
 
-use super::kept::{KeptAnswerCounts, KeptAnswers, KeptSize};
+use super::Text;
+use super::kept::{KeptAnswerCounts, KeptAnswers, KeptSize, shared_text};
 use crate::params::Commitment;
 
 /// One entry of an answer: (slot, transaction index, signature), as the walk finds it.
@@ -80,7 +82,8 @@ struct Kept {
     found: Box<[Found]>,
     /// The highest root it was written at.
     max_root: Option<Slot>,
-    text: Box<str>,
+    /// Exactly the text's bytes (no spare capacity), shared with the answers sent.
+    text: Bytes,
 }
 
 impl Kept {
@@ -111,7 +114,7 @@ impl AddressAnswers {
 
     /// The kept answer to `question` if it was written from exactly `found`, each entry on
     /// the same side of the highest root.
-    pub(crate) fn reuse(&self, question: &Question<'_>, found: &[Found]) -> Option<String> {
+    pub(crate) fn reuse(&self, question: &Question<'_>, found: &[Found]) -> Option<Bytes> {
         if !self.0.enabled() {
             return None;
         }
@@ -119,23 +122,26 @@ impl AddressAnswers {
             .0
             .get(&question.key())
             .filter(|kept| kept.answers(question, found))
-            .map(|kept| kept.text.to_string());
+            .map(|kept| kept.text.clone());
         self.0.count(text.is_some());
         text
     }
 
     /// Keeps `text`, written from `found`, as the answer to `question` (replacing the one
-    /// kept before); an answer larger than the whole bound is not kept.
-    pub(crate) fn keep(&self, question: &Question<'_>, found: Vec<Found>, text: &str) {
+    /// kept before); an answer larger than the whole bound is not kept. The text to send:
+    /// the kept one shares its bytes, nothing is copied ([`shared_text`]).
+    pub(crate) fn keep(&self, question: &Question<'_>, found: Vec<Found>, text: String) -> Text {
         if !self.0.enabled() {
-            return;
+            return Text::Written(text);
         }
+        let text = shared_text(text);
         let kept = Kept {
             found: found.into_boxed_slice(),
             max_root: question.max_root,
-            text: text.into(),
+            text: text.clone(),
         };
         self.0.keep(question.key(), kept);
+        Text::Shared(text)
     }
 
     /// How often a kept answer was and was not the answer (requests without `before` or

@@ -11,7 +11,7 @@ use bstore_ledger::store::{Blockstore, KvEngine};
 use bstore_ledger::{LedgerError, Slot};
 
 use super::block_answers::BlockAnswers;
-use super::{Answer, Ctx, inline};
+use super::{Answer, Ctx, Text, inline};
 use crate::encode::{BlockHeader, encode_block, encoded_size_hint};
 use crate::error::RpcError;
 use crate::methods::budget::Budget;
@@ -47,7 +47,7 @@ pub(crate) async fn get_block<E: KvEngine + 'static>(
             answers.reuse(&Chain::new(store, window), slot, &cfg)
         })?;
         if let Some(text) = kept {
-            return Answer::shared(text, &ctx.budget);
+            return Answer::reserve(Text::Shared(text), &ctx.budget);
         }
     }
     let bounds = BlockBounds {
@@ -145,7 +145,7 @@ pub(crate) fn block_json<E: KvEngine>(
     if bounds.look_for_kept
         && let Some(text) = bounds.answers.reuse(&chain, slot, cfg)?
     {
-        return Answer::shared(text, &bounds.budget);
+        return Answer::reserve(Text::Shared(text), &bounds.budget);
     }
     let available = chain.available(slot, cfg.commitment)?;
     // What the block is read from, before it is read (as its parent's state is, by the
@@ -168,7 +168,7 @@ pub(crate) fn block_json<E: KvEngine>(
             let text = bounds
                 .answers
                 .fresh(slot, cfg, None, false, "null".to_string());
-            return Answer::shared(text, &bounds.budget);
+            return Answer::reserve(text, &bounds.budget);
         }
     };
     let hint = encoded_size_hint(&block.sets, cfg).saturating_add(history_size_hint(&rows, cfg));
@@ -179,7 +179,7 @@ pub(crate) fn block_json<E: KvEngine>(
         && block.block_height.is_some()
         && (!cfg.rewards || rows.rewards.is_some());
     let read = frame.map(|frame| (frame, block.parent_state));
-    let text = bounds.answers.fresh(slot, cfg, read, whole, text);
+    let text = bounds.answers.fresh(slot, cfg, read, whole, text).into();
     Ok(Answer { text, reservation })
 }
 

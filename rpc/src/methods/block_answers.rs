@@ -31,8 +31,9 @@ use bstore_ledger::fetch::{BlockFrame, ParentState};
 use bstore_ledger::store::KvEngine;
 use hyper::body::Bytes;
 
+use super::Text;
 use super::chain::{Available, Chain};
-use super::kept::{KeptAnswerCounts, KeptAnswers, KeptSize};
+use super::kept::{KeptAnswerCounts, KeptAnswers, KeptSize, shared_text};
 use crate::error::RpcError;
 use crate::params::BlockConfig;
 
@@ -110,8 +111,8 @@ impl BlockAnswers {
 
     /// Counts one answer written afresh, and keeps it when it was read with `frame` (from
     /// [`Self::frame_to_keep`]) and `parent` and is `whole` (the module docs: nothing in it
-    /// can arrive late). The text to send: the kept one shares its bytes (cut to its
-    /// length first, so what is kept is what is counted), nothing is copied.
+    /// can arrive late). The text to send: a kept one shares its bytes, nothing is copied
+    /// ([`shared_text`]).
     pub(crate) fn fresh(
         &self,
         slot: Slot,
@@ -119,22 +120,22 @@ impl BlockAnswers {
         read: Option<(BlockFrame, ParentState)>,
         whole: bool,
         text: String,
-    ) -> Bytes {
+    ) -> Text {
         if !self.0.enabled() {
-            return Bytes::from(text);
+            return Text::Written(text);
         }
         self.0.count(false);
         let (Some((frame, parent)), true) = (read, whole) else {
-            return Bytes::from(text);
+            return Text::Written(text);
         };
-        let text = Bytes::from(text.into_bytes().into_boxed_slice());
+        let text = shared_text(text);
         let kept = Kept {
             frame,
             parent,
             text: text.clone(),
         };
         self.0.keep((slot, *cfg), kept);
-        text
+        Text::Shared(text)
     }
 
     /// How often a kept answer was the answer, and how many were written afresh.

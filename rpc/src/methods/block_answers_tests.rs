@@ -26,7 +26,9 @@ fn encoded(len: usize) -> String {
 fn a_kept_answer_shares_its_bytes_and_is_counted_for_its_length() {
     let answers = BlockAnswers::new(1 << 20);
     let cfg = config();
-    let sent = answers.fresh(SLOT, &cfg, read_with(7), true, encoded(1000));
+    let Text::Shared(sent) = answers.fresh(SLOT, &cfg, read_with(7), true, encoded(1000)) else {
+        panic!("a kept answer is sent shared");
+    };
     assert_eq!(sent.len(), 1000);
     let kept = answers.0.get(&(SLOT, cfg)).expect("kept");
     // The answer sent and the one kept are one allocation: nothing was copied.
@@ -46,7 +48,9 @@ fn an_answer_not_kept_is_sent_as_written() {
     for (read, whole) in [(read_with(7), false), (None, true)] {
         let text = encoded(100);
         let at = text.as_ptr();
-        let sent = answers.fresh(SLOT, &cfg, read, whole, text);
+        let Text::Written(sent) = answers.fresh(SLOT, &cfg, read, whole, text) else {
+            panic!("an answer not kept is sent as written");
+        };
         assert_eq!(sent.as_ptr(), at);
         assert!(!answers.holds(SLOT, &cfg));
     }
@@ -55,7 +59,7 @@ fn an_answer_not_kept_is_sent_as_written() {
     // Nothing kept at all: nothing counted either.
     let off = BlockAnswers::new(0);
     let sent = off.fresh(SLOT, &cfg, read_with(7), true, encoded(100));
-    assert_eq!(sent.len(), 100);
+    assert!(matches!(sent, Text::Written(text) if text.len() == 100));
     assert!(!off.holds(SLOT, &cfg));
     assert_eq!(off.counts().missed, 0);
 }

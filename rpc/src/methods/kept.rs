@@ -11,6 +11,8 @@ use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use hyper::body::Bytes;
+
 /// What one kept answer is counted for against the bound: its text and whatever else it
 /// holds, plus its share of the table.
 pub(crate) trait KeptSize {
@@ -170,6 +172,12 @@ impl<K: Hash + Eq, V: KeptSize> KeptAnswers<K, V> {
         let table = self.table();
         (table.answers.len(), table.bytes)
     }
+}
+
+/// `text` as bytes without spare capacity (given back, not copied): what is kept is
+/// what is counted, and the table and every response that sends it share one allocation.
+pub(crate) fn shared_text(text: String) -> Bytes {
+    Bytes::from(text.into_bytes().into_boxed_slice())
 }
 
 #[cfg(test)]

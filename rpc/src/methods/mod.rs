@@ -99,20 +99,44 @@ pub(crate) struct Answer {
     pub reservation: Reservation,
 }
 
-impl Answer {
-    /// Reserves `text`'s allocation against `budget`.
-    fn reserve(text: String, budget: &Budget) -> Result<Self, RpcError> {
-        let reservation = budget.reserve(text.capacity())?;
-        Ok(Self {
-            text: Bytes::from(text),
-            reservation,
-        })
-    }
+/// A method's JSON text: written for this request, or shared with a kept answer.
+#[derive(Debug)]
+pub(crate) enum Text {
+    Written(String),
+    Shared(Bytes),
+}
 
-    /// Reserves `text`'s length against `budget`: text shared with a kept answer, which
-    /// may be evicted (and its bytes then held by this answer alone) before it is sent.
-    fn shared(text: Bytes, budget: &Budget) -> Result<Self, RpcError> {
-        let reservation = budget.reserve(text.len())?;
+impl From<String> for Text {
+    fn from(text: String) -> Self {
+        Self::Written(text)
+    }
+}
+
+impl From<Text> for Bytes {
+    fn from(text: Text) -> Self {
+        match text {
+            Text::Written(text) => Bytes::from(text),
+            Text::Shared(bytes) => bytes,
+        }
+    }
+}
+
+impl Answer {
+    /// Reserves `text` against `budget`: a written text's allocation, a shared text's
+    /// length (a kept answer may be evicted, its bytes then held by this answer alone,
+    /// before it is sent).
+    fn reserve(text: impl Into<Text>, budget: &Budget) -> Result<Self, RpcError> {
+        let (text, bytes) = match text.into() {
+            Text::Written(text) => {
+                let capacity = text.capacity();
+                (Bytes::from(text), capacity)
+            }
+            Text::Shared(text) => {
+                let len = text.len();
+                (text, len)
+            }
+        };
+        let reservation = budget.reserve(bytes)?;
         Ok(Self { text, reservation })
     }
 }
@@ -269,10 +293,11 @@ fn located_call<E: KvEngine + 'static>(
 
 /// Runs a history method (JSON text out) here on the I/O thread when `here` (its work is
 /// bounded small, see [`inline`]), else on the scan workers, and reserves its answer.
-async fn history_call<E, F>(ctx: &Ctx<E>, here: bool, f: F) -> Result<Answer, RpcError>
+async fn history_call<E, T, F>(ctx: &Ctx<E>, here: bool, f: F) -> Result<Answer, RpcError>
 where
     E: KvEngine + 'static,
-    F: FnOnce(&Chain<'_, E>, &mut FetchBuffer) -> Result<String, RpcError> + Send + 'static,
+    T: Into<Text>,
+    F: FnOnce(&Chain<'_, E>, &mut FetchBuffer) -> Result<T, RpcError> + Send + 'static,
 {
     let (budget, window) = (ctx.budget.clone(), ctx.confirmed_window);
     let answer = move |store: &Blockstore<E>, buf: &mut FetchBuffer| {

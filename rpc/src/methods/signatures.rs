@@ -24,6 +24,7 @@ use bstore_ledger::history::{StatusMeta, decode_memo};
 use bstore_ledger::store::KvEngine;
 use bstore_ledger::{LedgerError, Slot};
 
+use super::Text;
 use super::address_answers::{AddressAnswers, Found, Question};
 use super::transaction::StatusFinder;
 use crate::encode::json::JsonOut;
@@ -67,7 +68,7 @@ pub(super) fn signatures_for_address<E: KvEngine>(
     address: &[u8; 32],
     cfg: &SignaturesConfig,
     answers: &AddressAnswers,
-) -> Result<String, RpcError> {
+) -> Result<Text, RpcError> {
     let store = chain.store();
     let commitment = cfg.commitment;
     let highest = chain.tip(commitment)?.unwrap_or_default();
@@ -93,7 +94,7 @@ pub(super) fn signatures_for_address<E: KvEngine>(
     let (start, before_excluded) = match &cfg.before {
         None => (highest, HashSet::new()),
         Some(before) => match statuses.find(before)? {
-            None => return Ok("[]".into()),
+            None => return Ok(Text::Written("[]".to_string())),
             Some((slot, _)) => {
                 let mut sigs = block_signatures_rev(chain, slot, buf)?;
                 if let Some(pos) = sigs.iter().position(|s| s == before) {
@@ -163,7 +164,7 @@ pub(super) fn signatures_for_address<E: KvEngine>(
         .take(cfg.limit)
         .collect();
     if reusable && let Some(text) = answers.reuse(&question, &entries) {
-        return Ok(text);
+        return Ok(Text::Shared(text));
     }
     let at: Vec<(Slot, &[u8; 64])> = entries.iter().map(|(slot, _, sig)| (*slot, sig)).collect();
     let memos = store.transaction_memo_rows(&at)?;
@@ -186,9 +187,9 @@ pub(super) fn signatures_for_address<E: KvEngine>(
     )?;
     let text = out.into_string()?;
     if reusable && whole {
-        answers.keep(&question, entries, &text);
+        return Ok(answers.keep(&question, entries, text));
     }
-    Ok(text)
+    Ok(Text::Written(text))
 }
 
 /// One address entry to answer, with its memo row as read.
