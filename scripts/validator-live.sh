@@ -180,7 +180,7 @@ STATUS=0
 log "workload"
 python3 "$LIVE/workload.py" --rpc "$VALIDATOR_URL" --payer "$LEDGER/payer.json" --out "$RUN/workload.json"
 log "comparison"
-python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
+python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" --payer "$LEDGER/payer.json" \
     --record "$RUN/workload.json" --out "$RUN/compare.json" | tee "$RUN/compare.out" || STATUS=1
 if [ "$SKIP_LOAD" = 0 ]; then
     log "load"
@@ -215,7 +215,7 @@ wait_validator_ready "$RUN/validator.out" "$VALIDATOR_PID" "$RUN/validator.log"
 python3 "$LIVE/restart.py" up --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
     --down "$RUN/restart-down.json" --out "$RUN/restart-up.json" || STATUS=1
 log "comparison after the restart"
-python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" \
+python3 "$LIVE/compare.py" --validator "$VALIDATOR_URL" --bstore "$BSTORE_URL" --payer "$LEDGER/payer.json" \
     --record "$RUN/workload.json" --out "$RUN/compare-after-restart.json" \
     | tee "$RUN/compare-after-restart.out" || STATUS=1
 kill -0 "$BSTORE_PID" 2>/dev/null || { echo "bstore exited during the restart" >&2; STATUS=1; }

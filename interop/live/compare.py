@@ -16,7 +16,8 @@ getFirstAvailableBlock, less one, up to the lower of the two finalized slots):
   transactions without maxSupportedTransactionVersion, for v1 ones with 1);
 - getSignaturesForAddress for every recorded address, whole and paged (limit 1..3 with
   before, and until); and for `--moving-seconds` at finalized, then as long at confirmed,
-  the newest five entries of the validator's vote account (new ones every few slots),
+  the newest five entries of the validator's vote account (new ones every few slots; with
+  Alpenglow, where it gains none, of a new address `--payer` sends transfers meanwhile),
   asked again and again as roots advance (bstore twice in a row, so its kept answers are
   checked), compared whenever both servers stood at the same finalized (and confirmed)
   slots before and after the answers; then the same for the three newest blocks at each
@@ -43,9 +44,12 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from solders.keypair import Keypair
+
 import http_rules
 import jsondiff
 from rpc import Client
+from ticker import Ticker
 
 ENCODINGS = ["json", "jsonParsed", "base64", "base58"]
 DETAILS = ["full", "signatures", "accounts", "none"]
@@ -388,19 +392,62 @@ def compare_addresses(cmp, record):
             cmp.notes.append(f"address {name} {address} has no finalized history on the validator")
 
 
-def compare_moving_address(cmp, seconds):
-    """An address with new entries every few slots (the validator's vote account, while its
-    votes are transactions): for `seconds` at `finalized`, then as long at `confirmed`, its
-    newest entries asked of both servers (bstore twice in a row, the second most likely
-    from its kept answer), compared in aligned rounds (`compare_moving_rounds`). bstore's
-    kept answers must follow the roots and confirmations exactly."""
+def compare_moving_address(cmp, seconds, payer=None, wait=3.0):
+    """An address with new entries every few slots: for `seconds` at `finalized`, then as
+    long at `confirmed`, its newest entries asked of both servers (bstore twice in a row,
+    the second most likely from its kept answer), compared in aligned rounds
+    (`compare_moving_rounds`). bstore's kept answers must follow the roots and
+    confirmations exactly. The address is the validator's vote account when it gains an
+    entry within `wait` seconds (its votes are transactions); otherwise (Alpenglow) one
+    that `payer` sends a transfer every few hundred milliseconds meanwhile (`Ticker`)."""
     validator, _ = cmp.clients()
     accounts = validator.result("getVoteAccounts")
     voters = accounts.get("current", []) + accounts.get("delinquent", [])
-    if not voters:
-        cmp.notes.append("moving address: the validator has no vote account")
+    vote = voters[0]["votePubkey"] if voters else None
+    if vote is not None and address_moves(validator, vote, wait):
+        moving_address_rounds(cmp, vote, seconds)
         return
-    address = voters[0]["votePubkey"]
+    if payer is None:
+        cmp.notes.append(
+            f"moving address: none (the vote account {vote} gained no entry in {wait} s, "
+            "and no --payer was given to make one)"
+        )
+        return
+    with Ticker(cmp.urls[0], payer) as ticker:
+        moving_address_rounds(cmp, str(ticker.address), seconds)
+    cmp.notes.append(
+        f"moving address: the vote account {vote} gained no entry in {wait} s (with "
+        f"Alpenglow votes are not transactions); {ticker.sent} transfers sent to "
+        f"{ticker.address} during its rounds instead ({ticker.refused} refused)"
+    )
+    if ticker.sent == 0:
+        cmp.record(
+            "getSignaturesForAddress (moving)",
+            [str(ticker.address)],
+            {"validator": None, "bstore": None},
+            "no transfer reached the moving address: its rounds checked nothing new",
+        )
+
+
+def address_moves(validator, address, wait):
+    """Whether `address` gains a confirmed entry within `wait` seconds."""
+
+    def newest():
+        entries = validator.result(
+            "getSignaturesForAddress", [address, {"limit": 1, "commitment": "confirmed"}]
+        )
+        return entries[0]["signature"] if entries else None
+
+    first = newest()
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if newest() != first:
+            return True
+    return False
+
+
+def moving_address_rounds(cmp, address, seconds):
     for commitment in ("finalized", "confirmed"):
         request = ("getSignaturesForAddress", [address, {"limit": 5, "commitment": commitment}])
         compare_moving_rounds(
@@ -503,6 +550,12 @@ def main():
         help="how long (per commitment) the vote account's newest entries, then the newest "
         "blocks, are compared as roots advance",
     )
+    parser.add_argument(
+        "--payer",
+        type=load_keypair,
+        help="a funded keypair (Solana CLI JSON): with it, when the vote account gains no "
+        "entries (Alpenglow), a new address is sent transfers for the moving-address rounds",
+    )
     args = parser.parse_args()
     with open(args.record) as f:
         record = json.load(f)
@@ -510,6 +563,11 @@ def main():
         compare_all(args, record, cmp)
     report(cmp, args.out, cmp.span)
     sys.exit(1 if cmp.differences else 0)
+
+
+def load_keypair(path):
+    with open(path) as f:
+        return Keypair.from_bytes(bytes(json.load(f)))
 
 
 def compare_all(args, record, cmp):
@@ -538,7 +596,7 @@ def compare_all(args, record, cmp):
     requests.extend(transaction_requests(record))
     cmp.check_all(requests)
     compare_addresses(cmp, record)
-    compare_moving_address(cmp, args.moving_seconds)
+    compare_moving_address(cmp, args.moving_seconds, args.payer)
     compare_moving_blocks(cmp, args.moving_seconds)
     signatures = [tx["signature"] for tx in record["transactions"]]
     for chunk in range(0, len(signatures), 256):

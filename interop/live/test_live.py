@@ -577,6 +577,46 @@ class MovingAddress(unittest.TestCase):
         self.assertIn("at confirmed", cmp.notes[-1])
 
 
+class MovingAddressChoice(unittest.TestCase):
+    """The vote account is the moving address only when it gains entries."""
+
+    def stub(self, moves):
+        calls = []
+
+        def validator(method, params):
+            if method == "getVoteAccounts":
+                return {"result": {"current": [{"votePubkey": "V"}], "delinquent": []}}
+            if method == "getSignaturesForAddress":
+                calls.append(params)
+                newest = f"s{len(calls)}" if moves else "s0"
+                return {"result": [{"signature": newest}]}
+            return {"result": 7}
+
+        return Stub(validator), calls
+
+    def test_a_vote_account_gaining_entries_moves(self):
+        v, calls = self.stub(moves=True)
+        try:
+            self.assertTrue(compare.address_moves(Client(v.url), "V", 1.0))
+        finally:
+            v.close()
+        self.assertEqual(calls[0], ["V", {"limit": 1, "commitment": "confirmed"}])
+
+    def test_without_entries_or_a_payer_nothing_is_compared_and_a_note_says_why(self):
+        v, _ = self.stub(moves=False)
+        b = Stub(lambda method, params: {"result": 7})
+        try:
+            self.assertFalse(compare.address_moves(Client(v.url), "V", 0.5))
+            with compare.Comparer(v.url, b.url, 0.01, 1) as cmp:
+                compare.compare_moving_address(cmp, 0.2, None, wait=0.5)
+        finally:
+            v.close()
+            b.close()
+        self.assertEqual(cmp.differences, [])
+        self.assertFalse(any("moving" in method for method in cmp.checked), cmp.checked)
+        self.assertIn("moving address: none", cmp.notes[-1])
+
+
 class MovingBlocks(unittest.TestCase):
     """The newest blocks, asked of bstore twice, compared only at equal slots."""
 

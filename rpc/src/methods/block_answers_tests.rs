@@ -2,14 +2,15 @@ use bstore_ledger::store::SlotMeta;
 
 use super::*;
 
-fn read_with(slot: u64) -> Option<(BlockFrame, ParentState)> {
+const SLOT: Slot = Slot(7);
+
+/// What a fresh answer of `SLOT` was read from: its frame, no parent.
+fn read_of_slot() -> Option<(BlockFrame, ParentState)> {
     Some((
-        BlockFrame::of(&SlotMeta::new(Slot(slot), Some(Slot(slot - 1)))),
+        BlockFrame::of(&SlotMeta::new(SLOT, Some(Slot(SLOT.0 - 1)))),
         ParentState::Absent,
     ))
 }
-
-const SLOT: Slot = Slot(7);
 
 fn config() -> BlockConfig {
     BlockConfig::from_param(None).expect("Agave's defaults")
@@ -26,7 +27,7 @@ fn encoded(len: usize) -> String {
 fn a_kept_answer_shares_its_bytes_and_is_counted_for_its_length() {
     let answers = BlockAnswers::new(1 << 20);
     let cfg = config();
-    let Text::Shared(sent) = answers.fresh(SLOT, &cfg, read_with(7), true, encoded(1000)) else {
+    let Text::Shared(sent) = answers.fresh(SLOT, &cfg, read_of_slot(), true, encoded(1000)) else {
         panic!("a kept answer is sent shared");
     };
     assert_eq!(sent.len(), 1000);
@@ -45,7 +46,7 @@ fn an_answer_not_kept_is_sent_as_written() {
     let cfg = config();
     let answers = BlockAnswers::new(1 << 20);
     // Not whole (a block time or height may still come), or not read to be kept.
-    for (read, whole) in [(read_with(7), false), (None, true)] {
+    for (read, whole) in [(read_of_slot(), false), (None, true)] {
         let text = encoded(100);
         let at = text.as_ptr();
         let Text::Written(sent) = answers.fresh(SLOT, &cfg, read, whole, text) else {
@@ -58,7 +59,7 @@ fn an_answer_not_kept_is_sent_as_written() {
     assert_eq!(answers.counts().missed, 2);
     // Nothing kept at all: nothing counted either.
     let off = BlockAnswers::new(0);
-    let sent = off.fresh(SLOT, &cfg, read_with(7), true, encoded(100));
+    let sent = off.fresh(SLOT, &cfg, read_of_slot(), true, encoded(100));
     assert!(matches!(sent, Text::Written(text) if text.len() == 100));
     assert!(!off.holds(SLOT, &cfg));
     assert_eq!(off.counts().missed, 0);

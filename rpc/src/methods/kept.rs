@@ -174,8 +174,9 @@ impl<K: Hash + Eq, V: KeptSize> KeptAnswers<K, V> {
     }
 }
 
-/// `text` as bytes without spare capacity (given back, not copied): what is kept is
-/// what is counted, and the table and every response that sends it share one allocation.
+/// `text` as bytes without spare capacity (the allocation shrunk to its length, which the
+/// allocator may do by moving it, once, here): what is kept is what is counted, and the
+/// table and every response that sends it share that one allocation.
 pub(crate) fn shared_text(text: String) -> Bytes {
     Bytes::from(text.into_bytes().into_boxed_slice())
 }
