@@ -223,16 +223,29 @@ kill -0 "$BSTORE_PID" 2>/dev/null || { echo "bstore exited during the restart" >
 log "replay --follow: stop, summary, charts"
 kill -0 "$REPLAY_PID" 2>/dev/null || { echo "replay --follow exited early" >&2; tail -5 "$RUN/replay.log" >&2; STATUS=1; }
 stop_pid "$REPLAY_PID"
-python3 - "$RUN/replay.jsonl" <<'PY' || STATUS=1
+# A slot replay finds dead must be one the validator marked dead too (with Alpenglow a
+# leader may abort its block, and both then mark it dead), and the other way round.
+"${LEDGER_READ_ONLY[@]}" "$BSTORE" ledger dead-slots --ledger "$LEDGER" --start-slot 0 \
+    >"$RUN/validator-dead-slots.txt" || STATUS=1
+python3 - "$RUN/replay.jsonl" "$RUN/validator-dead-slots.txt" <<'PY' || STATUS=1
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+validator_dead = {int(l) for l in open(sys.argv[2]) if l.strip()}
 slots = [r for r in rows if "slot" in r]
 summary = rows[-1] if rows else {}
-bad = [r for r in slots if r.get("status") in ("dead", "refused")]
+dead = {r["slot"]: r for r in slots if r.get("status") == "dead"}
+refused = [r for r in slots if r.get("status") == "refused"]
+replayed = {r["slot"] for r in slots if r.get("status") == "replayed"}
+agreed = sorted(s for s in dead if s in validator_dead)
+bad = [r for s, r in dead.items() if s not in validator_dead] + refused
+live = sorted(s for s in validator_dead if s in replayed)
 pending = [r["slot"] for r in slots if r.get("status") == "pending"]
 print(f"replay --follow: {len(slots)} slots reported, summary {json.dumps(summary)}")
-print(f"replay --follow: dead or refused: {bad[:5]}; still pending at the stop: {pending}")
-sys.exit(1 if not slots or bad else 0)
+print(f"replay --follow: dead as the validator marked them: "
+      f"{[(s, dead[s].get('reason')) for s in agreed]}")
+print(f"replay --follow: dead or refused where the validator's are not: {bad[:5]}; "
+      f"dead in the validator's ledger but replayed: {live}; still pending at the stop: {pending}")
+sys.exit(1 if not slots or bad or live else 0)
 PY
 "$BSTORE" metrics plot --influx-url "http://127.0.0.1:$INFLUX_PORT" --db live --out "$RUN/charts" || STATUS=1
 
