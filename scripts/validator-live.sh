@@ -11,7 +11,7 @@
 # bstore answers while it is down and follows it after). bstore reads the ledger through a
 # read-only bind mount; `bstore replay --follow` follows the whole run and reports every
 # slot to a local InfluxDB, charted at the end (RUN/charts). Exits non-zero when any answer
-# differs.
+# differs, or replay's verdict on a slot (dead or not) is not the validator's own.
 # docs/live-validator.md explains what is compared and holds the results.
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
