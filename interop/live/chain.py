@@ -6,15 +6,23 @@ under `refused` with the error, never silently dropped.
 """
 
 import base64
+import json
 import time
 
 from solders.hash import Hash
+from solders.keypair import Keypair
 from solders.message import Message, MessageV0, MessageV1
 from solders.transaction import Transaction, VersionedTransaction
 
 from rpc import RpcError
 
 LEVELS = {"processed": 0, "confirmed": 1, "finalized": 2}
+
+
+def load_keypair(path):
+    """A keypair file in the Solana CLI's format (a JSON array of 64 bytes)."""
+    with open(path) as f:
+        return Keypair.from_bytes(bytes(json.load(f)))
 
 
 class WorkloadError(Exception):

@@ -44,10 +44,9 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from solders.keypair import Keypair
-
 import http_rules
 import jsondiff
+from chain import load_keypair
 from rpc import Client
 from ticker import Ticker
 
@@ -563,11 +562,6 @@ def main():
         compare_all(args, record, cmp)
     report(cmp, args.out, cmp.span)
     sys.exit(1 if cmp.differences else 0)
-
-
-def load_keypair(path):
-    with open(path) as f:
-        return Keypair.from_bytes(bytes(json.load(f)))
 
 
 def compare_all(args, record, cmp):

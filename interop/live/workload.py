@@ -27,7 +27,7 @@ from solders.message import TransactionConfig
 from solders.pubkey import Pubkey
 
 import programs as p
-from chain import Chain, WorkloadError
+from chain import Chain, WorkloadError, load_keypair
 from rpc import Client
 
 SOL = 1_000_000_000
@@ -327,8 +327,7 @@ def main():
         "--wait-epochs", type=int, default=3, help="epochs to wait after the stake delegation"
     )
     args = parser.parse_args()
-    with open(args.payer) as f:
-        payer = Keypair.from_bytes(bytes(json.load(f)))
+    payer = load_keypair(args.payer)
     client = Client(args.rpc)
     chain = Chain(client, payer, log)
     a, b, c = Keypair(), Keypair(), Keypair()
