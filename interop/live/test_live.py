@@ -577,6 +577,76 @@ class MovingAddress(unittest.TestCase):
         self.assertIn("at confirmed", cmp.notes[-1])
 
 
+class LateBlockTime(unittest.TestCase):
+    """A finalized entry whose block time row lands after its root: bstore's null there is
+    forgiven only when, asked again, it answers as the validator did."""
+
+    ENTRY = {"blockTime": 7, "confirmationStatus": "finalized", "signature": "s", "slot": 3}
+
+    def run_round(self, answers):
+        """`answers`: bstore's getSignaturesForAddress answers, per call (the validator's
+        is always [ENTRY]); returns the comparer and bstore's calls."""
+        bstore_answers = iter(answers)
+        calls = []
+
+        def validator(method, params):
+            if method == "getSlot":
+                return {"result": 5}
+            return {"result": [self.ENTRY]}
+
+        def bstore(method, params):
+            if method == "getSlot":
+                return {"result": 5}
+            calls.append(params)
+            return {"result": next(bstore_answers, [self.ENTRY])}
+
+        v, b = Stub(validator), Stub(bstore)
+        try:
+            with compare.Comparer(v.url, b.url, 0.01, 1) as cmp:
+                request = ("getSignaturesForAddress", ["A", {"limit": 5}])
+                compare.compare_moving_rounds(
+                    cmp, "moving address A", "finalized", 0.2, lambda: [request]
+                )
+            return cmp, calls
+        finally:
+            v.close()
+            b.close()
+
+    def test_a_late_block_time_later_equal_is_a_note(self):
+        null = dict(self.ENTRY, blockTime=None)
+        newer = dict(self.ENTRY, signature="n", slot=4)
+        # Both of the round's answers null; each asked again (a wider limit) with a newer
+        # entry on top.
+        cmp, calls = self.run_round([[null], [null], [newer, self.ENTRY], [newer, self.ENTRY]])
+        self.assertEqual(cmp.differences, [])
+        self.assertEqual(calls[2], ["A", {"limit": 105}])
+        self.assertIn("2 of bstore's answers gave a finalized entry's blockTime", cmp.notes[-1])
+
+    def test_still_null_when_asked_again_is_a_difference(self):
+        null = dict(self.ENTRY, blockTime=None)
+        # The first answer asked again is still null; the second's agrees.
+        cmp, _ = self.run_round([[null], [null], [null]])
+        self.assertEqual(len(cmp.differences), 1, cmp.differences)
+        self.assertEqual(cmp.differences[0]["diff"], ["$.result[0].blockTime: 7 != null"])
+
+    def test_a_null_block_time_beside_another_difference_is_not_asked_again(self):
+        other = dict(self.ENTRY, blockTime=None, slot=2)
+        cmp, calls = self.run_round([[other], [self.ENTRY]])
+        self.assertEqual(len(cmp.differences), 1, cmp.differences)
+        self.assertEqual(calls[1], ["A", {"limit": 5}])
+        self.assertIn("0 of bstore's answers", cmp.notes[-1])
+
+    def test_only_null_against_a_time_is_late(self):
+        late = compare.late_block_times
+        entry = {"result": [self.ENTRY]}
+        self.assertTrue(late(entry, {"result": [dict(self.ENTRY, blockTime=None)]}))
+        self.assertFalse(late(entry, entry))
+        self.assertFalse(late(entry, {"result": [dict(self.ENTRY, blockTime=8)]}))
+        self.assertFalse(late({"result": [dict(self.ENTRY, blockTime=None)]}, entry))
+        self.assertFalse(late(entry, {"result": []}))
+        self.assertFalse(late(entry, {"error": {"code": -32009}}))
+
+
 class MovingAddressChoice(unittest.TestCase):
     """The vote account is the moving address only when it gains entries."""
 
