@@ -16,9 +16,9 @@
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
 # RocksDB's and protobuf's C++), later builds are no-ops; bstore's release build is ~13 min
-# from scratch. A run takes about 13 minutes here: ~10 s to start the cluster, ~1.5 min of
-# workload and the three epochs waited for rewards, ~1 min of comparison, ~4 min of load
-# (with the slot-rate measurements and each server's round-trip floor), ~2 min of
+# from scratch. A run takes about 15 minutes here: ~10 s to start the cluster, ~1.5 min of
+# workload and the three epochs waited for rewards, ~1 min of comparison, ~6 min of load
+# (with the slot-rate measurements, paired windows and each server's round-trip floor), ~2 min of
 # freshness (500 slots), the restart (~30 s, up to 3 min when the restarted validator makes
 # no slot) and the comparison again (~1.5 min). Not run by CI (rpc/tests/it/agave_live.rs
 # checks recorded answers of two such runs in CI: scripts/record-live-fixture.sh).
@@ -227,22 +227,47 @@ stop_pid "$REPLAY_PID"
 # leader may abort its block, and both then mark it dead), and the other way round.
 "${LEDGER_READ_ONLY[@]}" "$BSTORE" ledger dead-slots --ledger "$LEDGER" --start-slot 0 \
     >"$RUN/validator-dead-slots.txt" || STATUS=1
-python3 - "$RUN/replay.jsonl" "$RUN/validator-dead-slots.txt" <<'PY' || STATUS=1
+# Replay reaches a slot the validator has already marked dead only to refuse it
+# (already_dead): which of dead and refused it reports is a race. Each of the validator's
+# dead slots is read through bstore's own fetch path with the dead flag ignored (`ledger
+# slot`), so a refusal still needs bstore's own verdict: the fetch must fail too.
+: >"$RUN/validator-dead-fetched.txt"
+while read -r slot; do
+    [ -n "$slot" ] || continue
+    if why=$("${LEDGER_READ_ONLY[@]}" "$BSTORE" ledger slot --access read-only --ledger "$LEDGER" \
+        "$slot" 2>&1 >/dev/null); then
+        echo "$slot fetched" >>"$RUN/validator-dead-fetched.txt"
+    else
+        echo "$slot failed ${why//$'\n'/ }" >>"$RUN/validator-dead-fetched.txt"
+    fi
+done <"$RUN/validator-dead-slots.txt"
+python3 - "$RUN/replay.jsonl" "$RUN/validator-dead-slots.txt" "$RUN/validator-dead-fetched.txt" <<'PY' || STATUS=1
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 validator_dead = {int(l) for l in open(sys.argv[2]) if l.strip()}
+fetched = {int(l.split()[0]): l.strip().split(maxsplit=2)[1:] for l in open(sys.argv[3]) if l.strip()}
 slots = [r for r in rows if "slot" in r]
 summary = rows[-1] if rows else {}
 dead = {r["slot"]: r for r in slots if r.get("status") == "dead"}
 refused = [r for r in slots if r.get("status") == "refused"]
 replayed = {r["slot"] for r in slots if r.get("status") == "replayed"}
 agreed = sorted(s for s in dead if s in validator_dead)
-bad = [r for s, r in dead.items() if s not in validator_dead] + refused
+# Refused as already dead, dead in the validator's ledger, and failing bstore's fetch.
+marked = {
+    r["slot"]: fetched[r["slot"]][1]
+    for r in refused
+    if r.get("reason") == "already_dead" and r["slot"] in validator_dead
+    and fetched.get(r["slot"], ["fetched"])[0] == "failed"
+}
+bad = [r for s, r in dead.items() if s not in validator_dead]
+bad += [r for r in refused if r["slot"] not in marked]
 live = sorted(s for s in validator_dead if s in replayed)
 pending = [r["slot"] for r in slots if r.get("status") == "pending"]
 print(f"replay --follow: {len(slots)} slots reported, summary {json.dumps(summary)}")
 print(f"replay --follow: dead as the validator marked them: "
       f"{[(s, dead[s].get('reason')) for s in agreed]}")
+print(f"replay --follow: marked dead by the validator before replay reached them, and "
+      f"failing bstore's fetch: {sorted(marked.items())}")
 print(f"replay --follow: dead or refused where the validator's are not: {bad[:5]}; "
       f"dead in the validator's ledger but replayed: {live}; still pending at the stop: {pending}")
 sys.exit(1 if not slots or bad or live else 0)
@@ -299,6 +324,12 @@ if l:
                 rows = p50_p99(fixed.get(name, {}).get("served", {}))
                 if rows:
                     print(f"at {fixed['rate']:g} req/s{label}, {name} p50/p99 ms {rows}")
+    pairs = l.get("pairs")
+    if pairs:
+        for method, r in pairs["ratios"].items():
+            print(f"pairs ({len(pairs['pairs'])} of {pairs['seconds']:g} s windows at "
+                  f"{pairs['rate']:g} req/s, Rust clients), {method}: bstore/validator p50 "
+                  f"median {r['p50_median']} {r['p50_ratios']}, p99 median {r['p99_median']}")
     floor = l.get("floor")
     if floor:
         for name in ("validator", "bstore"):

@@ -524,13 +524,18 @@ def compare_moving_rounds(cmp, label, commitment, seconds, requests):
             for method, params, left, right in compared:
                 answers.add(json.dumps(left, sort_keys=True))
                 cmp.tally(f"{method} (moving, {commitment})", params, left, right)
-    cmp.notes.append(
+    note = (
         f"{label} at {commitment}: {aligned} rounds compared at equal slots ({len(answers)} "
         f"different answers), {skipped} skipped (a root or confirmation moved during the "
-        f"round, or the servers stood at different slots); {late} of bstore's answers gave "
-        "a finalized entry's blockTime as null and, asked again after the retry delay, as "
-        "the validator did (the row landed after the root and after bstore's catch-up)"
+        "round, or the servers stood at different slots)"
     )
+    if late:
+        note += (
+            f"; {late} of bstore's answers gave a finalized entry's blockTime as null and, "
+            "asked again after the retry delay, as the validator did (the row landed after "
+            "the root and after bstore's catch-up)"
+        )
+    cmp.notes.append(note)
     if aligned == 0:
         cmp.record(
             f"{label} (moving, {commitment})",

@@ -4,7 +4,7 @@
 usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
                [--seconds 20] [--max-requests 20000] [--slot-rate-seconds 30]
                [--rate 400 --validator-pid PID --bstore-pid PID] [--rust-client BSTORE]
-               [--out load.json]
+               [--pairs 6 --pair-seconds 10] [--out load.json]
 
 1. For each server in turn: `--clients` processes, each with its own keep-alive connection,
    send the same request list (getBlock json full for the slots holding the workload's
@@ -29,7 +29,14 @@ usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
    latencies. The Rust clients spend 30-50 us (most of it the kernel's loopback work, which
    the sender pays), so their latencies are more the servers'.
    With `--rate` too: the three fixed-rate windows of 3. again with the Rust clients.
-5. The round-trip floor at the fixed rate (`--floor-seconds`, 0: skip): each server in turn
+5. With `--rust-client` and `--rate`: `--pairs` pairs of `--pair-seconds` windows at the
+   fixed rate from the Rust clients, bstore and the validator's own RPC back to back (who
+   goes first alternating pair by pair); each method's p50 and p99 ratio (bstore over the
+   validator) in each pair, and the medians. One server's paced p50 moves up to 2x between
+   windows a minute apart on this machine, so one long window each (3.) can land on a
+   good minute for one and a bad one for the other; adjacent short windows share their
+   minute, and the median over pairs is not one window's luck.
+6. The round-trip floor at the fixed rate (`--floor-seconds`, 0: skip): each server in turn
    answers only `getSlot` (finalized: a value either keeps in memory) at `--rate`, from the
    Rust clients when given. What is left of a method's p50 above its server's floor is the
    method's own work; the floor itself (two wake-ups, loopback, HTTP) is paid by both.
@@ -42,6 +49,7 @@ import functools
 import json
 import multiprocessing
 import os
+import statistics
 import subprocess
 import tempfile
 import threading
@@ -140,6 +148,37 @@ def run_rust_load(binary, url, requests, clients, seconds, max_requests, rate=No
             command += ["--rate", str(rate)]
         out = subprocess.run(command, check=True, capture_output=True, text=True)
     return json.loads(out.stdout)
+
+
+def paired_windows(args, requests, run):
+    """`args.pairs` pairs of `args.pair_seconds` windows at `args.rate` through `run` (the
+    shape of `run_load`), bstore's and the validator's back to back, the first of each
+    pair alternating; per method the p50 and p99 ratios (bstore over the validator) of
+    every pair and their medians."""
+    pairs = []
+    for k in range(args.pairs):
+        order = [("bstore", args.bstore), ("validator", args.validator)]
+        if k % 2:
+            order.reverse()
+        pairs.append({
+            name: run(url, requests, args.clients, args.pair_seconds, 10**9, rate=args.rate)
+            for name, url in order
+        })
+    ratios = {}
+    methods = {m for pair in pairs for side in pair.values() for m, v in side.items()
+               if isinstance(v, dict)}
+    for method in sorted(methods):
+        out = {}
+        for q in ("p50", "p99"):
+            values = [
+                pair["bstore"][method][f"{q}_ms"] / pair["validator"][method][f"{q}_ms"]
+                for pair in pairs
+                if method in pair["bstore"] and pair["validator"].get(method, {}).get(f"{q}_ms")
+            ]
+            out[f"{q}_ratios"] = [round(v, 3) for v in values]
+            out[f"{q}_median"] = round(statistics.median(values), 3) if values else None
+        ratios[method] = out
+    return {"rate": args.rate, "seconds": args.pair_seconds, "pairs": pairs, "ratios": ratios}
 
 
 FLOOR_REQUESTS = [("getSlot", [{"commitment": "finalized"}])]
@@ -258,6 +297,9 @@ def main():
     parser.add_argument("--bstore-pid", type=int)
     parser.add_argument("--rust-client", metavar="BSTORE",
                         help="also load both servers with this bstore's `bench rpc-load`")
+    parser.add_argument("--pairs", type=int, default=6,
+                        help="pairs of paced windows, Rust clients (0: skip)")
+    parser.add_argument("--pair-seconds", type=float, default=10.0)
     parser.add_argument("--out")
     args = parser.parse_args()
     with open(args.record) as f:
@@ -324,6 +366,13 @@ def main():
                       f"{json.dumps(shown)}")
             print(f"load at {args.rate:g} req/s{label}, slot rate: "
                   f"{json.dumps(result[key]['slot_rate'])}")
+    if args.rate > 0 and args.rust_client and args.pairs > 0:
+        run = functools.partial(run_rust_load, args.rust_client)
+        result["pairs"] = paired_windows(args, requests, run)
+        for method, ratios in result["pairs"]["ratios"].items():
+            print(f"pairs at {args.rate:g} req/s, Rust clients, {method}: bstore/validator "
+                  f"p50 median {ratios['p50_median']} {ratios['p50_ratios']}, "
+                  f"p99 median {ratios['p99_median']} {ratios['p99_ratios']}")
     if args.rate > 0 and args.floor_seconds > 0:
         result["floor"] = floor_latency(args)
         for name in ("validator", "bstore"):

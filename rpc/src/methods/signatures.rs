@@ -23,6 +23,7 @@ use bstore_ledger::fetch::{AllowDead, FetchBuffer, ViewFetch};
 use bstore_ledger::history::{StatusMeta, decode_memo};
 use bstore_ledger::store::KvEngine;
 use bstore_ledger::{LedgerError, Slot};
+use hyper::body::Bytes;
 
 use super::Text;
 use super::address_answers::{AddressAnswers, Found, Question};
@@ -94,7 +95,8 @@ pub(super) fn signatures_for_address<E: KvEngine>(
     let (start, before_excluded) = match &cfg.before {
         None => (highest, HashSet::new()),
         Some(before) => match statuses.find(before)? {
-            None => return Ok(Text::Written("[]".to_string())),
+            // A `before` signature not found: no entries, Agave's answer too.
+            None => return Ok(Text::Shared(Bytes::from_static(b"[]"))),
             Some((slot, _)) => {
                 let mut sigs = block_signatures_rev(chain, slot, buf)?;
                 if let Some(pos) = sigs.iter().position(|s| s == before) {

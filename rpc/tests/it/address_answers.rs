@@ -226,6 +226,15 @@ fn paged_answers_are_never_kept() {
             );
         }
     }
+    // A `before` signature the ledger does not hold: no entries, as Agave answers.
+    let unknown = json!([address, {"before": "1".repeat(64)}]);
+    let answer = crate::common::call(
+        s.keeping.local_addr(),
+        "getSignaturesForAddress",
+        unknown.clone(),
+    );
+    assert_eq!(answer["result"], json!([]), "{answer}");
+    assert_eq!(body(&s.keeping, &unknown), body(&s.fresh, &unknown));
     assert_eq!(
         s.keeping.address_answer_counts(),
         KeptAnswerCounts::default()
