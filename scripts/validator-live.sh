@@ -245,7 +245,9 @@ python3 - "$RUN/replay.jsonl" "$RUN/validator-dead-slots.txt" "$RUN/validator-de
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 validator_dead = {int(l) for l in open(sys.argv[2]) if l.strip()}
-fetched = {int(l.split()[0]): l.strip().split(maxsplit=2)[1:] for l in open(sys.argv[3]) if l.strip()}
+# "SLOT fetched" or "SLOT failed WHY": the verdict and why, per slot.
+fetched = {int(l.split()[0]): (l.split() + [""])[1] for l in open(sys.argv[3]) if l.strip()}
+why = {int(l.split()[0]): l.strip().split(maxsplit=2)[2:] for l in open(sys.argv[3]) if l.strip()}
 slots = [r for r in rows if "slot" in r]
 summary = rows[-1] if rows else {}
 dead = {r["slot"]: r for r in slots if r.get("status") == "dead"}
@@ -254,10 +256,10 @@ replayed = {r["slot"] for r in slots if r.get("status") == "replayed"}
 agreed = sorted(s for s in dead if s in validator_dead)
 # Refused as already dead, dead in the validator's ledger, and failing bstore's fetch.
 marked = {
-    r["slot"]: fetched[r["slot"]][1]
+    r["slot"]: " ".join(why[r["slot"]])
     for r in refused
     if r.get("reason") == "already_dead" and r["slot"] in validator_dead
-    and fetched.get(r["slot"], ["fetched"])[0] == "failed"
+    and fetched.get(r["slot"]) == "failed"
 }
 bad = [r for s, r in dead.items() if s not in validator_dead]
 bad += [r for r in refused if r["slot"] not in marked]

@@ -544,6 +544,7 @@ def compare_moving_rounds(cmp, label, commitment, seconds, requests):
             "no round found both servers at the same slots",
         )
 
+
 def late_block_times(left, right):
     """Whether bstore's getSignaturesForAddress answer `right` differs from the validator's
     `left` only in entries whose blockTime bstore gives as null and the validator as a
