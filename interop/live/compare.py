@@ -550,9 +550,9 @@ def late_block_times(left, right):
     `left` only in entries whose blockTime bstore gives as null and the validator as a
     time. Agave writes a block's time from its transaction status service after the bank
     freezes, and the write can land after the root that finalizes the block (seen under
-    Alpenglow: the root, the entries and the optimistic slot in one write group, the block
-    time 74 writes later); bstore asked between its catch-ups in that window answers what
-    the ledger then holds, as Agave's finalized path does (docs/live-validator.md)."""
+    Alpenglow: the root, the entries and the optimistic slot in one write-ahead-log record,
+    the block time in the next); bstore caught up between the two answers what the ledger
+    then holds, as Agave's finalized path does (docs/live-validator.md)."""
     entries, ours = left.get("result"), right.get("result")
     if not (isinstance(entries, list) and isinstance(ours, list)) or len(entries) != len(ours):
         return False
