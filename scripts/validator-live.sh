@@ -28,8 +28,9 @@
 #     --slots N     slots followed by the freshness run (default 500)
 #     --keep        keep the run's directory (ledger, logs, records) after the run
 #     --skip-load   skip the load comparison
-#     --serve-nice N run the bstore servers at niceness N (default 0): how much a lower CPU
-#                   priority spares the validator's slot rate
+#     --serve-nice N run the bstore servers at niceness N (default 0; below 0 needs root):
+#                   what a lower or higher CPU priority does to the validator's slot rate and
+#                   to bstore's latency
 #   BSTORE_AGAVE_TOOL    an existing agave-interop binary (skips its build)
 #   BSTORE_AGAVE_VERSION 4.2 (default), 4.3 or 4.4: which Agave the tool is built on
 #   BSTORE_AGAVE_TARGET  target dir of the tool's build (default ~/.cache/bstore/target-agave4)
@@ -126,10 +127,19 @@ LEDGER_READ_ONLY=(unshare -Urm sh -c
 start_bstore() {
     local label="$1" port="$2"
     shift 2
-    "${LEDGER_READ_ONLY[@]}" nice -n "$SERVE_NICE" "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
+    "${LEDGER_READ_ONLY[@]}" "$BSTORE" serve --ledger "$LEDGER" --rpc-addr "127.0.0.1:$port" \
         --secondary-path "$RUN/secondary-$label" "$@" 2>"$RUN/bstore-$label.log" &
     STARTED_PID=$!
     python3 -c "import sys; sys.path.insert(0, '$LIVE'); import rpc; rpc.wait_until_serving(rpc.Client('http://127.0.0.1:$port'), 60)"
+    # The niceness is set from out here, thread by thread: inside the unprivileged namespace
+    # of the read-only mount a negative one is refused (nice only warns and runs at 0).
+    if [ "$SERVE_NICE" != 0 ]; then
+        local task
+        for task in /proc/"$STARTED_PID"/task/*; do
+            renice -n "$SERVE_NICE" -p "${task##*/}" >/dev/null \
+                || { echo "cannot renice bstore ($label) to $SERVE_NICE" >&2; exit 1; }
+        done
+    fi
     log "bstore ($label) serving http://127.0.0.1:$port (pid $STARTED_PID, ledger mounted read-only)"
 }
 start_bstore watch "$BSTORE_PORT"
