@@ -255,9 +255,12 @@ python3 - "$RUN/replay.jsonl" "$RUN/validator-dead-slots.txt" "$RUN/validator-de
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 validator_dead = {int(l) for l in open(sys.argv[2]) if l.strip()}
-# "SLOT fetched" or "SLOT failed WHY": the verdict and why, per slot.
-fetched = {int(l.split()[0]): (l.split() + [""])[1] for l in open(sys.argv[3]) if l.strip()}
-why = {int(l.split()[0]): l.strip().split(maxsplit=2)[2:] for l in open(sys.argv[3]) if l.strip()}
+# "SLOT fetched" or "SLOT failed WHY": (verdict, why) per slot.
+fetched = {}
+for line in open(sys.argv[3]):
+    parts = line.split(maxsplit=2)
+    if len(parts) >= 2:
+        fetched[int(parts[0])] = (parts[1], parts[2].strip() if len(parts) > 2 else "")
 slots = [r for r in rows if "slot" in r]
 summary = rows[-1] if rows else {}
 dead = {r["slot"]: r for r in slots if r.get("status") == "dead"}
@@ -266,10 +269,10 @@ replayed = {r["slot"] for r in slots if r.get("status") == "replayed"}
 agreed = sorted(s for s in dead if s in validator_dead)
 # Refused as already dead, dead in the validator's ledger, and failing bstore's fetch.
 marked = {
-    r["slot"]: " ".join(why[r["slot"]])
+    r["slot"]: fetched[r["slot"]][1]
     for r in refused
     if r.get("reason") == "already_dead" and r["slot"] in validator_dead
-    and fetched.get(r["slot"]) == "failed"
+    and fetched.get(r["slot"], ("",))[0] == "failed"
 }
 bad = [r for s, r in dead.items() if s not in validator_dead]
 bad += [r for r in refused if r["slot"] not in marked]
