@@ -326,19 +326,19 @@ if l:
     for server, r in l.get("rust_clients", {}).items():
         print(f"load {server}, Rust clients: {r['per_s']} req/s, p50/p99 ms {p50_p99(r)}")
     print(f"validator slots/s: {l['validator_slots_per_s']}")
-    for key, label in (("fixed_rate", ""), ("rust_fixed_rate", ", Rust clients")):
-        fixed = l.get(key)
-        if fixed:
-            for name in ("idle", "bstore", "validator", "idle_after"):
-                if name in fixed:
-                    shown = {k: v for k, v in fixed[name].items() if k != "served"}
-                    print(f"at {fixed['rate']:g} req/s{label}, {name} serving: {shown}")
-            if "slot_rate" in fixed:
-                print(f"at {fixed['rate']:g} req/s{label}, slot rate: {fixed['slot_rate']}")
-            for name in ("bstore", "validator"):
-                rows = p50_p99(fixed.get(name, {}).get("served", {}))
-                if rows:
-                    print(f"at {fixed['rate']:g} req/s{label}, {name} p50/p99 ms {rows}")
+    rounds = l.get("slot_rate_rounds")
+    if rounds:
+        effects = rounds["effects"]
+        print(f"slot rate ({rounds['rounds']} rounds of {rounds['seconds']:g} s windows at "
+              f"{rounds['rate']:g} req/s, {rounds['clients']} clients): idle mean "
+              f"{effects['idle_mean']} slots/s (spread {effects['idle_spread_percent']}%)")
+        for arm in ("bstore", "validator"):
+            e = effects.get(arm)
+            if e:
+                cpu = [w.get(f"{arm}_cpu_percent") for w in rounds["windows"] if w["arm"] == arm]
+                print(f"  {arm} serving: mean {e['mean_percent']}%, 95% interval "
+                      f"{e['ci95_percent']}, median {e['median_percent']}% "
+                      f"{e['changes_percent']}; its CPU % of a core {cpu}")
     pairs = l.get("pairs")
     if pairs:
         for method, r in pairs["ratios"].items():

@@ -4,7 +4,8 @@
 usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
                [--seconds 20] [--max-requests 20000] [--slot-rate-seconds 30]
                [--rate 400 --validator-pid PID --bstore-pid PID] [--rust-client BSTORE]
-               [--pairs 6 --pair-seconds 10] [--out load.json]
+               [--rounds 6 --round-seconds 20] [--pairs 6 --pair-seconds 10]
+               [--out load.json]
 
 1. For each server in turn: `--clients` processes, each with its own keep-alive connection,
    send the same request list (getBlock json full for the slots holding the workload's
@@ -15,25 +16,28 @@ usage: load.py --validator URL --bstore URL --record workload.json [--clients 4]
 2. The validator's slot rate (getSlot processed, read `--slot-rate-seconds` apart): with no
    load, while the clients load bstore for that long, and while they load the validator's
    own RPC instead.
-3. The same at a fixed request rate (`--rate` requests/s in all, spread over the clients,
-   each sending on its own schedule whatever the answers take): the validator's slot rate
-   and the CPU time each server process used in the window (`/proc/PID/stat`, with
-   `--validator-pid` and `--bstore-pid`), idle, while bstore serves the rate, and while the
-   validator's own RPC serves it. Saturating clients (2.) send as fast as the faster server
-   answers, so they load it more; a fixed rate asks the same work of both.
+3. The slot rate at a fixed request rate (`--rate` requests/s in all, spread over the
+   clients, each sending on its own schedule whatever the answers take): `--rounds` rounds
+   of `--round-seconds` windows, each round one idle window, one while bstore serves the
+   rate and one while the validator's own RPC serves it, the order rotating (slotrate.py:
+   edge-to-edge timing, each loaded window against the interpolated idle rate, a mean and
+   95% interval per arm), with the CPU time each server process used in each window
+   (`/proc/PID/stat`, with `--validator-pid` and `--bstore-pid`). Saturating clients (2.)
+   send as fast as the faster server answers, so they load it more; a fixed rate asks the
+   same work of both.
 4. With `--rust-client BSTORE` (a bstore binary): 1. again with `bstore bench rpc-load`, the
    same request list, clients, time and budget, each client a thread of one Rust process.
    A Python client spends ~130 us of CPU per request, more than either server spends on a
    getSignaturesForAddress; on a two-core machine that CPU is taken from the servers and
    the clients wait for their own turn too, which adds the same time to both servers'
    latencies. The Rust clients spend 30-50 us (most of it the kernel's loopback work, which
-   the sender pays), so their latencies are more the servers'.
-   With `--rate` too: the three fixed-rate windows of 3. again with the Rust clients.
+   the sender pays), so their latencies are more the servers'. The rounds of 3. then use
+   the Rust clients too.
 5. With `--rust-client` and `--rate`: `--pairs` pairs of `--pair-seconds` windows at the
    fixed rate from the Rust clients, bstore and the validator's own RPC back to back (who
    goes first alternating pair by pair); each method's p50 and p99 ratio (bstore over the
    validator) in each pair, and the medians. One server's paced p50 moves up to 2x between
-   windows a minute apart on this machine, so one long window each (3.) can land on a
+   windows a minute apart on this machine, so one long window each can land on a
    good minute for one and a bad one for the other; adjacent short windows share their
    minute, and the median over pairs is not one window's luck.
 6. The round-trip floor at the fixed rate (`--floor-seconds`, 0: skip): each server in turn
@@ -55,6 +59,7 @@ import tempfile
 import threading
 import time
 
+import slotrate
 from rpc import Client, percentile
 
 
@@ -226,58 +231,65 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
-def clients_cpu_seconds():
-    """User plus system CPU time of this process's ended and reaped children: the client
-    processes of every finished `run_load` (each pool joins its processes before it returns)."""
-    times = os.times()
-    return times.children_user + times.children_system
+# The load starts this long before a window's first slot edge (the clients connected and
+# sending), and runs this much longer than the window asks: the two edges wait up to a slot
+# each, so a window spans its seconds plus up to two slots.
+ROUND_WARM_UP = 0.5
+ROUND_LOAD_MARGIN = 3.0
 
 
-def fixed_rate_phase(args, requests, target, rust=False):
-    """One window of `--slot-rate-seconds`: the validator's slot rate and each server's CPU
-    time, while the clients (`rust`: those of `--rust-client`) send `--rate` requests/s to
-    `target` (None: idle)."""
+def slot_rate_rounds(args, requests, run):
+    """`--rounds` rounds of `--round-seconds` windows (see slotrate): idle, bstore serving
+    `--rate` from `run`'s clients, and the validator's own RPC serving it, the order
+    rotating; each window's edge-to-edge slot rate and each server's CPU, then each loaded
+    arm's change against the interpolated idle rate."""
+    targets = {"idle": None, "bstore": args.bstore, "validator": args.validator}
     pids = {"validator": args.validator_pid, "bstore": args.bstore_pid}
-    before = {name: cpu_seconds(pid) for name, pid in pids.items()}
-    clients_before = clients_cpu_seconds()
-    served = {}
+    client = Client(args.validator)
+    origin = time.monotonic()
+    windows = []
+    try:
+        for k, order in enumerate(slotrate.round_orders(targets, args.rounds)):
+            for arm in order:
+                served, load_end = {}, [None]
 
-    run = functools.partial(run_rust_load, args.rust_client) if rust else run_load
+                def load(url=targets[arm]):
+                    served.update(run(url, requests, args.clients,
+                                      args.round_seconds + ROUND_LOAD_MARGIN, 10**9,
+                                      rate=args.rate))
+                    load_end[0] = time.monotonic()
 
-    def load(seconds):
-        served.update(run(target, requests, args.clients, seconds, 10**9, rate=args.rate))
-
-    started = time.monotonic()
-    slots = slot_rate(args.validator, args.slot_rate_seconds, None if target is None else load)
-    wall = time.monotonic() - started
-    out = {"validator_slots_per_s": slots, "seconds": round(wall, 1)}
-    for name, pid in pids.items():
-        if pid is not None:
-            used = cpu_seconds(pid) - before[name]
-            out[f"{name}_cpu_percent"] = round(100.0 * used / wall, 1)
-    # The clients share the cores too: what they used is part of any window's slowdown.
-    out["clients_cpu_percent"] = round(100.0 * (clients_cpu_seconds() - clients_before) / wall, 1)
-    if served:
-        out["served"] = served
-    return out
-
-
-def slot_rate_changes(phases):
-    """The validator's slot rate in each loaded window against the mean of the idle windows
-    before and after it (percent), and how far the idle rate drifted between the two."""
-    before = phases["idle"]["validator_slots_per_s"]
-    after = phases["idle_after"]["validator_slots_per_s"]
-    idle = (before + after) / 2
-
-    def percent(value, base):
-        return round(100.0 * (value - base) / base, 1) if base else None
-
-    return {
-        "idle_mean": round(idle, 3),
-        "idle_drift_percent": percent(after, before),
-        "bstore_percent": percent(phases["bstore"]["validator_slots_per_s"], idle),
-        "validator_percent": percent(phases["validator"]["validator_slots_per_s"], idle),
-    }
+                worker = None
+                if targets[arm] is not None:
+                    worker = threading.Thread(target=load)
+                    worker.start()
+                    time.sleep(ROUND_WARM_UP)
+                before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+                read_at = time.monotonic()
+                window = slotrate.edge_to_edge(client, args.round_seconds)
+                wall = time.monotonic() - read_at
+                window.update(arm=arm, round=k)
+                for name, pid in pids.items():
+                    if pid is not None:
+                        used = cpu_seconds(pid) - before[name]
+                        window[f"{name}_cpu_percent"] = round(100.0 * used / wall, 1)
+                if worker is not None:
+                    worker.join()
+                    # A load that stopped before the window's last edge (slots far longer
+                    # than the margin allows) leaves an unloaded tail: kept, marked, and
+                    # left out of the effects.
+                    window["load_covered"] = load_end[0] is not None and load_end[0] >= window["end"]
+                    window["served"] = served
+                windows.append(window)
+    finally:
+        client.close()
+    effects = slotrate.rate_effects([w for w in windows if w.get("load_covered", True)])
+    effects["uncovered_windows"] = sum(1 for w in windows if w.get("load_covered") is False)
+    for window in windows:
+        window["start"] = round(window["start"] - origin, 3)
+        window["end"] = round(window["end"] - origin, 3)
+    return {"rate": args.rate, "rounds": args.rounds, "seconds": args.round_seconds,
+            "windows": windows, "effects": effects}
 
 
 def main():
@@ -300,6 +312,9 @@ def main():
     parser.add_argument("--pairs", type=int, default=6,
                         help="pairs of paced windows, Rust clients (0: skip)")
     parser.add_argument("--pair-seconds", type=float, default=10.0)
+    parser.add_argument("--rounds", type=int, default=6,
+                        help="rounds of slot-rate windows at --rate (0: skip)")
+    parser.add_argument("--round-seconds", type=float, default=20.0)
     parser.add_argument("--out")
     args = parser.parse_args()
     with open(args.record) as f:
@@ -339,33 +354,18 @@ def main():
         f"load: validator slots/s idle {idle}, while bstore is loaded {loaded}, "
         f"while the validator's own RPC is loaded {own}"
     )
-    if args.rate > 0:
-        # The windows with the Python clients, then (with --rust-client) the same with the
-        # Rust clients, whose own CPU is under 2% of a core at this rate: the slot rate then
-        # shows the server's cost more than the clients'.
-        kinds = [("fixed_rate", False, "")]
-        if args.rust_client:
-            kinds.append(("rust_fixed_rate", True, ", Rust clients"))
-        # An idle window before and after the two loaded ones: the idle slot rate itself
-        # moves by a few percent within minutes, so each loaded window is compared with the
-        # mean of the two, the drift reported beside.
-        for key, rust, label in kinds:
-            phases = {
-                name: fixed_rate_phase(args, requests, target, rust=rust)
-                for name, target in (
-                    ("idle", None),
-                    ("bstore", args.bstore),
-                    ("validator", args.validator),
-                    ("idle_after", None),
-                )
-            }
-            result[key] = {"rate": args.rate, **phases, "slot_rate": slot_rate_changes(phases)}
-            for name, phase in phases.items():
-                shown = {k: v for k, v in phase.items() if k != "served"}
-                print(f"load at {args.rate:g} req/s{label}, {name} serving: "
-                      f"{json.dumps(shown)}")
-            print(f"load at {args.rate:g} req/s{label}, slot rate: "
-                  f"{json.dumps(result[key]['slot_rate'])}")
+    if args.rate > 0 and args.rounds > 0:
+        # The slot rate's rounds, with the Rust clients when given (their own CPU is under 2%
+        # of a core at this rate: the slot rate then shows the server's cost more than the
+        # clients').
+        rust = bool(args.rust_client)
+        run = functools.partial(run_rust_load, args.rust_client) if rust else run_load
+        rounds = slot_rate_rounds(args, requests, run)
+        rounds["clients"] = "rust" if rust else "python"
+        result["slot_rate_rounds"] = rounds
+        print(f"slot rate, {args.rounds} rounds of {args.round_seconds:g} s windows at "
+              f"{args.rate:g} req/s, {rounds['clients']} clients: "
+              f"{json.dumps(rounds['effects'])}")
     if args.rate > 0 and args.rust_client and args.pairs > 0:
         run = functools.partial(run_rust_load, args.rust_client)
         result["pairs"] = paired_windows(args, requests, run)

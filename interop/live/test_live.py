@@ -441,21 +441,6 @@ class Load(unittest.TestCase):
         })
         self.assertEqual(len(out["pairs"]), 3)
 
-    def test_slot_rate_changes_against_the_mean_of_both_idle_windows(self):
-        from load import slot_rate_changes
-
-        rates = {"idle": 4.4, "bstore": 4.0, "validator": 3.6, "idle_after": 4.0}
-        phases = {name: {"validator_slots_per_s": rate} for name, rate in rates.items()}
-        self.assertEqual(
-            slot_rate_changes(phases),
-            {
-                "idle_mean": 4.2,
-                "idle_drift_percent": -9.1,
-                "bstore_percent": -4.8,
-                "validator_percent": -14.3,
-            },
-        )
-
     def test_cpu_seconds_of_this_process_grow_with_work(self):
         import os
 
@@ -467,6 +452,120 @@ class Load(unittest.TestCase):
         while time.process_time() < deadline:
             pass
         self.assertGreaterEqual(cpu_seconds(os.getpid()) - before, 0.2)
+
+
+class SlotRate(unittest.TestCase):
+    def test_rounds_rotate_so_each_arm_holds_each_position(self):
+        import slotrate
+
+        orders = slotrate.round_orders(("idle", "bstore", "validator"), 4)
+        self.assertEqual(orders, [
+            ["idle", "bstore", "validator"],
+            ["bstore", "validator", "idle"],
+            ["validator", "idle", "bstore"],
+            ["idle", "bstore", "validator"],
+        ])
+
+    def test_idle_baseline_interpolates_between_the_idle_windows_around(self):
+        import slotrate
+
+        idle = [(35.0, 4.0), (5.0, 5.0)]
+        self.assertEqual(slotrate.idle_baseline(idle, 2.0), 5.0)
+        self.assertEqual(slotrate.idle_baseline(idle, 50.0), 4.0)
+        self.assertAlmostEqual(slotrate.idle_baseline(idle, 15.0), 5.0 - 1.0 / 3.0)
+        self.assertEqual(slotrate.idle_baseline([(5.0, 4.5)], 9.0), 4.5)
+
+    def test_effects_against_the_interpolated_idle_rate_with_an_interval(self):
+        import slotrate
+
+        def w(arm, start, rate):
+            return {"arm": arm, "start": start, "end": start + 10.0, "slots_per_s": rate}
+
+        windows = [w("idle", 0, 5.0), w("bstore", 10, 4.5), w("validator", 20, 4.0),
+                   w("idle", 30, 4.0), w("bstore", 40, 3.96), w("validator", 50, 3.6)]
+        out = slotrate.rate_effects(windows)
+        self.assertEqual((out["idle_mean"], out["idle_spread_percent"]), (4.5, 22.22))
+        # bstore at 15 s against 4.667 (between 5.0 at 5 s and 4.0 at 35 s), at 45 s
+        # against the last idle rate 4.0; two values, t = 12.706.
+        self.assertEqual(out["bstore"]["changes_percent"], [-3.57, -1.0])
+        self.assertEqual(out["bstore"]["mean_percent"], -2.29)
+        self.assertEqual(out["bstore"]["ci95_percent"], [-18.62, 14.05])
+        self.assertIs(out["bstore"]["measurable"], False)
+        self.assertEqual(out["validator"]["changes_percent"], [-7.69, -10.0])
+        # Three loaded windows 9-11% slower than a steady idle rate: measurable.
+        steady = [w("idle", 0, 4.0), w("validator", 10, 3.6), w("idle", 20, 4.0),
+                  w("validator", 30, 3.64), w("validator", 40, 3.56)]
+        out = slotrate.rate_effects(steady)["validator"]
+        self.assertEqual(out["mean_percent"], -10.0)
+        self.assertEqual(out["ci95_percent"], [-12.48, -7.52])
+        self.assertIs(out["measurable"], True)
+        with self.assertRaises(ValueError):
+            slotrate.rate_effects([w("bstore", 0, 4.0)])
+
+    def test_edge_to_edge_times_the_slot_changes(self):
+        import slotrate
+
+        t0 = time.monotonic()
+        # 50 slots/s from the stub's clock; getSlot rounds down like a processed slot.
+        stub = Stub(lambda m, params: {"result": 1000 + int((time.monotonic() - t0) * 50)})
+        try:
+            with Client(stub.url) as client:
+                out = slotrate.edge_to_edge(client, 0.5)
+        finally:
+            stub.close()
+        self.assertGreaterEqual(out["seconds"], 0.5)
+        self.assertLess(out["seconds"], 0.6)
+        self.assertAlmostEqual(out["slots_per_s"], 50.0, delta=2.5)
+        self.assertEqual(out["slots"], round(out["seconds"] * 50))
+
+    def test_a_stalled_validator_is_an_error_not_a_wait(self):
+        import slotrate
+
+        stub = Stub(lambda m, params: {"result": 7})
+        try:
+            with Client(stub.url) as client:
+                with self.assertRaisesRegex(RuntimeError, "stayed at 7"):
+                    slotrate.slot_edge(client, limit_seconds=0.2)
+        finally:
+            stub.close()
+
+    def test_rounds_load_each_arm_and_mark_a_load_that_ends_early(self):
+        from types import SimpleNamespace
+        from unittest import mock
+
+        import load
+
+        t0 = time.monotonic()
+        stub = Stub(lambda m, params: {"result": int((time.monotonic() - t0) * 100)})
+        calls = []
+
+        def run(url, requests, clients, seconds, max_requests, rate=None):
+            calls.append((url, rate))
+            # The validator's own RPC "serves" too briefly in the second round (the
+            # stub's round trips are slow: windows run well past their 0.2 s).
+            time.sleep(0.05 if url == stub.url and len(calls) == 4 else seconds)
+            return {"per_s": rate, "getBlock": {"p50_ms": 1.0, "p99_ms": 2.0}}
+
+        args = SimpleNamespace(validator=stub.url, bstore="b", validator_pid=None,
+                               bstore_pid=None, clients=2, rate=40.0, rounds=2,
+                               round_seconds=0.2)
+        try:
+            with mock.patch.object(load, "ROUND_WARM_UP", 0.0), \
+                    mock.patch.object(load, "ROUND_LOAD_MARGIN", 0.6):
+                out = load.slot_rate_rounds(args, [("getBlock", [1])], run)
+        finally:
+            stub.close()
+        self.assertEqual([w["arm"] for w in out["windows"]],
+                         ["idle", "bstore", "validator", "bstore", "validator", "idle"])
+        self.assertEqual(calls, [("b", 40.0), (stub.url, 40.0), ("b", 40.0), (stub.url, 40.0)])
+        covered = [w.get("load_covered") for w in out["windows"]]
+        self.assertEqual(covered, [None, True, True, True, False, None])
+        self.assertEqual(out["effects"]["uncovered_windows"], 1)
+        self.assertEqual(len(out["effects"]["validator"]["changes_percent"]), 1)
+        self.assertEqual(len(out["effects"]["bstore"]["changes_percent"]), 2)
+        self.assertTrue(all(abs(c) < 10 for c in out["effects"]["bstore"]["changes_percent"]))
+        self.assertEqual(out["windows"][1]["served"]["per_s"], 40.0)
+        self.assertLess(out["windows"][0]["start"], out["windows"][-1]["end"])
 
 
 class Restart(unittest.TestCase):
