@@ -336,7 +336,8 @@ if l:
             e = effects.get(arm)
             if e:
                 cpu = [w.get(f"{arm}_cpu_percent") for w in rounds["windows"] if w["arm"] == arm]
-                verdict = "measurable" if e["measurable"] else "not measurable"
+                verdict = {True: "measurable", False: "not measurable"}.get(
+                    e["measurable"], "one window: no interval")
                 print(f"  {arm} serving: mean {e['mean_percent']}%, 95% interval "
                       f"{e['ci95_percent']} ({verdict}), median {e['median_percent']}% "
                       f"{e['changes_percent']}; its CPU % of a core {cpu}")
