@@ -16,9 +16,9 @@
 #
 # Time: the tool's first build takes about an hour on two cores (Agave's dependency tree,
 # RocksDB's and protobuf's C++), later builds are no-ops; bstore's release build is ~13 min
-# from scratch. A run takes about 15 minutes here: ~10 s to start the cluster, ~1.5 min of
-# workload and the three epochs waited for rewards, ~1 min of comparison, ~6 min of load
-# (with the slot-rate measurements, paired windows and each server's round-trip floor), ~2 min of
+# from scratch. A run takes about 18 minutes here: ~10 s to start the cluster, ~1.5 min of
+# workload and the three epochs waited for rewards, ~1 min of comparison, ~11 min of load
+# (7 of them the slot-rate rounds; then paired windows and each server's round-trip floor), ~2 min of
 # freshness (500 slots), the restart (~30 s, up to 3 min when the restarted validator makes
 # no slot) and the comparison again (~1.5 min). Not run by CI (rpc/tests/it/agave_live.rs
 # checks recorded answers of two such runs in CI: scripts/record-live-fixture.sh).

@@ -238,25 +238,28 @@ ROUND_WARM_UP = 0.5
 ROUND_LOAD_MARGIN = 3.0
 
 
-def slot_rate_rounds(args, requests, run):
-    """`--rounds` rounds of `--round-seconds` windows (see slotrate): idle, bstore serving
-    `--rate` from `run`'s clients, and the validator's own RPC serving it, the order
-    rotating; each window's edge-to-edge slot rate and each server's CPU, then each loaded
-    arm's change against the interpolated idle rate."""
-    targets = {"idle": None, "bstore": args.bstore, "validator": args.validator}
-    pids = {"validator": args.validator_pid, "bstore": args.bstore_pid}
-    client = Client(args.validator)
+def slot_rate_rounds(validator, targets, pids, requests, run, clients, rounds, seconds,
+                     rate=None):
+    """`rounds` rounds of `seconds` windows (see slotrate), one per arm of `targets` (name to
+    URL; None: idle, and there must be one), the order rotating: each loaded arm's clients
+    (`run`, the shape of `run_load`, `clients` of them at `rate` requests/s in all, or as
+    fast as answered when None) load its URL through the window. Each window's edge-to-edge
+    slot rate of the validator at `validator` and the CPU of each process in `pids` (name to
+    pid or None), then each loaded arm's change against the interpolated idle rate."""
+    idle = [name for name, url in targets.items() if url is None]
+    if len(idle) != 1:
+        raise ValueError(f"the rounds need exactly one idle arm (None), got {idle}")
+    client = Client(validator)
     origin = time.monotonic()
     windows = []
     try:
-        for k, order in enumerate(slotrate.round_orders(targets, args.rounds)):
+        for k, order in enumerate(slotrate.round_orders(targets, rounds)):
             for arm in order:
                 served, load_end = {}, [None]
 
                 def load(url=targets[arm]):
-                    served.update(run(url, requests, args.clients,
-                                      args.round_seconds + ROUND_LOAD_MARGIN, 10**9,
-                                      rate=args.rate))
+                    served.update(run(url, requests, clients, seconds + ROUND_LOAD_MARGIN,
+                                      10**9, rate=rate))
                     load_end[0] = time.monotonic()
 
                 worker = None
@@ -266,7 +269,7 @@ def slot_rate_rounds(args, requests, run):
                     time.sleep(ROUND_WARM_UP)
                 before = {name: cpu_seconds(pid) for name, pid in pids.items()}
                 read_at = time.monotonic()
-                window = slotrate.edge_to_edge(client, args.round_seconds)
+                window = slotrate.edge_to_edge(client, seconds)
                 wall = time.monotonic() - read_at
                 window.update(arm=arm, round=k)
                 for name, pid in pids.items():
@@ -283,13 +286,13 @@ def slot_rate_rounds(args, requests, run):
                 windows.append(window)
     finally:
         client.close()
-    effects = slotrate.rate_effects([w for w in windows if w.get("load_covered", True)])
+    effects = slotrate.rate_effects([w for w in windows if w.get("load_covered", True)], idle[0])
     effects["uncovered_windows"] = sum(1 for w in windows if w.get("load_covered") is False)
     for window in windows:
         window["start"] = round(window["start"] - origin, 3)
         window["end"] = round(window["end"] - origin, 3)
-    return {"rate": args.rate, "rounds": args.rounds, "seconds": args.round_seconds,
-            "windows": windows, "effects": effects}
+    return {"rate": rate, "rounds": rounds, "seconds": seconds, "windows": windows,
+            "effects": effects}
 
 
 def main():
@@ -360,7 +363,12 @@ def main():
         # clients').
         rust = bool(args.rust_client)
         run = functools.partial(run_rust_load, args.rust_client) if rust else run_load
-        rounds = slot_rate_rounds(args, requests, run)
+        rounds = slot_rate_rounds(
+            args.validator,
+            {"idle": None, "bstore": args.bstore, "validator": args.validator},
+            {"validator": args.validator_pid, "bstore": args.bstore_pid},
+            requests, run, args.clients, args.rounds, args.round_seconds, rate=args.rate,
+        )
         rounds["clients"] = "rust" if rust else "python"
         result["slot_rate_rounds"] = rounds
         print(f"slot rate, {args.rounds} rounds of {args.round_seconds:g} s windows at "

@@ -27,14 +27,15 @@ PROCESSED = [{"commitment": "processed"}]
 
 
 def slot_edge(client, poll_seconds=0.002, limit_seconds=10.0):
-    """(slot, monotonic time) when the processed slot is first seen past the one current at
-    the call. Raises when it does not move within `limit_seconds` (a stalled validator)."""
+    """(slot, monotonic time) when the processed slot is first seen above the one current at
+    the call (a lower one, a switch to another fork, is not an edge). Raises when it does
+    not rise within `limit_seconds` (a stalled validator)."""
     first = client.result("getSlot", PROCESSED)
     deadline = time.monotonic() + limit_seconds
     while True:
         slot = client.result("getSlot", PROCESSED)
         now = time.monotonic()
-        if slot != first:
+        if slot > first:
             return slot, now
         if now > deadline:
             raise RuntimeError(f"the processed slot stayed at {first} for {limit_seconds:g} s")

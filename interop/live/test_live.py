@@ -510,13 +510,14 @@ class SlotRate(unittest.TestCase):
         stub = Stub(lambda m, params: {"result": 1000 + int((time.monotonic() - t0) * 50)})
         try:
             with Client(stub.url) as client:
-                out = slotrate.edge_to_edge(client, 0.5)
+                out = slotrate.edge_to_edge(client, 1.0)
         finally:
             stub.close()
-        self.assertGreaterEqual(out["seconds"], 0.5)
-        self.assertLess(out["seconds"], 0.6)
-        self.assertAlmostEqual(out["slots_per_s"], 50.0, delta=2.5)
-        self.assertEqual(out["slots"], round(out["seconds"] * 50))
+        # Each edge is seen one round trip (and at most a poll) after it happens; on a busy
+        # machine a round trip to this stub can take tens of milliseconds.
+        self.assertGreaterEqual(out["seconds"], 1.0)
+        self.assertAlmostEqual(out["slots_per_s"], 50.0, delta=7.5)
+        self.assertAlmostEqual(out["slots"], out["seconds"] * 50, delta=7.5)
 
     def test_a_stalled_validator_is_an_error_not_a_wait(self):
         import slotrate
@@ -530,7 +531,6 @@ class SlotRate(unittest.TestCase):
             stub.close()
 
     def test_rounds_load_each_arm_and_mark_a_load_that_ends_early(self):
-        from types import SimpleNamespace
         from unittest import mock
 
         import load
@@ -546,13 +546,16 @@ class SlotRate(unittest.TestCase):
             time.sleep(0.05 if url == stub.url and len(calls) == 4 else seconds)
             return {"per_s": rate, "getBlock": {"p50_ms": 1.0, "p99_ms": 2.0}}
 
-        args = SimpleNamespace(validator=stub.url, bstore="b", validator_pid=None,
-                               bstore_pid=None, clients=2, rate=40.0, rounds=2,
-                               round_seconds=0.2)
+        targets = {"idle": None, "bstore": "b", "validator": stub.url}
+        pids = {"validator": None, "bstore": None}
         try:
             with mock.patch.object(load, "ROUND_WARM_UP", 0.0), \
                     mock.patch.object(load, "ROUND_LOAD_MARGIN", 0.6):
-                out = load.slot_rate_rounds(args, [("getBlock", [1])], run)
+                out = load.slot_rate_rounds(stub.url, targets, pids, [("getBlock", [1])], run,
+                                            clients=2, rounds=2, seconds=0.2, rate=40.0)
+            with self.assertRaisesRegex(ValueError, "exactly one idle arm"):
+                load.slot_rate_rounds(stub.url, {"a": "x", "b": "y"}, pids, [], run,
+                                      clients=2, rounds=1, seconds=0.2)
         finally:
             stub.close()
         self.assertEqual([w["arm"] for w in out["windows"]],
@@ -563,9 +566,20 @@ class SlotRate(unittest.TestCase):
         self.assertEqual(out["effects"]["uncovered_windows"], 1)
         self.assertEqual(len(out["effects"]["validator"]["changes_percent"]), 1)
         self.assertEqual(len(out["effects"]["bstore"]["changes_percent"]), 2)
-        self.assertTrue(all(abs(c) < 10 for c in out["effects"]["bstore"]["changes_percent"]))
         self.assertEqual(out["windows"][1]["served"]["per_s"], 40.0)
         self.assertLess(out["windows"][0]["start"], out["windows"][-1]["end"])
+
+    def test_cap_summary_takes_medians_over_an_arms_windows(self):
+        import cpu_cap
+
+        def w(arm, per_s, p50, p99):
+            return {"arm": arm, "served": {"per_s": per_s,
+                                           "getBlock": {"p50_ms": p50, "p99_ms": p99}}}
+
+        windows = [w("capped", 3000.0, 0.2, 60.0), {"arm": "idle"}, w("capped", 4100.0, 0.1, 9.0),
+                   w("uncapped", 15000.0, 0.1, 1.5), w("capped", 3700.0, 0.3, 50.0)]
+        self.assertEqual(cpu_cap.arm_summary(windows, "capped"),
+                         {"per_s": 3700.0, "getBlock": {"p50": 0.2, "p99": 50.0}})
 
 
 class Restart(unittest.TestCase):
