@@ -40,16 +40,6 @@ done
 WORK="" CGROUP=""
 PORT="${BSTORE_LIVE_PORT:-18899}"
 VALIDATOR_PID="" UNCAPPED_PID="" CAPPED_PID="" STARTED_PID=""
-stop_pid() {
-    local pid="$1"
-    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do
-        kill -0 "$pid" 2>/dev/null || return 0
-        sleep 0.2
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-}
 cleanup() {
     stop_pid "$STARTED_PID"
     stop_pid "$CAPPED_PID"

@@ -76,16 +76,6 @@ BSTORE_URL="http://127.0.0.1:$BSTORE_PORT"
 LIVE="$REPO/interop/live"
 VALIDATOR_PID="" BSTORE_PID="" FAST_PID="" REPLAY_PID="" INFLUX_PID=""
 
-stop_pid() {
-    local pid="$1"
-    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do
-        kill -0 "$pid" 2>/dev/null || return 0
-        sleep 0.2
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-}
 cleanup() {
     stop_pid "${STARTED_PID:-}"
     stop_pid "$FAST_PID"

@@ -26,6 +26,19 @@ wait_validator_ready() {
     exit 1
 }
 
+# stop_pid PID: stops process PID (none: nothing) by its PID, never by name: SIGTERM, up to
+# 20 s for it to exit, then SIGKILL.
+stop_pid() {
+    local pid="$1"
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.2
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+
 # ensure_apt PKG... : installs the Debian packages that are missing.
 ensure_apt() {
     local missing=()
