@@ -72,16 +72,7 @@ else
     exit 1
 fi
 
-bash scripts/rpc-client-deps.sh
-if [ -z "${BSTORE_AGAVE_TOOL:-}" ]; then
-    ensure_apt libclang-dev pkg-config libssl-dev make g++
-    build_agave_tool
-    BSTORE_AGAVE_TOOL="$AGAVE_TOOL"
-fi
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$REPO/target}"
-log "building bstore (release)"
-nice -n 10 cargo build --release -p bstore
-BSTORE="$CARGO_TARGET_DIR/release/bstore"
+live_setup
 
 WORK="$(mktemp -d /tmp/bstore-cpu-cap.XXXXXX)"
 log "copying $SOURCE_RUN/ledger (the validator resumes on the copy)"

@@ -24,7 +24,7 @@ import load
 def arm_summary(windows, arm):
     """Median requests/s and per-method p50/p99 (ms) over `arm`'s windows."""
     served = [w["served"] for w in windows if w["arm"] == arm and "served" in w]
-    out = {"per_s": statistics.median(s["per_s"] for s in served)}
+    out = {"per_s": round(statistics.median(s["per_s"] for s in served), 1)}
     methods = sorted({m for s in served for m, v in s.items() if isinstance(v, dict)})
     for method in methods:
         out[method] = {

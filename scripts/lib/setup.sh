@@ -39,6 +39,22 @@ stop_pid() {
     kill -KILL "$pid" 2>/dev/null || true
 }
 
+# live_setup: what a script beside a live validator needs, from the repository root: the
+# Python and Node RPC clients, the Agave tool (BSTORE_AGAVE_TOOL, built unless given) and
+# bstore's release build (sets BSTORE; CARGO_TARGET_DIR defaults to the repo's target/).
+live_setup() {
+    bash scripts/rpc-client-deps.sh
+    if [ -z "${BSTORE_AGAVE_TOOL:-}" ]; then
+        ensure_apt libclang-dev pkg-config libssl-dev make g++
+        build_agave_tool
+        BSTORE_AGAVE_TOOL="$AGAVE_TOOL"
+    fi
+    export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$REPO/target}"
+    log "building bstore (release)"
+    nice -n 10 cargo build --release -p bstore
+    BSTORE="$CARGO_TARGET_DIR/release/bstore"
+}
+
 # ensure_apt PKG... : installs the Debian packages that are missing.
 ensure_apt() {
     local missing=()
