@@ -186,6 +186,12 @@ def paired_windows(args, requests, run):
     return {"rate": args.rate, "seconds": args.pair_seconds, "pairs": pairs, "ratios": ratios}
 
 
+def paced_runner(args):
+    """The load runner (the shape of `run_load`) for the paced phases: the Rust clients of
+    `--rust-client` when given, else the Python ones."""
+    return functools.partial(run_rust_load, args.rust_client) if args.rust_client else run_load
+
+
 FLOOR_REQUESTS = [("getSlot", [{"commitment": "finalized"}])]
 
 
@@ -193,7 +199,7 @@ def floor_latency(args):
     """Each server's round trip at `--rate` for a request whose answer is in memory: the
     part of every method's latency at that rate that is not the method's own work."""
     out = {"method": "getSlot", "rate": args.rate, "seconds": args.floor_seconds}
-    run = functools.partial(run_rust_load, args.rust_client) if args.rust_client else run_load
+    run = paced_runner(args)
     for name, url in (("validator", args.validator), ("bstore", args.bstore)):
         out[name] = run(url, FLOOR_REQUESTS, args.clients, args.floor_seconds, 10**9,
                         rate=args.rate)
@@ -361,22 +367,20 @@ def main():
         # The slot rate's rounds, with the Rust clients when given (their own CPU is under 2%
         # of a core at this rate: the slot rate then shows the server's cost more than the
         # clients').
-        rust = bool(args.rust_client)
-        run = functools.partial(run_rust_load, args.rust_client) if rust else run_load
         rounds = slot_rate_rounds(
             args.validator,
             {"idle": None, "bstore": args.bstore, "validator": args.validator},
             {"validator": args.validator_pid, "bstore": args.bstore_pid},
-            requests, run, args.clients, args.rounds, args.round_seconds, rate=args.rate,
+            requests, paced_runner(args), args.clients, args.rounds, args.round_seconds,
+            rate=args.rate,
         )
-        rounds["clients"] = "rust" if rust else "python"
+        rounds["clients"] = "rust" if args.rust_client else "python"
         result["slot_rate_rounds"] = rounds
         print(f"slot rate, {args.rounds} rounds of {args.round_seconds:g} s windows at "
               f"{args.rate:g} req/s, {rounds['clients']} clients: "
               f"{json.dumps(rounds['effects'])}")
     if args.rate > 0 and args.rust_client and args.pairs > 0:
-        run = functools.partial(run_rust_load, args.rust_client)
-        result["pairs"] = paired_windows(args, requests, run)
+        result["pairs"] = paired_windows(args, requests, paced_runner(args))
         for method, ratios in result["pairs"]["ratios"].items():
             print(f"pairs at {args.rate:g} req/s, Rust clients, {method}: bstore/validator "
                   f"p50 median {ratios['p50_median']} {ratios['p50_ratios']}, "

@@ -98,9 +98,10 @@ def rate_effects(windows, idle_arm="idle"):
     if not idle:
         raise ValueError("no idle window to compare with")
     rates = [r for _, r in idle]
+    idle_mean = statistics.fmean(rates)
     out = {
-        "idle_mean": round(statistics.fmean(rates), 4),
-        "idle_spread_percent": round(100.0 * (max(rates) - min(rates)) / statistics.fmean(rates), 2),
+        "idle_mean": round(idle_mean, 4),
+        "idle_spread_percent": round(100.0 * (max(rates) - min(rates)) / idle_mean, 2),
     }
     for arm in dict.fromkeys(w["arm"] for w in windows if w["arm"] != idle_arm):
         changes = [
